@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Stable error codes of the API envelope. The console translates them through `errors.<CODE>`. */
+export const ErrorCode = z.enum([
+  'NOT_AUTHORIZED',
+  'INVALID_PARAM',
+  'NO_PERMISSION',
+  'NOT_FOUND',
+  'CONFLICT',
+  'APPLICATION_DELETING',
+  'PLAN_LIMIT',
+  'OTP_REQUIRED',
+  'OTP_INVALID',
+  'EMAIL_NOT_VERIFIED',
+  'LINK_INVALID',
+  'RATE_LIMITED',
+  'INTERNAL',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** One field's problem: the path of the field and the i18n key of its message. */
+export const FieldError = z.object({ path: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof FieldError>;
+
+/** The failure envelope: `message` is already translated into the request's language. */
+export const ErrorEnvelope = z.object({
+  success: z.literal(false),
+  error: ErrorCode,
+  message: z.string(),
+  fields: z.array(FieldError).optional(),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+/** The success envelope around a call's data. */
+export function ok<T extends z.ZodTypeAny>(data: T) {
+  return z.object({ success: z.literal(true), data, message: z.string().optional() });
+}
+
+/** Paging query shared by every list. */
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export function page<T extends z.ZodTypeAny>(item: T) {
+  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+}
+
+/** Timestamps travel as ISO 8601 strings. */
+export const Timestamp = z.string();
+
+export const Empty = z.object({});

@@ -1,0 +1,3 @@
+export * from './common';
+export * from './user';
+export * from './application';

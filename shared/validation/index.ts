@@ -1,0 +1,116 @@
+/**
+ * Validation rules of spec §5, written once. Each rule is a plain predicate (used by the console's
+ * forms and by the zod schemas in shared/contract) and carries the i18n key of its message.
+ */
+
+/** Standard address pattern: local@domain.tld, no spaces, one @. */
+const EMAIL_RE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+export const EMAIL_MAX_LENGTH = 254;
+
+export function isEmail(value: string): boolean {
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_RE.test(value) && !value.includes('..');
+}
+
+/** Username: letters, digits, underscore only. */
+export function isUsername(value: string): boolean {
+  return /^[A-Za-z0-9_]+$/.test(value);
+}
+
+/** Url: http, https or ftp with a host. */
+export function isUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return ['http:', 'https:', 'ftp:'].includes(url.protocol) && url.hostname.length > 0;
+}
+
+/** External link: starts with http:, https:, mailto: or tel: (and nothing else, so no javascript:). */
+export function isExternalLink(value: string): boolean {
+  return /^(https?:|mailto:|tel:)/i.test(value.trim()) && !/\s/.test(value.trim());
+}
+
+/** Site URL and icon URL must be HTTPS, with a host. */
+export function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export const APPLICATION_ID_MIN_LENGTH = 3;
+export const APPLICATION_ID_MAX_LENGTH = 64;
+
+/** Application ID: letters, digits, underscore only, 3 to 64 characters. */
+export function isApplicationId(value: string): boolean {
+  return (
+    value.length >= APPLICATION_ID_MIN_LENGTH &&
+    value.length <= APPLICATION_ID_MAX_LENGTH &&
+    /^[A-Za-z0-9_]+$/.test(value)
+  );
+}
+
+/** Date field names (events, attributes) must end with `.date`, with a name before it. */
+export function isDateFieldName(value: string): boolean {
+  return /^.+\.date$/.test(value);
+}
+
+export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export function isPasswordLongEnough(value: string): boolean {
+  return value.length >= PASSWORD_MIN_LENGTH;
+}
+
+/** Not blank: something other than white space. */
+export function isNotBlank(value: string | null | undefined): boolean {
+  return typeof value === 'string' && value.trim().length > 0;
+}
+
+/** A mobile number: optional leading +, then 8 to 15 digits; spaces, dots and dashes are allowed between. */
+export function isMobileNumber(value: string): boolean {
+  const digits = value.replace(/[\s.-]/g, '');
+  return /^\+?\d{8,15}$/.test(digits);
+}
+
+/** A 6-digit one-time code. */
+export function isOtp(value: string): boolean {
+  return /^\d{6}$/.test(value);
+}
+
+/** Valid JSON text (additional data, additional data B). Empty means "none" and is valid. */
+export function isJsonText(value: string): boolean {
+  if (value.trim() === '') return true;
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The i18n keys of the messages, one per rule. */
+export const V = {
+  email: 'validation.email',
+  username: 'validation.username',
+  url: 'validation.url',
+  link: 'validation.link',
+  siteUrlHttps: 'validation.siteUrlHttps',
+  iconUrlHttps: 'validation.iconUrlHttps',
+  applicationId: 'validation.applicationId',
+  applicationName: 'validation.applicationName',
+  dateField: 'validation.dateField',
+  passwordLength: 'validation.passwordLength',
+  passwordTooLong: 'validation.passwordTooLong',
+  confirmPassword: 'validation.confirmPassword',
+  required: 'validation.required',
+  name: 'validation.name',
+  mobileNumber: 'validation.mobileNumber',
+  otp: 'validation.otp',
+  json: 'validation.json',
+  tooLong: 'validation.tooLong',
+} as const;
