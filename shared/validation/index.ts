@@ -8,7 +8,8 @@ const EMAIL_RE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0
 export const EMAIL_MAX_LENGTH = 254;
 
 export function isEmail(value: string): boolean {
-  return value.length <= EMAIL_MAX_LENGTH && EMAIL_RE.test(value) && !value.includes('..');
+  // The local part is a dot-atom: no dot at its start or end, none doubled (mail servers refuse the rest).
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_RE.test(value) && !value.includes('..') && !/^\.|\.@/.test(value);
 }
 
 /** Username: letters, digits, underscore only. */
@@ -27,9 +28,15 @@ export function isUrl(value: string): boolean {
   return ['http:', 'https:', 'ftp:'].includes(url.protocol) && url.hostname.length > 0;
 }
 
-/** External link: starts with http:, https:, mailto: or tel: (and nothing else, so no javascript:). */
+/**
+ * External link: starts with http:, https:, mailto: or tel: (and nothing else, so no javascript:), and leads
+ * somewhere: a web link needs a host, mailto: and tel: an address ('http://' alone is a dead button).
+ */
 export function isExternalLink(value: string): boolean {
-  return /^(https?:|mailto:|tel:)/i.test(value.trim()) && !/\s/.test(value.trim());
+  const link = value.trim();
+  if (/\s/.test(link)) return false;
+  if (/^https?:/i.test(link)) return isUrl(link);
+  return /^(mailto|tel):.+$/i.test(link);
 }
 
 /** Site URL and icon URL must be HTTPS, with a host. */

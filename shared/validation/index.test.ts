@@ -1,0 +1,389 @@
+import { describe, expect, it } from 'vitest';
+import {
+  APPLICATION_ID_MAX_LENGTH,
+  APPLICATION_ID_MIN_LENGTH,
+  EMAIL_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  V,
+  isApplicationId,
+  isDateFieldName,
+  isEmail,
+  isExternalLink,
+  isHttpsUrl,
+  isJsonText,
+  isMobileNumber,
+  isNotBlank,
+  isOtp,
+  isPasswordLongEnough,
+  isUrl,
+  isUsername,
+} from './index';
+
+/** Runs one predicate over a table and reports every value it judged wrongly, not just the first. */
+function misjudged(rule: (value: string) => boolean, expected: Record<string, boolean>): string[] {
+  return Object.entries(expected)
+    .filter(([value, ok]) => rule(value) !== ok)
+    .map(([value, ok]) => `${JSON.stringify(value)} should be ${ok ? 'accepted' : 'refused'}`);
+}
+
+describe('email', () => {
+  it('accepts ordinary addresses, including plus tags, subdomains and capitals', () => {
+    expect(
+      misjudged(isEmail, {
+        'ann@example.com': true,
+        'ann.lee@example.com': true,
+        'ann+news@example.co.uk': true,
+        'ANN@EXAMPLE.COM': true,
+        'a_b-c@mail.example-shop.vn': true,
+        "o'neil@example.ie": true,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses what is not an address', () => {
+    expect(
+      misjudged(isEmail, {
+        '': false,
+        'ann': false,
+        'ann@': false,
+        '@example.com': false,
+        'ann@example': false,
+        'ann@@example.com': false,
+        'ann@b@example.com': false,
+        'ann@example.com.': false,
+        'ann@-example.com': false,
+        'ann@example-.com': false,
+        'ann@exa_mple.com': false,
+        'ann@[127.0.0.1]': false,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses doubled, leading and trailing dots', () => {
+    expect(
+      misjudged(isEmail, {
+        'a..b@x.com': false,
+        '.ann@x.com': false,
+        'ann.@x.com': false,
+        'ann@x..com': false,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses spaces anywhere, so an untrimmed address is caught', () => {
+    expect(
+      misjudged(isEmail, { ' ann@x.com': false, 'ann@x.com ': false, 'an n@x.com': false, 'ann@x .com': false }),
+    ).toEqual([]);
+  });
+
+  it('refuses non-ASCII letters, which the mail path does not carry', () => {
+    expect(misjudged(isEmail, { 'nguyễn@x.com': false, 'ann@ví-dụ.vn': false })).toEqual([]);
+  });
+
+  it('accepts exactly 254 characters and refuses 255', () => {
+    const domain = `${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(63)}.com`; // 195 characters
+    const at254 = `${'l'.repeat(EMAIL_MAX_LENGTH - domain.length - 1)}@${domain}`;
+    expect(at254).toHaveLength(254);
+    expect(isEmail(at254)).toBe(true);
+    expect(isEmail(`l${at254}`)).toBe(false);
+  });
+
+  it('refuses a domain label longer than 63 characters', () => {
+    expect(isEmail(`ann@${'d'.repeat(63)}.com`)).toBe(true);
+    expect(isEmail(`ann@${'d'.repeat(64)}.com`)).toBe(false);
+  });
+});
+
+describe('username', () => {
+  it('allows letters, digits and underscore only', () => {
+    expect(
+      misjudged(isUsername, {
+        ann: true,
+        Ann_2024: true,
+        _: true,
+        '123': true,
+        '': false,
+        'ann lee': false,
+        'ann-lee': false,
+        'ann.lee': false,
+        'ann@x': false,
+        'nguyễn': false,
+        ' ann': false,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('url', () => {
+  it('accepts http, https and ftp with a host', () => {
+    expect(
+      misjudged(isUrl, {
+        'http://example.com': true,
+        'https://example.com/path?q=1#top': true,
+        'ftp://files.example.com/a.zip': true,
+        'http://localhost:3000': true,
+        'http://192.168.1.10/': true,
+        'HTTPS://EXAMPLE.COM': true,
+        'https://ví-dụ.vn': true,
+      }),
+    ).toEqual([]);
+  });
+
+  it("refuses a scheme with no host, such as 'http://'", () => {
+    expect(misjudged(isUrl, { 'http://': false, 'https://': false, 'ftp://': false })).toEqual([]);
+  });
+
+  it('refuses other schemes and relative addresses', () => {
+    expect(
+      misjudged(isUrl, {
+        'javascript:alert(1)': false,
+        'mailto:ann@example.com': false,
+        'tel:+84901234567': false,
+        'file:///etc/passwd': false,
+        'data:text/html,<b>x</b>': false,
+        'example.com': false,
+        '//example.com': false,
+        '/path': false,
+        '': false,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses a space inside the host', () => {
+    expect(misjudged(isUrl, { 'http://exa mple.com': false, 'https:// example.com': false })).toEqual([]);
+  });
+});
+
+describe('external link', () => {
+  it('accepts http:, https:, mailto: and tel: links, in any letter case', () => {
+    expect(
+      misjudged(isExternalLink, {
+        'https://shop.example.com/sale': true,
+        'http://example.com': true,
+        'HTTPS://EXAMPLE.COM': true,
+        'mailto:ann@example.com': true,
+        'MAILTO:ann@example.com': true,
+        'tel:+84901234567': true,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses javascript: and data: links, whatever their case', () => {
+    expect(
+      misjudged(isExternalLink, {
+        'javascript:alert(1)': false,
+        'JavaScript:alert(document.cookie)': false,
+        ' javascript:alert(1)': false,
+        'data:text/html,<script>alert(1)</script>': false,
+        'vbscript:msgbox(1)': false,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses other schemes and links with no scheme', () => {
+    expect(
+      misjudged(isExternalLink, {
+        'ftp://example.com': false,
+        'example.com': false,
+        '//example.com': false,
+        '': false,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses a link that leads nowhere', () => {
+    expect(
+      misjudged(isExternalLink, { 'http://': false, 'https://': false, 'http:': false, 'mailto:': false, 'tel:': false }),
+    ).toEqual([]);
+  });
+
+  it('tolerates surrounding blanks but refuses spaces inside', () => {
+    expect(
+      misjudged(isExternalLink, {
+        '  https://example.com  ': true,
+        'https://exa mple.com': false,
+        'https://example.com/a b': false,
+        'mailto:ann @example.com': false,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('https-only url (site URL, icon URL)', () => {
+  it('accepts https with a host', () => {
+    expect(
+      misjudged(isHttpsUrl, {
+        'https://shop.example.com': true,
+        'https://cdn.example.com/icon.png': true,
+        'HTTPS://EXAMPLE.COM': true,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses http, ftp, a bare scheme and garbage', () => {
+    expect(
+      misjudged(isHttpsUrl, {
+        'http://shop.example.com': false,
+        'ftp://example.com': false,
+        'https://': false,
+        'shop.example.com': false,
+        'javascript:alert(1)': false,
+        '': false,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('application id', () => {
+  it(`is ${APPLICATION_ID_MIN_LENGTH} to ${APPLICATION_ID_MAX_LENGTH} characters`, () => {
+    expect(APPLICATION_ID_MIN_LENGTH).toBe(3);
+    expect(APPLICATION_ID_MAX_LENGTH).toBe(64);
+    expect(isApplicationId('ab')).toBe(false);
+    expect(isApplicationId('abc')).toBe(true);
+    expect(isApplicationId('a'.repeat(64))).toBe(true);
+    expect(isApplicationId('a'.repeat(65))).toBe(false);
+    expect(isApplicationId('')).toBe(false);
+  });
+
+  it('allows letters, digits and underscore only', () => {
+    expect(
+      misjudged(isApplicationId, {
+        my_shop_2024: true,
+        ABC: true,
+        '123': true,
+        'my-shop': false,
+        'my shop': false,
+        'my.shop': false,
+        'shop.myshopify.com': false,
+        'cửa_hàng': false,
+        ' abc': false,
+        'abc/def': false,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('date field name', () => {
+  it('must end with .date after a name', () => {
+    expect(
+      misjudged(isDateFieldName, {
+        'birthday.date': true,
+        'order.last.date': true,
+        'ngày_sinh.date': true,
+        '.date': false,
+        date: false,
+        'birthday_date': false,
+        'birthday.Date': false,
+        'birthday.date ': false,
+        'birthday.dates': false,
+        'birthday.date.x': false,
+        '': false,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('password length', () => {
+  it(`needs at least ${PASSWORD_MIN_LENGTH} characters`, () => {
+    expect(PASSWORD_MIN_LENGTH).toBe(6);
+    expect(isPasswordLongEnough('')).toBe(false);
+    expect(isPasswordLongEnough('12345')).toBe(false);
+    expect(isPasswordLongEnough('123456')).toBe(true);
+    expect(isPasswordLongEnough('mật khẩu')).toBe(true);
+  });
+});
+
+describe('not blank', () => {
+  it('needs something other than white space', () => {
+    expect(isNotBlank('Shop')).toBe(true);
+    expect(isNotBlank('  a  ')).toBe(true);
+    expect(isNotBlank('')).toBe(false);
+    expect(isNotBlank('   ')).toBe(false);
+    expect(isNotBlank('\t\n')).toBe(false);
+    expect(isNotBlank('\u00a0\u3000')).toBe(false);
+    expect(isNotBlank(null)).toBe(false);
+    expect(isNotBlank(undefined)).toBe(false);
+  });
+});
+
+describe('mobile number', () => {
+  it('accepts 8 to 15 digits, with an optional leading + and spaces, dots or dashes between', () => {
+    expect(
+      misjudged(isMobileNumber, {
+        '0901234567': true,
+        '+84901234567': true,
+        '+84 90 123 4567': true,
+        '090-123-4567': true,
+        '090.123.4567': true,
+        '12345678': true,
+        '123456789012345': true,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses too few or too many digits, letters and misplaced +', () => {
+    expect(
+      misjudged(isMobileNumber, {
+        '1234567': false,
+        '1234567890123456': false,
+        '': false,
+        '+': false,
+        '09012345ab': false,
+        '++84901234567': false,
+        '84+901234567': false,
+        '(090) 1234567': false,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('one-time code', () => {
+  it('is exactly 6 ASCII digits', () => {
+    expect(
+      misjudged(isOtp, {
+        '123456': true,
+        '000000': true,
+        '12345': false,
+        '1234567': false,
+        '12345a': false,
+        ' 123456': false,
+        '123 456': false,
+        '١٢٣٤٥٦': false,
+        '': false,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('JSON text (additional data)', () => {
+  it('accepts valid JSON and treats empty as "none"', () => {
+    expect(
+      misjudged(isJsonText, {
+        '': true,
+        '   ': true,
+        '{"coupon":"SALE10","n":1}': true,
+        '[1, 2]': true,
+        '"text"': true,
+        'null': true,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses what JSON.parse refuses: single quotes, bare keys, trailing commas, cut-off text', () => {
+    expect(
+      misjudged(isJsonText, {
+        "{'a': 1}": false,
+        '{a: 1}': false,
+        '{"a": 1,}': false,
+        '{"a": ': false,
+        undefined: false,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('message keys', () => {
+  it('are namespaced under validation.', () => {
+    for (const key of Object.values(V)) expect(key).toMatch(/^validation\.[A-Za-z]+$/);
+  });
+});
