@@ -55,3 +55,16 @@ describe('PageQuery', () => {
     expect(PageQuery.safeParse({ limit: '0' }).success).toBe(false);
   });
 });
+
+describe('when a check has no message of its own', () => {
+  it('answers an i18n key rather than zod’s English', async () => {
+    const { z } = await import('zod');
+    const { VerifyBody, PasswordChangeBody } = await import('./user');
+    const { PageQuery } = await import('./common');
+    expect(VerifyBody.safeParse({}).error?.issues[0].message).toBe('validation.required');
+    expect(VerifyBody.safeParse({ hash: 'short' }).error?.issues[0].message).toBe('validation.tooShort');
+    expect(PageQuery.safeParse({ limit: 1000 }).error?.issues[0].message).toBe('validation.outOfRange');
+    expect(PasswordChangeBody.safeParse({ nothing: 1 }).error?.issues[0].message).toBe('validation.invalid');
+    expect(z.string().safeParse(5).error?.issues[0].message).toBe('validation.invalid');
+  });
+});

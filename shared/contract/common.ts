@@ -1,5 +1,22 @@
 import { z } from 'zod';
 
+/**
+ * Every message of the contract is an i18n key. Checks that name their own key keep it; zod's built-in
+ * English (a missing field, a wrong type, a bound without a message) maps to these keys instead, so no
+ * untranslated text reaches a form or an API answer.
+ */
+z.config({
+  customError: (issue) => {
+    if (issue.code === 'invalid_type' && issue.input === undefined) return 'validation.required';
+    if (issue.code === 'too_small' && issue.origin === 'string') {
+      return Number(issue.minimum) <= 1 ? 'validation.required' : 'validation.tooShort';
+    }
+    if (issue.code === 'too_big' && issue.origin === 'string') return 'validation.tooLong';
+    if (issue.code === 'too_small' || issue.code === 'too_big') return 'validation.outOfRange';
+    return 'validation.invalid';
+  },
+});
+
 /** Stable error codes of the API envelope. The console translates them through `errors.<CODE>`. */
 export const ErrorCode = z.enum([
   'NOT_AUTHORIZED',

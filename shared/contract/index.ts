@@ -1,3 +1,4 @@
 export * from './common';
 export * from './user';
 export * from './application';
+export * from './meta';

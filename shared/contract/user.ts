@@ -15,7 +15,8 @@ import { Timestamp } from './common';
 export const Email = z
   .string()
   .trim()
-  .max(EMAIL_MAX_LENGTH, { message: V.email })
+  // abort: a too-long address would otherwise fail the pattern too and show the same message twice.
+  .max(EMAIL_MAX_LENGTH, { message: V.email, abort: true })
   .refine(isEmail, { message: V.email })
   .transform((value) => value.toLowerCase());
 

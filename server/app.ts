@@ -1,0 +1,144 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import pkg from '../package.json';
+import { pickLanguage } from '../shared/i18n';
+import type { Config } from './config';
+import type { Clock, Services } from './context';
+import { openDatabase, type Db } from './db';
+import { AppError } from './errors';
+import { createMailer } from './mail';
+import { installAuth, installPermissions } from './plugins/auth';
+import { registerConsole } from './plugins/console';
+import { registerDocs } from './plugins/docs';
+import { installErrorHandler } from './plugins/errors';
+import { applicationRoutes } from './routes/application';
+import { infoRoutes } from './routes/info';
+import { teamRoutes } from './routes/team';
+import { userRoutes } from './routes/user';
+import { createDummyHash } from './security/passwords';
+import { DEFAULT_LIMITS, type ThrottleLimits } from './security/throttle';
+
+/** What a caller may swap in; production passes nothing. */
+export interface AppDeps {
+  /** An already-open database (tests open one per file). */
+  db?: Db;
+  /** Where "now" comes from (tests move it to expire codes and links). */
+  clock?: Clock;
+  /** Throttle rules overriding the defaults. */
+  limits?: Partial<ThrottleLimits>;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** The URL as it may be logged: a token in the query string is a password and stays out of the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&])access_token=[^&#]*/gi, '$1access_token=[redacted]');
+}
+
+function loggerOptions(config: Config, deps: AppDeps): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    ...(deps.logStream ? { stream: deps.logStream } : {}),
+    serializers: {
+      req(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+        return {
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        };
+      },
+    },
+  };
+}
+
+/**
+ * Builds the server: external plugins (database, mail, rate limit, OpenAPI), then the app's own (language,
+ * auth → `request.principal`, permissions), then the routes under /api, then the console's files.
+ * Nothing listens and no migration runs until the caller says so.
+ */
+export function buildApp(config: Config, deps: AppDeps = {}) {
+  const app = Fastify({
+    logger: loggerOptions(config, deps),
+    // A hop count means "trust that many proxies in front of us".
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    genReqId: () => randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Clients often send `content-type: application/json` with no body on calls that take none (logout);
+  // that is no body, not malformed JSON. Anything else goes through Fastify's own, poisoning-safe parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  // External: database and mail.
+  const db = deps.db ?? openDatabase(config.database);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.kysely, log: app.log });
+  const services: Services = {
+    config,
+    db: db.kysely,
+    dialect: db.dialect,
+    mailer,
+    clock: deps.clock ?? (() => new Date()),
+    log: app.log,
+    limits: { ...DEFAULT_LIMITS, ...deps.limits },
+    dummyHash: createDummyHash(),
+    version: pkg.version,
+  };
+  app.decorate('services', services);
+  // Computed before the first request, so the first login for an unknown email is not the slow one.
+  app.addHook('onReady', async () => {
+    await services.dummyHash();
+  });
+  app.addHook('onClose', async () => {
+    await mailer.close();
+    await db.kysely.destroy();
+  });
+
+  app.decorateRequest('lang', 'vi');
+  app.decorateRequest('principal', null);
+  app.decorateRequest('application', null);
+  app.addHook('onRequest', async (request) => {
+    request.lang = pickLanguage(request.headers['accept-language']);
+  });
+  installErrorHandler(app);
+
+  // External: the generous global limit; the strict ones for login, codes and emails live in the database.
+  app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    errorResponseBuilder: () => new AppError('RATE_LIMITED'),
+  });
+  registerDocs(app, pkg.version);
+
+  // App: auth and permissions, then the routes, all under /api.
+  app.register(
+    async (api) => {
+      installAuth(api);
+      installPermissions(api);
+      await api.register(infoRoutes);
+      await api.register(userRoutes);
+      await api.register(applicationRoutes);
+      await api.register(teamRoutes);
+    },
+    { prefix: '/api' },
+  );
+
+  registerConsole(app, config.staticDir);
+  return app;
+}
+
+export type App = ReturnType<typeof buildApp>;

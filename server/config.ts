@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** The server's configuration, read from the environment once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  /** Kept for the scale mode's queue (BullMQ); nothing uses it in this slice. */
+  redisUrl: string | null;
+  /** smtp://host:port; when unset, mail goes to the `mail_outbox` table and the log. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Base of every link the server emails (verification, reset, invitation). */
+  publicUrl: string;
+  /** Keys the HMAC of one-time codes; later also the encryption of secrets at rest. */
+  secretKey: string;
+  logLevel: LogLevel;
+  trustProxy: boolean | number | string;
+  /** The integration guide; the console shows its link only when this is set. */
+  guideUrl: string | null;
+  staticDir: string;
+  /** The global, generous per-IP limit of @fastify/rate-limit. */
+  rateLimit: { max: number; windowMs: number };
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function text(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  const raw = text(value);
+  if (raw === null) return fallback;
+  const parsed = Number(raw);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return parsed;
+}
+
+function trustProxy(value: string | undefined): boolean | number | string {
+  const raw = text(value);
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  // A comma-separated list of addresses or CIDR ranges, as Fastify takes it.
+  return raw;
+}
+
+/**
+ * The key kept in DATA_DIR/secret.key: generated on the first start so the embedded mode needs no set-up,
+ * then reused so codes and encrypted secrets survive restarts.
+ */
+function secretKey(dataDir: string, explicit: string | null): string {
+  if (explicit) return explicit;
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored) return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'w' });
+  chmodSync(file, 0o600);
+  return generated;
+}
+
+/** Reads the configuration from `env` (defaults: port 3000, SQLite under ./data). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer('PORT', env.PORT, 3000, 0, 65535);
+  const dataDir = resolve(text(env.DATA_DIR) ?? './data');
+  const databaseUrl = text(env.DATABASE_URL);
+  const database: DatabaseConfig =
+    databaseUrl && /^postgres(ql)?:\/\//i.test(databaseUrl)
+      ? { kind: 'postgres', url: databaseUrl }
+      : { kind: 'sqlite', file: join(dataDir, 'nudge.db') };
+  if (database.kind === 'sqlite') mkdirSync(dataDir, { recursive: true });
+
+  const logLevel = (text(env.LOG_LEVEL) ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const publicUrl = (text(env.PUBLIC_URL) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+  }
+
+  return {
+    port,
+    host: text(env.HOST) ?? '0.0.0.0',
+    dataDir,
+    database,
+    redisUrl: text(env.REDIS_URL),
+    smtpUrl: text(env.SMTP_URL),
+    mailFrom: text(env.MAIL_FROM) ?? 'Nudge <no-reply@localhost>',
+    publicUrl,
+    secretKey: secretKey(dataDir, text(env.SECRET_KEY)),
+    logLevel,
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    guideUrl: text(env.GUIDE_URL),
+    staticDir: resolve(text(env.STATIC_DIR) ?? 'dist/admin'),
+    rateLimit: {
+      max: integer('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1200, 1, 1_000_000),
+      windowMs: 60_000,
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config';
+import { buildMigrations, type Dialect } from './migrations';
+import type { Database } from './schema';
+
+export type { Database } from './schema';
+export type { Dialect } from './migrations';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+}
+
+/** Opens the database the configuration names: a SQLite file by default, PostgreSQL when DATABASE_URL says so. */
+export function openDatabase(config: DatabaseConfig): Db {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    return { kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  const sqlite = new SQLite(config.file);
+  // WAL lets readers run during a write; busy_timeout makes a second process wait instead of failing.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+}
+
+/** Brings the schema up to date. Safe to run from several processes at once on PostgreSQL (Kysely locks). */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => buildMigrations(db.dialect) },
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) throw result.error;
+  return result;
+}
+
+/** Turns a COUNT(*) value into a number: PostgreSQL sends bigint counts as strings. */
+export function toCount(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string') return Number.parseInt(value, 10);
+  return 0;
+}
+
+/** True for a unique-constraint violation, in either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

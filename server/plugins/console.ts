@@ -1,0 +1,55 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { AppError } from '../errors';
+import { sendError } from './errors';
+
+/**
+ * A file name carrying a content hash (`index-B2x9kQ1a.js`, `chunk.3f9a2b1c.css`): its content never changes
+ * under that name, so browsers may keep it for a year. The hash must mix letters and digits, so names like
+ * `polaris-components.css` do not pass for hashed.
+ */
+export function isHashedAsset(file: string): boolean {
+  const name = basename(file);
+  return /[.-](?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{8,}\.(?:js|mjs|css|woff2?|ttf|png|jpe?g|gif|svg|webp|avif|ico|map)$/.test(name);
+}
+
+export function isApiPath(url: string): boolean {
+  const path = url.split('?')[0];
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/** The last path segment has an extension: a request for a file, never a console route. */
+export function looksLikeFile(url: string): boolean {
+  const last = url.split('?')[0].split('/').pop() ?? '';
+  return /\.[A-Za-z0-9]{1,8}$/.test(last);
+}
+
+/**
+ * Serves the built console from STATIC_DIR (when it has been built) with a single-page fallback: a GET that
+ * is neither an API call nor a file answers index.html, which is never cached so a deploy shows at once.
+ * Unknown API paths answer the JSON envelope.
+ */
+export function registerConsole(app: FastifyInstance, staticDir: string): void {
+  const hasConsole = existsSync(join(staticDir, 'index.html'));
+  if (hasConsole) {
+    app.register(fastifyStatic, {
+      root: staticDir,
+      prefix: '/',
+      cacheControl: false,
+      setHeaders(res, file) {
+        res.setHeader('cache-control', isHashedAsset(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    // A missing file (an old chunk after a deploy) is a 404, not the page: HTML served as a script fails
+    // obscurely, a 404 lets the console notice and reload.
+    if (hasConsole && !isApiPath(request.url) && !looksLikeFile(request.url) && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return sendError(request, reply, new AppError('NOT_FOUND'));
+  });
+}

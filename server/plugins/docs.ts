@@ -1,0 +1,35 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { API_DOCS_PATH } from '../routes/info';
+
+/** The OpenAPI document, generated from the routes' zod schemas, at /api/docs/json, with Swagger UI at /api/docs. */
+export function registerDocs(app: FastifyInstance, version: string): void {
+  // Registered on the root instance so its onRoute hook sees every route, /api included.
+  app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Nudge API',
+        description:
+          'Every answer is `{ success, data?, error?, message?, fields? }`; `error` is a stable code and `message` is translated by Accept-Language (vi by default, en). Sign in with POST /api/user/login and send the token as the X-Token header (or the access_token query parameter).',
+        version,
+      },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'X-Token' },
+          accessToken: { type: 'apiKey', in: 'query', name: 'access_token' },
+        },
+      },
+      tags: [
+        { name: 'accounts', description: 'Registration, sign-in, password and security settings' },
+        { name: 'applications', description: 'Applications and the caller’s access to them' },
+        { name: 'team', description: 'Members of an application and their roles' },
+        { name: 'server', description: 'Facts about this server' },
+      ],
+    },
+    transform: jsonSchemaTransform,
+  });
+  app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PATH });
+}

@@ -1,0 +1,82 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorCode, ErrorEnvelope, FieldError } from '../../shared/contract';
+import { translate } from '../../shared/i18n';
+import { AppError, ERROR_STATUS, isAppError } from '../errors';
+
+/** Our own messages are i18n keys; zod's built-in ones are English sentences, so they map onto keys here. */
+function messageKey(code: string, message: string, params: Record<string, unknown>): string {
+  if (/^(validation|errors)\.[\w.]+$/.test(message)) return message;
+  if (code === 'invalid_type' && / (undefined|null)$/.test(message)) return 'validation.required';
+  if (code === 'too_small' && params.origin === 'string' && params.minimum === 1) return 'validation.required';
+  if (code === 'too_big') return 'validation.tooLong';
+  return 'errors.invalidValue';
+}
+
+interface Issue {
+  code?: string;
+  keyword?: string;
+  path?: (string | number)[];
+  message: string;
+  errors?: Issue[][];
+  [key: string]: unknown;
+}
+
+function collect(out: FieldError[], path: (string | number)[], code: string, message: string, params: Issue): void {
+  if (code === 'invalid_union' && Array.isArray(params.errors) && params.errors.length > 0) {
+    // Report the alternative the input came closest to (fewest problems), not "invalid input".
+    const closest = params.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+    for (const issue of closest) collect(out, [...path, ...(issue.path ?? [])], issue.code ?? '', issue.message, issue);
+    return;
+  }
+  out.push({ path: path.join('.'), message: messageKey(code, message, params) });
+}
+
+/** The field problems of a request that failed its zod schema, with i18n keys as messages. */
+export function validationFields(error: FastifyError): FieldError[] {
+  const out: FieldError[] = [];
+  for (const item of error.validation ?? []) {
+    const path = item.instancePath.split('/').filter(Boolean);
+    collect(out, path, item.keyword, item.message ?? '', { ...(item.params as Record<string, unknown>), message: item.message ?? '' });
+  }
+  return out;
+}
+
+function envelope(request: FastifyRequest, code: ErrorCode, key: string, params?: Record<string, string | number>, fields?: FieldError[]): ErrorEnvelope {
+  const body: ErrorEnvelope = { success: false, error: code, message: translate(request.lang, key, params) };
+  if (fields && fields.length > 0) {
+    body.fields = fields.map((field) => ({ path: field.path, message: translate(request.lang, field.message) }));
+  }
+  return body;
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  return reply.status(error.statusCode).send(envelope(request, error.code, error.key, error.params, error.fields));
+}
+
+/**
+ * Every failure answers the envelope. Validation problems become INVALID_PARAM with their fields; anything
+ * unexpected becomes INTERNAL, with its details in the log (with the request id) and never in the answer.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isAppError(error)) return sendError(request, reply, error);
+
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = validationFields(error);
+      const key = fields[0]?.message ?? 'errors.INVALID_PARAM';
+      return reply.status(400).send(envelope(request, 'INVALID_PARAM', key, {}, fields));
+    }
+
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
+      request.log.info({ code: error.code, message: error.message }, 'request rejected');
+      const code: ErrorCode = status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : status === 401 ? 'NOT_AUTHORIZED' : 'INVALID_PARAM';
+      return reply.status(status).send(envelope(request, code, `errors.${code}`));
+    }
+
+    request.log.error({ err: error, reqId: request.id }, 'request failed');
+    return reply.status(ERROR_STATUS.INTERNAL).send(envelope(request, 'INTERNAL', 'errors.INTERNAL'));
+  });
+}
