@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startSmtp } from '../fakes/smtp';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots');
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type Smtp = Awaited<ReturnType<typeof startSmtp>>;
+
+/** The real server (`tsx server/main.ts`) on a fresh SQLite directory, mailing to a local SMTP server. */
+export interface Stack {
+  url: string;
+  smtp: Smtp;
+  browser: Browser;
+  stop(): Promise<void>;
+}
+
+async function waitUntilUp(url: string, server: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}\n${log()}`);
+    try {
+      const response = await fetch(`${url}/api/docs/json`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not answer within 60 s\n${log()}`);
+}
+
+export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
+  const smtp = await startSmtp();
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'nudge-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SMTP_URL: smtp.url,
+    PUBLIC_URL: url,
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout?.on('data', (chunk) => (output += chunk));
+  server.stderr?.on('data', (chunk) => (output += chunk));
+  await waitUntilUp(url, server, () => output);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return {
+    url,
+    smtp,
+    browser,
+    async stop() {
+      await browser.close().catch(() => undefined);
+      server.kill('SIGTERM');
+      await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
+      await smtp.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 812 };
+
+export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale: 'vi-VN' });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Saves a full-page screenshot under test-results/screenshots. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
