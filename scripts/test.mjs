@@ -44,13 +44,14 @@ function ensureChromium() {
 }
 
 /** Runs vitest on some projects and reads its JSON report; a crash counts as one failure. */
-function vitest(label, projects) {
+function vitest(label, projects, extra = []) {
   const out = join(resultsDir, `${label}.json`);
   rmSync(out, { force: true });
   const status = run('npx', [
     'vitest', 'run',
     ...projects.flatMap((p) => ['--project', p]),
     '--reporter=default', '--reporter=json', `--outputFile.json=${out}`,
+    ...extra,
   ]);
   if (!existsSync(out)) return { label, passed: 0, failed: 1, skipped: 0, status };
   const report = JSON.parse(readFileSync(out, 'utf8'));
@@ -80,7 +81,8 @@ if (wants('e2e')) {
     console.error('The console build failed; the browser suite cannot run.');
     totals.push({ label: 'e2e', passed: 0, failed: 1, skipped: 0, status: 1 });
   } else {
-    totals.push(vitest('e2e', ['e2e']));
+    // One browser flow at a time: they share the machine's two cores with a server each.
+    totals.push(vitest('e2e', ['e2e'], ['--no-file-parallelism']));
   }
 }
 

@@ -2,3 +2,4 @@ export * from './common';
 export * from './user';
 export * from './application';
 export * from './meta';
+export * from './widget';
