@@ -107,3 +107,17 @@ export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ c
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
+
+/** Changes the viewport and waits for the layout's transitions (the sidebar sliding away) to finish. */
+export async function resize(page: Page, viewport: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(viewport);
+  await page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => r(null)));
+    // Only transitions end; a spinner's animation runs forever. Bounded in case one never settles.
+    const transitions = document.getAnimations().filter((animation) => animation instanceof CSSTransition);
+    await Promise.race([
+      Promise.all(transitions.map((animation) => animation.finished.catch(() => undefined))),
+      new Promise((r) => setTimeout(r, 2000)),
+    ]);
+  });
+}

@@ -1,0 +1,32 @@
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { type Language, resources } from '../../shared/i18n';
+import { selectLanguage } from '../stores/settings-slice';
+import { useAppStore } from '../stores/store';
+
+/**
+ * One i18next instance over the shared dictionaries. Placeholders are `{name}` as in shared/i18n, and
+ * React escapes what it renders, so i18next must not escape a second time.
+ */
+export function createI18n(language: Language): I18n {
+  const instance = i18next.createInstance();
+  void instance.use(initReactI18next).init({
+    resources: { vi: { translation: resources.vi }, en: { translation: resources.en } },
+    lng: language,
+    fallbackLng: 'en',
+    interpolation: { prefix: '{', suffix: '}', escapeValue: false },
+    // Resources are bundled: initialising synchronously means the first render is already translated.
+    initAsync: false,
+    showSupportNotice: false,
+  });
+  return instance;
+}
+
+/** The console's instance, following the language in the store. */
+export const i18n = createI18n(selectLanguage(useAppStore.getState()));
+
+useAppStore.subscribe((state) => {
+  const language = selectLanguage(state);
+  if (i18n.language !== language) void i18n.changeLanguage(language);
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+});

@@ -1,0 +1,118 @@
+import { Navigation } from '@shopify/polaris';
+import type { IconSource } from '@shopify/polaris';
+import {
+  AppsIcon,
+  BookOpenIcon,
+  ChannelsIcon,
+  ChartVerticalIcon,
+  CodeIcon,
+  DatabaseIcon,
+  FlagIcon,
+  ImageIcon,
+  LightbulbIcon,
+  NotificationIcon,
+  PersonIcon,
+  PersonSegmentIcon,
+  PhoneIcon,
+  SettingsIcon,
+  TargetIcon,
+  TeamIcon,
+  AlertTriangleIcon,
+  ConnectIcon,
+  ChatIcon,
+} from '@shopify/polaris-icons';
+import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
+import { isShopPlatformApplication, sidebarRoutes } from '../../../shared/permissions';
+import { Brand } from '../../components/brand';
+import { useAppStore } from '../../stores/store';
+import { useConsoleLinks } from '../use-console-links';
+
+/** The icon of each sidebar entry, by its path in the route table. */
+const ICONS: Record<string, IconSource> = {
+  '/': ChartVerticalIcon,
+  '/trigger': TargetIcon,
+  '/event': FlagIcon,
+  '/notification': NotificationIcon,
+  '/banner': ImageIcon,
+  '/suggestion': LightbulbIcon,
+  '/fake_noti': ChatIcon,
+  '/permission': TeamIcon,
+  '/channel': ChannelsIcon,
+  '/dangerzone': AlertTriangleIcon,
+  '/webhook': ConnectIcon,
+  '/maxlead': PhoneIcon,
+  '/player': PersonIcon,
+  '/attribute': DatabaseIcon,
+  '/segment': PersonSegmentIcon,
+  '/platform': SettingsIcon,
+};
+
+export interface SidebarProps {
+  /** The current path, to mark the selected entry. */
+  path: string;
+  /** The application of the page, when the page belongs to one. */
+  applicationId: string | undefined;
+  /** Called after an entry is chosen (the mobile drawer closes). */
+  onNavigate(): void;
+}
+
+/** The sidebar menu: the application's entries the user may see (spec §6), then the doc links. */
+export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
+  const { t } = useTranslation();
+  const access = useAppStore(
+    useShallow((state) => ({ roles: state.roles, agency: state.agency, permissions: state.permissions })),
+  );
+  const appName = useAppStore((state) => state.appName);
+  const { guideUrl, apiDocsUrl } = useConsoleLinks();
+  const showDocs = !isShopPlatformApplication(applicationId);
+  const base = applicationId ? `/application/${encodeURIComponent(applicationId)}` : null;
+
+  const applicationItems = base
+    ? sidebarRoutes(access).map((route) => {
+        const url = route.path === '/' ? base : `${base}${route.path}`;
+        return {
+          url,
+          label: t(route.title),
+          icon: ICONS[route.path],
+          selected: path === url || path.startsWith(`${url}/`),
+          onClick: onNavigate,
+        };
+      })
+    : [];
+
+  const docItems = showDocs
+    ? [
+        ...(guideUrl
+          ? [{ url: guideUrl, label: t('layout.guide'), icon: BookOpenIcon, external: true, onClick: onNavigate }]
+          : []),
+        { url: apiDocsUrl, label: t('layout.apiDocs'), icon: CodeIcon, external: true, onClick: onNavigate },
+      ]
+    : [];
+
+  return (
+    <>
+      <Brand href="/application" />
+      <Navigation location={path} ariaLabelledBy="nudge-sidebar-label">
+        <span id="nudge-sidebar-label" hidden>
+          {t('layout.mainMenu')}
+        </span>
+        <Navigation.Section
+          items={[
+            {
+              url: '/application',
+              label: t('menu.applications'),
+              icon: AppsIcon,
+              selected: path === '/application',
+              onClick: onNavigate,
+            },
+          ]}
+        />
+        {base && applicationItems.length > 0 ? (
+          <Navigation.Section title={appName ?? applicationId} items={applicationItems} />
+        ) : null}
+        {docItems.length > 0 ? <Navigation.Section title={t('layout.resources')} items={docItems} separator /> : null}
+      </Navigation>
+    </>
+  );
+}

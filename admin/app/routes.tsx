@@ -1,0 +1,93 @@
+import { type ComponentType, Suspense, lazy, useEffect } from 'react';
+import { Redirect, Route, Switch, useLocation, useParams, useSearch } from 'wouter';
+import { APPLICATION_ROUTES } from '../../shared/permissions';
+import { PageLoading } from '../components/page-loading';
+import { ApplicationScope } from './application-scope';
+import { NOT_FOUND_PATH } from './guard';
+
+// One chunk per screen: each loads when its route is first opened ("split per route").
+const LoginPage = lazy(() => import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => import('../features/auth/register-page').then((m) => ({ default: m.RegisterPage })));
+const ForgotPasswordPage = lazy(() =>
+  import('../features/auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const AuthRedirectPage = lazy(() =>
+  import('../features/auth/auth-redirect-page').then((m) => ({ default: m.AuthRedirectPage })),
+);
+const NotFoundPage = lazy(() => import('../features/errors/not-found-page').then((m) => ({ default: m.NotFoundPage })));
+const UnauthorizedPage = lazy(() =>
+  import('../features/errors/unauthorized-page').then((m) => ({ default: m.UnauthorizedPage })),
+);
+const ApplicationsPage = lazy(() =>
+  import('../features/applications/applications-page').then((m) => ({ default: m.ApplicationsPage })),
+);
+const ChangePasswordPage = lazy(() =>
+  import('../features/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })),
+);
+const TeamPage = lazy(() => import('../features/team/team-page').then((m) => ({ default: m.TeamPage })));
+
+/**
+ * The screens of the per-application routes that exist, by their path in APPLICATION_ROUTES. A route marked
+ * built without a screen here, or not built, leads to /404.
+ */
+const APPLICATION_SCREENS: Record<string, ComponentType> = {
+  '/permission': TeamPage,
+};
+
+/** /redirect/:path* re-enters /:path (the visited-view "refresh"), keeping the query. */
+function RedirectPage() {
+  const params = useParams<{ '*': string }>();
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const target = `/${params['*'] ?? ''}${search ? `?${search}` : ''}`;
+  useEffect(() => {
+    navigate(`~${target}`, { replace: true });
+  }, [navigate, target]);
+  return <PageLoading />;
+}
+
+function ToNotFound() {
+  return <Redirect to={`~${NOT_FOUND_PATH}`} replace />;
+}
+
+/** Pages anyone may open; shown without the shell. */
+export function PublicRoutes() {
+  return (
+    <Suspense fallback={<PageLoading fill />}>
+      <Switch>
+        <Route path="/login" component={LoginPage} />
+        <Route path="/register" component={RegisterPage} />
+        <Route path="/forgot-password" component={ForgotPasswordPage} />
+        <Route path="/auth-redirect" component={AuthRedirectPage} />
+        <Route path="/404" component={NotFoundPage} />
+        <Route path="/401" component={UnauthorizedPage} />
+        <Route path="/redirect/*" component={RedirectPage} />
+        <Route component={ToNotFound} />
+      </Switch>
+    </Suspense>
+  );
+}
+
+/** Pages inside the shell. */
+export function PrivateRoutes() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Switch>
+        <Route path="/application" component={ApplicationsPage} />
+        <Route path="/change-password" component={ChangePasswordPage} />
+        <Route path="/redirect/*" component={RedirectPage} />
+        <Route path="/application/:application_id" nest>
+          <ApplicationScope>
+            <Switch>
+              {APPLICATION_ROUTES.filter((route) => route.built && APPLICATION_SCREENS[route.path]).map((route) => (
+                <Route key={route.path} path={route.path} component={APPLICATION_SCREENS[route.path]} />
+              ))}
+              <Route component={ToNotFound} />
+            </Switch>
+          </ApplicationScope>
+        </Route>
+        <Route component={ToNotFound} />
+      </Switch>
+    </Suspense>
+  );
+}

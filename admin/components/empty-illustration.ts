@@ -1,0 +1,15 @@
+/**
+ * The picture of the empty states: a bell over a card, drawn here so the console loads nothing from a
+ * third-party CDN (Polaris' own illustrations live on Shopify's).
+ */
+const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="226" height="226" viewBox="0 0 226 226">
+<circle cx="113" cy="113" r="100" fill="#eef3fb"/>
+<rect x="48" y="118" width="130" height="62" rx="10" fill="#fff" stroke="#c9d6ea" stroke-width="2"/>
+<rect x="62" y="134" width="64" height="8" rx="4" fill="#c9d6ea"/>
+<rect x="62" y="152" width="96" height="8" rx="4" fill="#e1e8f3"/>
+<path d="M113 46a30 30 0 0 0-30 30v15l-8 15h76l-8-15V76a30 30 0 0 0-30-30Z" fill="#2c6ecb"/>
+<path d="M101 110a12 12 0 0 0 24 0Z" fill="#5c2ec5"/>
+<circle cx="140" cy="58" r="9" fill="#f49342" stroke="#fff" stroke-width="3"/>
+</svg>`;
+
+export const EMPTY_ILLUSTRATION = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;

@@ -1,0 +1,146 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { LoginPage } from './login-page';
+
+const signedIn = {
+  success: true,
+  data: { id: 7, name: 'Lan', email: 'lan@example.com', roles: [], created: '2025-01-01T00:00:00.000Z', auth_token: 'tok_7' },
+};
+
+function fill(label: string, value: string) {
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+async function submit(name: string) {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+  });
+}
+
+const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+const bodies = () => fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init.body)));
+
+beforeEach(() => {
+  localStorage.clear();
+  useAppStore.getState().signOut();
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the login form', () => {
+  describe('when the account has email OTP on', () => {
+    it('asks for the emailed code, then signs in with it and goes to the redirect', async () => {
+      fetchMock
+        .mockResolvedValueOnce(answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code we emailed you.' }, 400))
+        .mockResolvedValueOnce(answer(signedIn));
+      const view = renderInConsole(<LoginPage />, { path: '/login?redirect=%2Fapplication%2Fshop_one%2Fpermission' });
+
+      fill('Email', '  lan@example.com ');
+      fill('Password', 'secret123');
+      await submit('Log in');
+
+      expect(await screen.findByLabelText('Verification code')).toBeTruthy();
+      expect(screen.getByText('We emailed a 6-digit sign-in code to lan@example.com.')).toBeTruthy();
+      expect(useAppStore.getState().token).toBeNull();
+      expect(localStorage.getItem('token')).toBeNull();
+
+      fill('Verification code', '123456');
+      await submit('Verify and log in');
+
+      await waitFor(() => expect(useAppStore.getState().token).toBe('tok_7'));
+      expect(bodies()).toEqual([
+        { username: 'lan@example.com', password: 'secret123' },
+        { username: 'lan@example.com', password: 'secret123', otp: '123456' },
+      ]);
+      expect(localStorage.getItem('token')).toBe('tok_7');
+      expect(view.location()).toBe('/application/shop_one/permission');
+    });
+
+    it('refuses a code that is not 6 digits without asking the server', async () => {
+      fetchMock.mockResolvedValueOnce(answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code' }, 400));
+      renderInConsole(<LoginPage />, { path: '/login' });
+      fill('Email', 'lan@example.com');
+      fill('Password', 'secret123');
+      await submit('Log in');
+      await screen.findByLabelText('Verification code');
+      fill('Verification code', '12ab');
+      await submit('Verify and log in');
+      expect(screen.getByText('The code has 6 digits')).toBeTruthy();
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    });
+
+    it('shows a wrong code under the code field and stores nothing', async () => {
+      fetchMock
+        .mockResolvedValueOnce(answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code' }, 400))
+        .mockResolvedValueOnce(answer({ success: false, error: 'OTP_INVALID', message: 'The code is wrong or has expired.' }, 400));
+      renderInConsole(<LoginPage />, { path: '/login' });
+      fill('Email', 'lan@example.com');
+      fill('Password', 'secret123');
+      await submit('Log in');
+      await screen.findByLabelText('Verification code');
+      fill('Verification code', '000000');
+      await submit('Verify and log in');
+      expect(await screen.findByText('The code is wrong or has expired.')).toBeTruthy();
+      expect(useAppStore.getState().token).toBeNull();
+    });
+  });
+
+  describe('when the server refuses the password', () => {
+    it('shows its message, stays on the page and stores nothing', async () => {
+      fetchMock.mockResolvedValueOnce(answer({ success: false, error: 'INVALID_PARAM', message: 'Invalid email or password' }, 400));
+      const view = renderInConsole(<LoginPage />, { path: '/login' });
+      fill('Email', 'lan@example.com');
+      fill('Password', 'wrong-password');
+      await submit('Log in');
+      expect(await screen.findByText('Invalid email or password')).toBeTruthy();
+      expect(useAppStore.getState().token).toBeNull();
+      expect(localStorage.getItem('token')).toBeNull();
+      expect(view.location()).toBe('/login');
+    });
+  });
+
+  describe('when the answer has no token', () => {
+    it('stores nothing', async () => {
+      fetchMock.mockResolvedValueOnce(answer({ success: true, data: { ...signedIn.data, auth_token: undefined } }));
+      renderInConsole(<LoginPage />, { path: '/login' });
+      fill('Email', 'lan@example.com');
+      fill('Password', 'secret123');
+      await submit('Log in');
+      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+      expect(useAppStore.getState().token).toBeNull();
+    });
+  });
+
+  describe('when the email is not verified yet', () => {
+    it('offers to send the verification email again', async () => {
+      fetchMock
+        .mockResolvedValueOnce(answer({ success: false, error: 'EMAIL_NOT_VERIFIED', message: 'Please verify your email first.' }, 400))
+        .mockResolvedValueOnce(answer({ success: true, data: { email: 'lan@example.com' } }));
+      renderInConsole(<LoginPage />, { path: '/login' });
+      fill('Email', 'lan@example.com');
+      fill('Password', 'secret123');
+      await submit('Log in');
+      await screen.findByText('Please verify your email first.');
+      await submit('Resend verification email');
+      expect(await screen.findByText('Please check your email for verification info')).toBeTruthy();
+      expect(fetchMock.mock.calls[1][0]).toContain('/api/user/resend');
+      expect(bodies()[1]).toEqual({ email: 'lan@example.com' });
+    });
+  });
+
+  describe('when the fields are empty', () => {
+    it('says what is missing without asking the server', async () => {
+      renderInConsole(<LoginPage />, { path: '/login' });
+      await submit('Log in');
+      expect(screen.getByText('Please enter the correct email')).toBeTruthy();
+      expect(screen.getByText('This field is required')).toBeTruthy();
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
+  });
+});

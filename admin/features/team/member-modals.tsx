@@ -1,0 +1,236 @@
+import { Banner, BlockStack, Form, FormLayout, Modal, Select, Text, TextField } from '@shopify/polaris';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { type AssignableRoles, InviteMemberBody, TeamMember, UpdateMemberBody } from '../../../shared/contract';
+import { type MemberRole, ROLE_LABEL_KEYS } from '../../../shared/permissions';
+import { api, isApiError } from '../../api';
+import { type FieldErrors, apiFieldErrors, zodFieldErrors } from '../../components/form-errors';
+
+type RoleChoice = AssignableRoles['roles'][number];
+
+function roleOptions(t: (key: string) => string, roles: readonly RoleChoice[]) {
+  return roles.map(({ role, label }) => ({ value: role, label: t(label || ROLE_LABEL_KEYS[role]) }));
+}
+
+/** The least a new member gets unless chosen otherwise. */
+function defaultRole(roles: readonly RoleChoice[]): MemberRole | '' {
+  return roles.find((choice) => choice.role === 'viewer')?.role ?? roles[0]?.role ?? '';
+}
+
+function memberPath(applicationId: string, userId?: number): string {
+  const base = `/application/${encodeURIComponent(applicationId)}/user`;
+  return userId === undefined ? base : `${base}/${userId}`;
+}
+
+export interface InviteMemberModalProps {
+  applicationId: string;
+  /** The roles the user may hand out (GET /application/{id}/user/role). */
+  roles: readonly RoleChoice[];
+  onClose(): void;
+  onDone(member: TeamMember): void;
+}
+
+/** Invite: email, role, organization. Someone without an account takes the invitation up on registering. */
+export function InviteMemberModal({ applicationId, roles, onClose, onDone }: InviteMemberModalProps) {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<string>(defaultRole(roles));
+  const [organization, setOrganization] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit() {
+    const parsed = InviteMemberBody.safeParse({ email, role, organization: organization.trim() || undefined });
+    if (!parsed.success) {
+      setErrors(zodFieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    setSaving(true);
+    try {
+      const { data } = await api.post(memberPath(applicationId), parsed.data, TeamMember, { quiet: true });
+      onDone(data);
+    } catch (cause) {
+      if (isApiError(cause) && cause.fields.length > 0) setErrors(apiFieldErrors(cause.fields));
+      else setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={t('team.invite.title')}
+      primaryAction={{ content: t('team.invite.submit'), onAction: submit, loading: saving }}
+      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: saving }]}
+    >
+      <Modal.Section>
+        <BlockStack gap="400">
+          {failure ? (
+            <Banner tone="critical" onDismiss={() => setFailure(null)}>
+              <p>{failure}</p>
+            </Banner>
+          ) : null}
+          <Form onSubmit={submit} noValidate>
+            <FormLayout>
+              <TextField
+                label={t('team.fields.email')}
+                type="email"
+                value={email}
+                onChange={setEmail}
+                autoComplete="off"
+                helpText={t('team.invite.emailHelp')}
+                error={errors.email ? t(errors.email) : undefined}
+              />
+              <Select
+                label={t('team.fields.role')}
+                options={roleOptions(t, roles)}
+                value={role}
+                onChange={setRole}
+                error={errors.role ? t(errors.role) : undefined}
+              />
+              <TextField
+                label={t('team.fields.organization')}
+                value={organization}
+                onChange={setOrganization}
+                autoComplete="organization"
+                helpText={t('team.fields.organizationHelp')}
+                error={errors.organization ? t(errors.organization) : undefined}
+              />
+            </FormLayout>
+          </Form>
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
+  );
+}
+
+export interface EditMemberModalProps {
+  applicationId: string;
+  member: TeamMember;
+  roles: readonly RoleChoice[];
+  onClose(): void;
+  onDone(): void;
+}
+
+/** Change a member's role and organization. */
+export function EditMemberModal({ applicationId, member, roles, onClose, onDone }: EditMemberModalProps) {
+  const { t } = useTranslation();
+  const [role, setRole] = useState<string>(member.role);
+  const [organization, setOrganization] = useState(member.organization ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit() {
+    const parsed = UpdateMemberBody.safeParse({ role, organization: organization.trim() });
+    if (!parsed.success) {
+      setErrors(zodFieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    setSaving(true);
+    try {
+      await api.put(memberPath(applicationId, member.user_id), parsed.data, z.unknown(), { quiet: true });
+      onDone();
+    } catch (cause) {
+      if (isApiError(cause) && cause.fields.length > 0) setErrors(apiFieldErrors(cause.fields));
+      else setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={t('team.edit.title', { email: member.email })}
+      primaryAction={{ content: t('common.save'), onAction: submit, loading: saving }}
+      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: saving }]}
+    >
+      <Modal.Section>
+        <BlockStack gap="400">
+          {failure ? (
+            <Banner tone="critical" onDismiss={() => setFailure(null)}>
+              <p>{failure}</p>
+            </Banner>
+          ) : null}
+          <Form onSubmit={submit} noValidate>
+            <FormLayout>
+              <Select
+                label={t('team.fields.role')}
+                options={roleOptions(t, roles)}
+                value={role}
+                onChange={setRole}
+                error={errors.role ? t(errors.role) : undefined}
+              />
+              <TextField
+                label={t('team.fields.organization')}
+                value={organization}
+                onChange={setOrganization}
+                autoComplete="organization"
+                error={errors.organization ? t(errors.organization) : undefined}
+              />
+            </FormLayout>
+          </Form>
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
+  );
+}
+
+export interface RemoveMemberModalProps {
+  applicationId: string;
+  applicationName: string;
+  member: TeamMember;
+  onClose(): void;
+  onDone(): void;
+}
+
+/** The confirmation before a member is removed: it takes effect at once. */
+export function RemoveMemberModal({ applicationId, applicationName, member, onClose, onDone }: RemoveMemberModalProps) {
+  const { t } = useTranslation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [removing, setRemoving] = useState(false);
+
+  async function remove() {
+    setFailure(null);
+    setRemoving(true);
+    try {
+      await api.delete(memberPath(applicationId, member.user_id), z.unknown(), { quiet: true });
+      onDone();
+    } catch (cause) {
+      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+    } finally {
+      setRemoving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={t('team.remove.title')}
+      primaryAction={{ content: t('team.remove.submit'), onAction: remove, loading: removing, destructive: true }}
+      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: removing }]}
+    >
+      <Modal.Section>
+        <BlockStack gap="300">
+          {failure ? (
+            <Banner tone="critical" onDismiss={() => setFailure(null)}>
+              <p>{failure}</p>
+            </Banner>
+          ) : null}
+          <Text as="p">{t('team.remove.body', { email: member.email, application: applicationName })}</Text>
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
+  );
+}

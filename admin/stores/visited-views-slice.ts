@@ -1,0 +1,46 @@
+import type { StateCreator } from 'zustand';
+import type { AppState } from './store';
+
+/** One tab of the visited-views bar. */
+export interface VisitedView {
+  /** The full path, search included: the tab leads back to exactly this page. */
+  path: string;
+  /** i18n key of the page title. */
+  title: string;
+  /** The application the page belongs to, for tabs with the same title in different applications. */
+  applicationId?: string;
+}
+
+export interface VisitedViewsSlice {
+  visitedViews: VisitedView[];
+  /** Adds the view, or updates the tab already open for the same page. */
+  addVisitedView(view: VisitedView): void;
+  removeVisitedView(path: string): void;
+  /** Keeps only the view at `path`. */
+  removeOtherVisitedViews(path: string): void;
+  removeAllVisitedViews(): void;
+}
+
+/** Two paths are the same page when they differ only by their query. */
+function samePage(a: string, b: string): boolean {
+  return a.split('?')[0] === b.split('?')[0];
+}
+
+export const createVisitedViewsSlice: StateCreator<AppState, [], [], VisitedViewsSlice> = (set) => ({
+  visitedViews: [],
+  addVisitedView: (view) =>
+    set((state) => {
+      const at = state.visitedViews.findIndex((existing) => samePage(existing.path, view.path));
+      if (at < 0) return { visitedViews: [...state.visitedViews, view] };
+      const current = state.visitedViews[at];
+      if (current.path === view.path && current.title === view.title) return state;
+      const next = [...state.visitedViews];
+      next[at] = view;
+      return { visitedViews: next };
+    }),
+  removeVisitedView: (path) =>
+    set((state) => ({ visitedViews: state.visitedViews.filter((view) => !samePage(view.path, path)) })),
+  removeOtherVisitedViews: (path) =>
+    set((state) => ({ visitedViews: state.visitedViews.filter((view) => samePage(view.path, path)) })),
+  removeAllVisitedViews: () => set({ visitedViews: [] }),
+});

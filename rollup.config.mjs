@@ -1,0 +1,138 @@
+// Builds every browser output of Nudge. Each output is one config object in the exported array, so later
+// issues add theirs (the embedded admin entry, the storefront widgets, the service worker) beside `admin`.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import commonjs from '@rollup/plugin-commonjs';
+import json from '@rollup/plugin-json';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
+import terser from '@rollup/plugin-terser';
+import typescript from '@rollup/plugin-typescript';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const require = (specifier) => fileURLToPath(import.meta.resolve(specifier));
+
+/** Where the server mounts a console's files; absolute so deep links (/application/x/permission) load them. */
+const PUBLIC_PATH = '/';
+
+/** The plugins every browser output shares: TypeScript, browser resolution, CommonJS (React), JSON, production. */
+function browserPlugins({ tsconfig }) {
+  return [
+    // First, so that React's `process.env.NODE_ENV` branches are constant before CommonJS and tree-shaking see them.
+    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.json', '.ts', '.tsx'] }),
+    commonjs(),
+    json({ preferConst: true }),
+    typescript({ tsconfig, noEmitOnError: true, outputToFilesystem: false }),
+    terser({ format: { comments: false } }),
+  ];
+}
+
+/** Empties an output folder before a build so stale hashed files never pile up or get served. */
+function cleanDir(dir) {
+  return {
+    name: 'nudge-clean-dir',
+    buildStart() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function hashed({ file, name }) {
+  const source = readFileSync(file);
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 8);
+  const ext = extname(file);
+  return { source, fileName: `assets/${name ?? basename(file, ext)}-${hash}${ext}` };
+}
+
+/**
+ * Copies stylesheets in with hashed names and writes index.html around the entry chunk: the language
+ * attribute, the viewport meta, the stylesheet links and a modulepreload per chunk the entry imports.
+ */
+function htmlPage({ title, lang, stylesheets, themeColor }) {
+  return {
+    name: 'nudge-html-page',
+    generateBundle(_options, bundle) {
+      const links = stylesheets.map((sheet) => {
+        const { source, fileName } = hashed(sheet);
+        this.emitFile({ type: 'asset', fileName, source });
+        return `<link rel="stylesheet" href="${PUBLIC_PATH}${fileName}">`;
+      });
+      const entry = Object.values(bundle).find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
+      if (!entry) this.error('no entry chunk to put in index.html');
+      const preloads = entry.imports.map((file) => `<link rel="modulepreload" href="${PUBLIC_PATH}${file}">`);
+      const html = [
+        '<!doctype html>',
+        `<html lang="${lang}">`,
+        '<head>',
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        `<meta name="theme-color" content="${themeColor}">`,
+        `<title>${title}</title>`,
+        ...links,
+        ...preloads,
+        `<script type="module" src="${PUBLIC_PATH}${entry.fileName}"></script>`,
+        '</head>',
+        '<body>',
+        '<div id="root"></div>',
+        '<noscript>Nudge needs JavaScript. / Nudge cần JavaScript.</noscript>',
+        '</body>',
+        '</html>',
+        '',
+      ].join('\n');
+      this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
+    },
+  };
+}
+
+/**
+ * Warnings about code we don't own (Polaris' `'use client'` directives, zod's comment placement and its
+ * internal import cycle) say nothing we can act on; ours still show.
+ */
+function quietAboutDependencies(warning, warn) {
+  const inDependency = (id) => typeof id === 'string' && id.includes('node_modules');
+  if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+  if (warning.code === 'INVALID_ANNOTATION' && inDependency(warning.id)) return;
+  if (warning.code === 'CIRCULAR_DEPENDENCY' && (warning.ids ?? []).every(inDependency)) return;
+  warn(warning);
+}
+
+/** The hosted console: dist/admin, one entry chunk and one lazily loaded chunk per screen. */
+function adminConfig() {
+  const outDir = join(root, 'dist/admin');
+  return {
+    input: { main: join(root, 'admin/app/main.tsx') },
+    output: {
+      dir: outDir,
+      format: 'es',
+      entryFileNames: 'assets/[name]-[hash].js',
+      chunkFileNames: 'assets/[name]-[hash].js',
+      assetFileNames: 'assets/[name]-[hash][extname]',
+      // React, Polaris and the app shell load together anyway; keeping them in one vendor chunk lets
+      // a console release reuse the browser's cached copy.
+      manualChunks(id) {
+        if (id.includes('/node_modules/')) return 'vendor';
+        return undefined;
+      },
+    },
+    plugins: [
+      cleanDir(outDir),
+      ...browserPlugins({ tsconfig: join(root, 'admin/tsconfig.json') }),
+      htmlPage({
+        title: 'Nudge',
+        // The console picks vi or en at start (spec §1); the page starts in the default one.
+        lang: 'vi',
+        themeColor: '#1a1a1a',
+        stylesheets: [
+          { file: require('@shopify/polaris/build/esm/styles.css'), name: 'polaris' },
+          { file: join(root, 'admin/app/layout/shell.css'), name: 'shell' },
+        ],
+      }),
+    ],
+    onwarn: quietAboutDependencies,
+  };
+}
+
+export default [adminConfig()];
