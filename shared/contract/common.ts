@@ -7,7 +7,8 @@ import { z } from 'zod';
  */
 z.config({
   customError: (issue) => {
-    if (issue.code === 'invalid_type' && issue.input === undefined) return 'validation.required';
+    // Fastify hands a request without a body to the schema as null: that is a missing value too.
+    if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) return 'validation.required';
     if (issue.code === 'too_small' && issue.origin === 'string') {
       return Number(issue.minimum) <= 1 ? 'validation.required' : 'validation.tooShort';
     }
