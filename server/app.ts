@@ -12,12 +12,17 @@ import { createMailer } from './mail';
 import { installAuth, installPermissions } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerDocs } from './plugins/docs';
+import { registerSdkFiles } from './plugins/sdk-files';
 import { installErrorHandler } from './plugins/errors';
 import { applicationRoutes } from './routes/application';
 import { infoRoutes } from './routes/info';
+import { leadRoutes } from './routes/lead';
+import { sdkRoutes } from './routes/sdk';
 import { teamRoutes } from './routes/team';
 import { userRoutes } from './routes/user';
+import { widgetRoutes } from './routes/widget';
 import { createDummyHash } from './security/passwords';
+import { cryptoRandom, type Random } from './security/random';
 import { DEFAULT_LIMITS, type ThrottleLimits } from './security/throttle';
 
 /** What a caller may swap in; production passes nothing. */
@@ -30,6 +35,8 @@ export interface AppDeps {
   limits?: Partial<ThrottleLimits>;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
+  /** The prize draws' randomness (tests pass a seeded generator so their statistics are reproducible). */
+  random?: Random;
 }
 
 /** The URL as it may be logged: a token in the query string is a password and stays out of the logs. */
@@ -57,7 +64,8 @@ function loggerOptions(config: Config, deps: AppDeps): FastifyServerOptions['log
 
 /**
  * Builds the server: external plugins (database, mail, rate limit, OpenAPI), then the app's own (language,
- * auth → `request.principal`, permissions), then the routes under /api, then the console's files.
+ * auth → `request.principal`, permissions), then the routes under /api, then the storefront scripts (/sdk)
+ * and the console's files.
  * Nothing listens and no migration runs until the caller says so.
  */
 export function buildApp(config: Config, deps: AppDeps = {}) {
@@ -94,6 +102,7 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
     clock: deps.clock ?? (() => new Date()),
     log: app.log,
     limits: { ...DEFAULT_LIMITS, ...deps.limits },
+    random: deps.random ?? cryptoRandom,
     dummyHash: createDummyHash(),
     version: pkg.version,
   };
@@ -133,10 +142,14 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
       await api.register(userRoutes);
       await api.register(applicationRoutes);
       await api.register(teamRoutes);
+      await api.register(widgetRoutes);
+      await api.register(leadRoutes);
+      await api.register(sdkRoutes);
     },
     { prefix: '/api' },
   );
 
+  registerSdkFiles(app, config.sdkDir);
   registerConsole(app, config.staticDir);
   return app;
 }

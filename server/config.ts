@@ -26,6 +26,8 @@ export interface Config {
   /** The integration guide; the console shows its link only when this is set. */
   guideUrl: string | null;
   staticDir: string;
+  /** The built storefront scripts (loader and widget chunks), served at /sdk/*. */
+  sdkDir: string;
   /** The global, generous per-IP limit of @fastify/rate-limit. */
   rateLimit: { max: number; windowMs: number };
 }
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     guideUrl: text(env.GUIDE_URL),
     staticDir: resolve(text(env.STATIC_DIR) ?? 'dist/admin'),
+    sdkDir: resolve(text(env.SDK_DIR) ?? 'dist/sdk'),
     rateLimit: {
       max: integer('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1200, 1, 1_000_000),
       windowMs: 60_000,

@@ -6,6 +6,7 @@ import type { Config } from './config';
 import type { Dialect } from './db';
 import type { ApplicationRow, Database, MembershipRow } from './db/schema';
 import type { Mailer } from './mail';
+import type { Random } from './security/random';
 import type { ThrottleLimits } from './security/throttle';
 
 /** Where "now" comes from; tests move it forward to expire codes and links. */
@@ -20,6 +21,8 @@ export interface Services {
   clock: Clock;
   log: FastifyBaseLogger;
   limits: ThrottleLimits;
+  /** Uniform numbers for prize draws: crypto in production, seeded in tests. */
+  random: Random;
   /** Verifying against this hash keeps unknown accounts as slow as wrong passwords. */
   dummyHash: () => Promise<string>;
   /** The package version, shown by GET /api/info and the OpenAPI document. */

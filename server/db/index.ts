@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import { buildMigrations, type Dialect } from './migrations';
@@ -30,9 +30,17 @@ export function openDatabase(config: DatabaseConfig): Db {
 
 /** Brings the schema up to date. Safe to run from several processes at once on PostgreSQL (Kysely locks). */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  // Kysely looks for its bookkeeping tables in every schema of the database: pinned to the schema of our
+  // search_path, a second Nudge (or any Kysely app) in another schema of the same database is not taken
+  // for this one.
+  const migrationTableSchema =
+    db.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => buildMigrations(db.dialect) },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;

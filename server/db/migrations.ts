@@ -149,5 +149,126 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+
+    '0002_widgets_leads': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('applications').addColumn('plan', 'text', (col) => col.notNull().defaultTo('free')).execute();
+
+        await withId(db.schema.createTable('widgets'))
+          .addColumn('application_id', 'text', (col) =>
+            col.notNull().references('applications.application_id').onDelete('cascade'),
+          )
+          .addColumn('type', 'text', required)
+          .addColumn('name', 'text', required)
+          .addColumn('status', 'text', (col) => col.notNull().defaultTo('inactive'))
+          .addColumn('settings', 'text', required)
+          .addColumn('rules', 'text', required)
+          .addColumn('created_at', 'text', required)
+          .addColumn('updated_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('widgets_application_created').on('widgets').columns(['application_id', 'created_at']).execute();
+
+        // One row per prize slice that has a stock: `given` only ever moves through a conditional UPDATE.
+        await db.schema
+          .createTable('spin_stock')
+          .addColumn('widget_id', 'integer', (col) => col.notNull().references('widgets.id').onDelete('cascade'))
+          .addColumn('slice_id', 'text', required)
+          .addColumn('given', 'integer', (col) => col.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('spin_stock_pk', ['widget_id', 'slice_id'])
+          .execute();
+
+        await withId(db.schema.createTable('spins'))
+          .addColumn('widget_id', 'integer', (col) => col.notNull().references('widgets.id').onDelete('cascade'))
+          .addColumn('visitor_id', 'text', required)
+          .addColumn('contact', 'text', required)
+          .addColumn('slice_id', 'text', required)
+          .addColumn('prize', 'text', required)
+          .addColumn('lose', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('code', 'text')
+          .addColumn('created_at', 'text', required)
+          // One spin per browser and one per email or phone, whatever races the widget runs.
+          .addUniqueConstraint('spins_widget_visitor', ['widget_id', 'visitor_id'])
+          .addUniqueConstraint('spins_widget_contact', ['widget_id', 'contact'])
+          .execute();
+        await db.schema.createIndex('spins_code').on('spins').column('code').unique().execute();
+
+        await withId(db.schema.createTable('leads'))
+          .addColumn('application_id', 'text', (col) =>
+            col.notNull().references('applications.application_id').onDelete('cascade'),
+          )
+          // A deleted widget leaves its leads behind: they are the merchant's customers.
+          .addColumn('widget_id', 'integer', (col) => col.references('widgets.id').onDelete('set null'))
+          .addColumn('visitor_id', 'text')
+          .addColumn('source', 'text', required)
+          .addColumn('name', 'text')
+          .addColumn('email', 'text')
+          .addColumn('phone', 'text')
+          .addColumn('message', 'text')
+          .addColumn('button_type', 'text')
+          .addColumn('prize', 'text')
+          .addColumn('code', 'text')
+          .addColumn('page_url', 'text')
+          .addColumn('created_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('leads_application_created').on('leads').columns(['application_id', 'created_at']).execute();
+        await db.schema.createIndex('leads_widget_id').on('leads').column('widget_id').execute();
+
+        await db.schema
+          .createTable('widget_stats')
+          .addColumn('widget_id', 'integer', (col) => col.notNull().references('widgets.id').onDelete('cascade'))
+          .addColumn('day', 'text', required)
+          .addColumn('views', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('clicks', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('leads', 'integer', (col) => col.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('widget_stats_pk', ['widget_id', 'day'])
+          .execute();
+
+        await db.schema
+          .createTable('widget_button_clicks')
+          .addColumn('widget_id', 'integer', (col) => col.notNull().references('widgets.id').onDelete('cascade'))
+          .addColumn('button_type', 'text', required)
+          .addColumn('day', 'text', required)
+          .addColumn('clicks', 'integer', (col) => col.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('widget_button_clicks_pk', ['widget_id', 'button_type', 'day'])
+          .execute();
+
+        await withId(db.schema.createTable('webhook_outbox'))
+          .addColumn('application_id', 'text', (col) =>
+            col.notNull().references('applications.application_id').onDelete('cascade'),
+          )
+          .addColumn('event', 'text', required)
+          .addColumn('payload', 'text', required)
+          .addColumn('created_at', 'text', required)
+          .addColumn('delivered_at', 'text')
+          .execute();
+        await db.schema.createIndex('webhook_outbox_pending').on('webhook_outbox').columns(['delivered_at', 'id']).execute();
+        await db.schema.createIndex('webhook_outbox_application_id').on('webhook_outbox').column('application_id').execute();
+
+        // Fixed-window request counters of the public storefront API: one row per bucket and window.
+        await db.schema
+          .createTable('rate_windows')
+          .addColumn('bucket', 'text', required)
+          .addColumn('window_start', 'text', required)
+          .addColumn('hits', 'integer', (col) => col.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('rate_windows_pk', ['bucket', 'window_start'])
+          .execute();
+        await db.schema.createIndex('rate_windows_window_start').on('rate_windows').column('window_start').execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const table of [
+          'rate_windows',
+          'webhook_outbox',
+          'widget_button_clicks',
+          'widget_stats',
+          'leads',
+          'spins',
+          'spin_stock',
+          'widgets',
+        ]) {
+          await db.schema.dropTable(table).ifExists().execute();
+        }
+        await db.schema.alterTable('applications').dropColumn('plan').execute();
+      },
+    },
   };
 }

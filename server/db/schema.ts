@@ -18,6 +18,14 @@ export interface Database {
   players: PlayersTable;
   platforms: PlatformsTable;
   mail_outbox: MailOutboxTable;
+  widgets: WidgetsTable;
+  spin_stock: SpinStockTable;
+  spins: SpinsTable;
+  leads: LeadsTable;
+  widget_stats: WidgetStatsTable;
+  widget_button_clicks: WidgetButtonClicksTable;
+  webhook_outbox: WebhookOutboxTable;
+  rate_windows: RateWindowsTable;
 }
 
 export type Flag = 0 | 1;
@@ -95,6 +103,8 @@ export interface ApplicationsTable {
   created_at: string;
   updated_at: string;
   deleting_at: string | null;
+  /** A key of PLANS (shared/permissions/plans.ts); 'free' until billing says otherwise. */
+  plan: ColumnType<string, string | undefined, string>;
 }
 
 export interface MembershipsTable {
@@ -130,8 +140,96 @@ export interface MailOutboxTable {
   created_at: string;
 }
 
+export interface WidgetsTable {
+  id: Generated<number>;
+  application_id: string;
+  type: string;
+  name: string;
+  status: string;
+  /** JSON of the type's settings, as the contract parsed them (defaults applied). */
+  settings: string;
+  /** JSON of the display rules. */
+  rules: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpinStockTable {
+  widget_id: number;
+  slice_id: string;
+  /** Prizes of the slice handed out so far; the slice's stock lives in the widget's settings. */
+  given: ColumnType<number, number | undefined, number>;
+}
+
+export interface SpinsTable {
+  id: Generated<number>;
+  widget_id: number;
+  visitor_id: string;
+  /** The normalised email or phone number of the wheel's gate. */
+  contact: string;
+  slice_id: string;
+  /** The slice's label when it was drawn, so a replay answers what the visitor first saw. */
+  prize: string;
+  lose: Flag;
+  code: string | null;
+  created_at: string;
+}
+
+export interface LeadsTable {
+  id: Generated<number>;
+  application_id: string;
+  widget_id: number | null;
+  visitor_id: string | null;
+  source: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  message: string | null;
+  button_type: string | null;
+  prize: string | null;
+  code: string | null;
+  page_url: string | null;
+  created_at: string;
+}
+
+export interface WidgetStatsTable {
+  widget_id: number;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  views: ColumnType<number, number | undefined, number>;
+  clicks: ColumnType<number, number | undefined, number>;
+  leads: ColumnType<number, number | undefined, number>;
+}
+
+export interface WidgetButtonClicksTable {
+  widget_id: number;
+  button_type: string;
+  day: string;
+  clicks: ColumnType<number, number | undefined, number>;
+}
+
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  application_id: string;
+  /** A webhook event type; this slice writes 'new_lead'. */
+  event: string;
+  /** JSON of what the webhook will POST. */
+  payload: string;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface RateWindowsTable {
+  bucket: string;
+  /** ISO start of the fixed window. */
+  window_start: string;
+  hits: ColumnType<number, number | undefined, number>;
+}
+
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
+export type WidgetRow = Selectable<WidgetsTable>;
+export type LeadRow = Selectable<LeadsTable>;

@@ -20,6 +20,12 @@ export function isApiPath(url: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
 
+/** The storefront scripts' folder: a miss there is a missing script, never a console page. */
+export function isSdkPath(url: string): boolean {
+  const path = url.split('?')[0];
+  return path === '/sdk' || path.startsWith('/sdk/');
+}
+
 /** The last path segment has an extension: a request for a file, never a console route. */
 export function looksLikeFile(url: string): boolean {
   const last = url.split('?')[0].split('/').pop() ?? '';
@@ -47,7 +53,7 @@ export function registerConsole(app: FastifyInstance, staticDir: string): void {
   app.setNotFoundHandler(async (request, reply) => {
     // A missing file (an old chunk after a deploy) is a 404, not the page: HTML served as a script fails
     // obscurely, a 404 lets the console notice and reload.
-    if (hasConsole && !isApiPath(request.url) && !looksLikeFile(request.url) && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (hasConsole && !isApiPath(request.url) && !isSdkPath(request.url) && !looksLikeFile(request.url) && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
     return sendError(request, reply, new AppError('NOT_FOUND'));

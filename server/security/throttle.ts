@@ -27,6 +27,21 @@ export const DEFAULT_LIMITS = {
   registerPerIp: { max: 20, windowMs: 60 * MINUTE },
   /** Wrong old passwords on the change-password form, per user. */
   passwordCheckPerUser: { max: 10, windowMs: 15 * MINUTE },
+  /*
+   * The public storefront API (/api/sdk), counted in fixed windows (rate-windows.ts). Per visitor id, per
+   * address, and per application: a visitor id is the caller's own choice, so the address and the
+   * application bound what rotating ids can do. Addresses are generous because mobile carriers put many
+   * shoppers behind one.
+   */
+  sdkLeadPerVisitor: { max: 10, windowMs: 10 * MINUTE },
+  sdkLeadPerIp: { max: 60, windowMs: 10 * MINUTE },
+  sdkLeadPerApplication: { max: 600, windowMs: MINUTE },
+  sdkSpinPerVisitor: { max: 10, windowMs: 10 * MINUTE },
+  sdkSpinPerIp: { max: 60, windowMs: 10 * MINUTE },
+  sdkSpinPerApplication: { max: 600, windowMs: MINUTE },
+  /** Views and clicks: a page with several widgets sends a few per page view. */
+  sdkEventPerVisitor: { max: 120, windowMs: MINUTE },
+  sdkEventPerApplication: { max: 30_000, windowMs: MINUTE },
 } satisfies Record<string, ThrottleRule>;
 export type ThrottleLimits = Record<keyof typeof DEFAULT_LIMITS, ThrottleRule>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { V, isEmail, isExternalLink, isMobileNumber, isNotBlank } from '../validation';
+import { ApplicationParams } from './application';
 import { Timestamp } from './common';
 
 /**
@@ -232,6 +233,12 @@ export const Widget = z.object({
 });
 export type Widget = z.infer<typeof Widget>;
 
+export const WidgetParams = ApplicationParams.extend({ widget_id: z.coerce.number().int().positive() });
+
+/** POST /application/{id}/widget/{widget_id}/status: switch a widget on or off without resending it. */
+export const WidgetStatusBody = z.object({ status: z.enum(['active', 'inactive']) });
+export type WidgetStatusBody = z.infer<typeof WidgetStatusBody>;
+
 export const WidgetListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -241,7 +248,11 @@ export const WidgetListQuery = z.object({
 
 /* ---------- Public storefront API (/api/sdk/…), keyed by the application's client key ---------- */
 
-/** What the loader receives: only what a shopper's browser needs, nothing private. */
+/**
+ * What the loader receives: only what a shopper's browser needs, nothing private. A spin wheel's slices
+ * carry only `id`, `label`, `color` and `lose`: the odds, the stock and the code prefix stay on the server,
+ * which draws the prize.
+ */
 export const PublicWidget = z.object({
   id: z.number().int(),
   type: WidgetType,
@@ -251,6 +262,15 @@ export const PublicWidget = z.object({
 export type PublicWidget = z.infer<typeof PublicWidget>;
 export const PublicConfig = z.object({ widgets: z.array(PublicWidget) });
 export type PublicConfig = z.infer<typeof PublicConfig>;
+
+/** GET /api/sdk/config?key=CLIENT_KEY. */
+export const SdkConfigQuery = z.object({ key: z.string().min(8).max(64) });
+
+/**
+ * The honeypot field of the public forms: people never see it, bots fill it. Any text is accepted so that a
+ * bot learns nothing; when it is not empty the server answers success and stores nothing.
+ */
+const Honeypot = z.string().max(1000).optional();
 
 const VisitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
@@ -265,7 +285,7 @@ export const LeadSubmit = z.object({
   message: Text(2000).optional(),
   button_type: ContactButtonType.optional(),
   page_url: z.string().max(2000).optional(),
-  website: z.string().max(0, { message: 'validation.honeypot' }).optional(),
+  website: Honeypot,
 });
 export type LeadSubmit = z.infer<typeof LeadSubmit>;
 
@@ -276,7 +296,7 @@ export const SpinRequest = z.object({
   visitor_id: VisitorId,
   email: z.string().trim().max(254).refine((v) => v === '' || isEmail(v), { message: V.email }).optional(),
   phone: z.string().trim().max(30).refine((v) => v === '' || isMobileNumber(v), { message: V.mobileNumber }).optional(),
-  website: z.string().max(0, { message: 'validation.honeypot' }).optional(),
+  website: Honeypot,
 });
 export type SpinRequest = z.infer<typeof SpinRequest>;
 export const SpinResult = z.object({
@@ -319,13 +339,31 @@ export const Lead = z.object({
 });
 export type Lead = z.infer<typeof Lead>;
 
+/**
+ * A bound of a date filter: a day (YYYY-MM-DD, a UTC day, `to` includes all of it) or an ISO 8601 instant
+ * (what a console in another time zone sends for its local day).
+ */
+export const DateBound = z
+  .string()
+  .trim()
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)),
+    { message: 'validation.invalid' },
+  );
+
 export const LeadListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   source: z.enum(LEAD_SOURCES).optional(),
-  from: z.string().optional(),
-  to: z.string().optional(),
+  from: DateBound.optional(),
+  to: DateBound.optional(),
 });
+export type LeadListQuery = z.infer<typeof LeadListQuery>;
+
+/** GET /application/{id}/lead/clicks: the same date filter. */
+export const ClicksQuery = z.object({ from: DateBound.optional(), to: DateBound.optional() });
+export type ClicksQuery = z.infer<typeof ClicksQuery>;
 
 /** Clicks per contact-button type, for the report. */
 export const ButtonClicks = z.object({ items: z.array(z.object({ button_type: ContactButtonType, clicks: z.number().int() })) });
+export type ButtonClicks = z.infer<typeof ButtonClicks>;

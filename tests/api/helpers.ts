@@ -56,6 +56,8 @@ export interface StartOptions {
   /** false: no SMTP_URL, so mail goes to the outbox table. */
   smtp?: boolean;
   env?: Record<string, string>;
+  /** The prize draws' randomness (a seeded generator for reproducible statistics). */
+  random?: AppDeps['random'];
 }
 
 /**
@@ -107,7 +109,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     },
   });
   const clock = testClock();
-  const deps: AppDeps = { clock: clock.now, logStream, limits: options.limits };
+  const deps: AppDeps = { clock: clock.now, logStream, limits: options.limits, random: options.random };
   const app = buildApp(config, deps);
   await migrateToLatest({ kysely: app.services.db, dialect: app.services.dialect });
   await app.ready();
