@@ -10,6 +10,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
+import { sdkConfigs } from './storefront-widgets/rollup.config.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = (specifier) => fileURLToPath(import.meta.resolve(specifier));
@@ -135,4 +136,5 @@ function adminConfig() {
   };
 }
 
-export default [adminConfig()];
+// The storefront widgets (loader, chunks, preview frame) own their config: their budgets test builds with it.
+export default [adminConfig(), ...sdkConfigs()];

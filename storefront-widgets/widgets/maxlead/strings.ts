@@ -1,0 +1,26 @@
+export const STRINGS = {
+  en: {
+    open: 'Contact us',
+    call: 'Call',
+    askPhone: 'Your phone number:',
+    askEmail: 'Your email:',
+    go: 'Continue',
+    skip: 'Skip',
+    email: 'Enter a valid email address.',
+    phone: 'Enter a valid phone number.',
+    preview: 'Preview: nothing is sent.',
+    names: {} as Record<string, string>,
+  },
+  vi: {
+    open: 'Liên hệ với chúng tôi',
+    call: 'Gọi',
+    askPhone: 'Số điện thoại của bạn:',
+    askEmail: 'Email của bạn:',
+    go: 'Tiếp tục',
+    skip: 'Bỏ qua',
+    email: 'Địa chỉ email không hợp lệ.',
+    phone: 'Số điện thoại không hợp lệ.',
+    preview: 'Bản xem trước: không gửi dữ liệu thật.',
+    names: { tawk: 'Chat trực tuyến', fgroup: 'Nhóm Facebook', cart: 'Giỏ hàng', account: 'Tài khoản' } as Record<string, string>,
+  },
+};
