@@ -25,6 +25,19 @@ const ChangePasswordPage = lazy(() =>
   import('../features/account/change-password-page').then((m) => ({ default: m.ChangePasswordPage })),
 );
 const TeamPage = lazy(() => import('../features/team/team-page').then((m) => ({ default: m.TeamPage })));
+const BannersPage = lazy(() => import('../features/banners/banners-page').then((m) => ({ default: m.BannersPage })));
+const BannerCreatePage = lazy(() =>
+  import('../features/banners/banner-create-page').then((m) => ({ default: m.BannerCreatePage })),
+);
+const SuggestionsPage = lazy(() =>
+  import('../features/suggestions/suggestions-page').then((m) => ({ default: m.SuggestionsPage })),
+);
+const FakeNotiPage = lazy(() => import('../features/fake-noti/fake-noti-page').then((m) => ({ default: m.FakeNotiPage })));
+const MaxleadPage = lazy(() => import('../features/maxlead/maxlead-pages').then((m) => ({ default: m.MaxleadPage })));
+const FeaturePage = lazy(() => import('../features/maxlead/maxlead-pages').then((m) => ({ default: m.FeaturePage })));
+const LeadsReportPage = lazy(() =>
+  import('../features/leads/leads-report-page').then((m) => ({ default: m.LeadsReportPage })),
+);
 
 /**
  * The screens of the per-application routes that exist, by their path in APPLICATION_ROUTES. A route marked
@@ -32,6 +45,13 @@ const TeamPage = lazy(() => import('../features/team/team-page').then((m) => ({ 
  */
 const APPLICATION_SCREENS: Record<string, ComponentType> = {
   '/permission': TeamPage,
+  '/banner': BannersPage,
+  '/banner/create': BannerCreatePage,
+  '/suggestion': SuggestionsPage,
+  '/fake_noti': FakeNotiPage,
+  '/maxlead': MaxleadPage,
+  '/feature': FeaturePage,
+  '/maxlead_report': LeadsReportPage,
 };
 
 /** /redirect/:path* re-enters /:path (the visited-view "refresh"), keeping the query. */

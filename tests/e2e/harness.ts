@@ -121,3 +121,31 @@ export async function resize(page: Page, viewport: { width: number; height: numb
     ]);
   });
 }
+
+/** Registers and verifies an account through the real API and the SMTP server; answers its token. */
+export async function createAccount(stack: Stack, name: string, email: string, password: string): Promise<string> {
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${stack.url}/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { 'X-Token': token } : {}) },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<{ success: boolean; data: Record<string, unknown> }>);
+  const registered = await post('/user/register', { name, email, password });
+  if (!registered.success) throw new Error(`register: ${JSON.stringify(registered)}`);
+  const { firstLink } = await import('../fakes/smtp');
+  const link = firstLink(await stack.smtp.waitFor(email));
+  const hash = new URL(link!).searchParams.get('hash');
+  const verified = await post('/user/verify', { hash });
+  if (!verified.success) throw new Error(`verify: ${JSON.stringify(verified)}`);
+  return verified.data.auth_token as string;
+}
+
+/** One call of the API with a token; answers the parsed envelope. */
+export async function api(stack: Stack, token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${stack.url}/api${path}`, {
+    method,
+    headers: { 'X-Token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await response.json()) as { success: boolean; data?: any; error?: string; message?: string; fields?: { path: string; message: string }[] };
+}

@@ -1,0 +1,207 @@
+import { BlockStack, Box, Button, Card, FormLayout, InlineError, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import { PlusIcon } from '@shopify/polaris-icons';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NumberField, useErrorOf } from '../banners/form-fields';
+import { ItemControls } from '../banners/item-controls';
+import type { SettingsSectionProps } from '../banners/widget-editor';
+import { type PathErrors, type SettingsOf, moveItem } from '../banners/widget-drafts';
+
+/** The contract's cap on notices of a widget. */
+export const MAX_FAKE_NOTI_ITEMS = 100;
+
+type Item = SettingsOf<'fake_noti'>['items'][number];
+
+/** Fake-buyer notices: who bought what, where and when, and the rhythm of the pop-ups. */
+export function FakeNotiSettingsSection({ settings, onChange, errors, disabled }: SettingsSectionProps<'fake_noti'>) {
+  const { t } = useTranslation();
+  const errorOf = useErrorOf(errors);
+  const itemsId = useId();
+  const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
+
+  function setItem(index: number, item: Item) {
+    set('items')(settings.items.map((current, i) => (i === index ? item : current)));
+  }
+
+  function addItem() {
+    set('items')([...settings.items, { name: '', city: '', product: '', url: '', image_url: '', minutes_ago: 5 }]);
+  }
+
+  return (
+    <>
+      <Card>
+        <BlockStack gap="400">
+          <BlockStack gap="100">
+            <Text as="h2" variant="headingMd">
+              {t('fakeNoti.editor.items')}
+            </Text>
+            <Text as="p" tone="subdued">
+              {t('fakeNoti.editor.itemsHelp')}
+            </Text>
+          </BlockStack>
+          {settings.items.map((item, index) => {
+            const name = t('fakeNoti.editor.item', { number: index + 1 });
+            const path = (field: string) => `items.${index}.${field}`;
+            return (
+              <Box key={index} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
+                <div role="group" aria-label={name}>
+                  <BlockStack gap="300">
+                    <InlineStack align="space-between" blockAlign="center">
+                      <Text as="h3" variant="headingSm">
+                        {name}
+                      </Text>
+                      <ItemControls
+                        name={name}
+                        index={index}
+                        count={settings.items.length}
+                        disabled={disabled}
+                        onMove={(from, to) => set('items')(moveItem(settings.items, from, to))}
+                        onRemove={() => set('items')(settings.items.filter((_, i) => i !== index))}
+                      />
+                    </InlineStack>
+                    <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+                      <TextField
+                        label={t('fakeNoti.editor.buyer')}
+                        placeholder={t('fakeNoti.editor.buyerPlaceholder')}
+                        value={item.name}
+                        onChange={(value) => setItem(index, { ...item, name: value })}
+                        autoComplete="off"
+                        maxLength={60}
+                        disabled={disabled}
+                        error={errorOf(path('name'))}
+                      />
+                      <TextField
+                        label={t('fakeNoti.editor.city')}
+                        value={item.city}
+                        onChange={(city) => setItem(index, { ...item, city })}
+                        autoComplete="off"
+                        maxLength={60}
+                        disabled={disabled}
+                        error={errorOf(path('city'))}
+                      />
+                      <NumberField
+                        label={t('fakeNoti.editor.minutesAgo')}
+                        value={item.minutes_ago}
+                        min={0}
+                        max={60 * 24 * 30}
+                        suffix={t('widgets.units.minutes')}
+                        onChange={(minutes) => setItem(index, { ...item, minutes_ago: minutes ?? Number.NaN })}
+                        disabled={disabled}
+                        error={errorOf(path('minutes_ago'))}
+                      />
+                    </InlineGrid>
+                    <TextField
+                      label={t('fakeNoti.editor.product')}
+                      value={item.product}
+                      onChange={(product) => setItem(index, { ...item, product })}
+                      autoComplete="off"
+                      maxLength={120}
+                      disabled={disabled}
+                      error={errorOf(path('product'))}
+                    />
+                    <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                      <TextField
+                        label={t('fakeNoti.editor.url')}
+                        type="url"
+                        value={item.url ?? ''}
+                        onChange={(url) => setItem(index, { ...item, url })}
+                        autoComplete="off"
+                        disabled={disabled}
+                        error={errorOf(path('url'))}
+                      />
+                      <TextField
+                        label={t('widgets.fields.imageUrl')}
+                        type="url"
+                        value={item.image_url ?? ''}
+                        onChange={(url) => setItem(index, { ...item, image_url: url })}
+                        autoComplete="off"
+                        disabled={disabled}
+                        error={errorOf(path('image_url'))}
+                      />
+                    </InlineGrid>
+                  </BlockStack>
+                </div>
+              </Box>
+            );
+          })}
+          {errorOf('items') ? <InlineError message={errorOf('items') ?? ''} fieldID={itemsId} /> : null}
+          <InlineStack align="space-between" blockAlign="center">
+            <Button icon={PlusIcon} disabled={disabled || settings.items.length >= MAX_FAKE_NOTI_ITEMS} onClick={addItem}>
+              {t('fakeNoti.editor.addItem')}
+            </Button>
+            <Text as="span" tone="subdued" variant="bodySm">
+              {t('widgets.items.count', { count: settings.items.length, max: MAX_FAKE_NOTI_ITEMS })}
+            </Text>
+          </InlineStack>
+        </BlockStack>
+      </Card>
+      <Card>
+        <BlockStack gap="400">
+          <Text as="h2" variant="headingMd">
+            {t('fakeNoti.editor.rhythm')}
+          </Text>
+          <FormLayout>
+            <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
+              <NumberField
+                label={t('fakeNoti.editor.minInterval')}
+                value={settings.min_interval_seconds}
+                min={3}
+                max={3600}
+                suffix={t('widgets.units.seconds')}
+                onChange={(value) => set('min_interval_seconds')(value ?? Number.NaN)}
+                disabled={disabled}
+                error={errorOf('min_interval_seconds')}
+              />
+              <NumberField
+                label={t('fakeNoti.editor.maxInterval')}
+                helpText={t('fakeNoti.editor.intervalHelp')}
+                value={settings.max_interval_seconds}
+                min={3}
+                max={3600}
+                suffix={t('widgets.units.seconds')}
+                onChange={(value) => set('max_interval_seconds')(value ?? Number.NaN)}
+                disabled={disabled}
+                error={errorOf('max_interval_seconds')}
+              />
+              <NumberField
+                label={t('fakeNoti.editor.displaySeconds')}
+                value={settings.display_seconds}
+                min={2}
+                max={60}
+                suffix={t('widgets.units.seconds')}
+                onChange={(value) => set('display_seconds')(value ?? Number.NaN)}
+                disabled={disabled}
+                error={errorOf('display_seconds')}
+              />
+              <NumberField
+                label={t('fakeNoti.editor.maxPerSession')}
+                helpText={t('fakeNoti.editor.maxPerSessionHelp')}
+                value={settings.max_per_session}
+                min={1}
+                max={100}
+                onChange={(value) => set('max_per_session')(value ?? Number.NaN)}
+                disabled={disabled}
+                error={errorOf('max_per_session')}
+              />
+            </InlineGrid>
+            <Select
+              label={t('widgets.fields.position')}
+              options={(['bottom_left', 'bottom_right'] as const).map((value) => ({ value, label: t(`widgets.positions.${value}`) }))}
+              value={settings.position}
+              disabled={disabled}
+              onChange={(value) => set('position')(value as typeof settings.position)}
+            />
+          </FormLayout>
+        </BlockStack>
+      </Card>
+    </>
+  );
+}
+
+/** Pop-ups come at a random interval between the two bounds: the shorter can't be the longer. */
+export function fakeNotiProblems(settings: SettingsOf<'fake_noti'>): PathErrors {
+  if (settings.min_interval_seconds > settings.max_interval_seconds) {
+    return { max_interval_seconds: 'fakeNoti.editor.intervalOrder' };
+  }
+  return {};
+}

@@ -1,0 +1,154 @@
+import { Banner, BlockStack, Button, Card, EmptyState, Layout, Page, SkeletonBodyText, SkeletonPage, Text } from '@shopify/polaris';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import type { Widget } from '../../../shared/contract';
+import { DEFAULT_PLAN, type Plan } from '../../../shared/permissions/plans';
+import { useCurrentApplication } from '../../app/application-scope';
+import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
+import { WidgetEditor } from '../banners/widget-editor';
+import { MaxleadSettingsSection, maxleadProblems } from './maxlead-settings';
+import { PhonesSettingsSection } from './phones-settings';
+import { useMaxleadWidget } from './use-maxlead-widget';
+
+/**
+ * The plan whose caps are shown ahead of a save. The Application contract does not carry the plan yet, so
+ * the console assumes the default (free) one; the server checks the real plan and answers PLAN_LIMIT.
+ */
+const PLAN: Plan = DEFAULT_PLAN;
+
+/** The settings /maxlead edits; the hotlines belong to /feature. */
+const BUTTON_SETTINGS = ['buttons', 'position', 'color', 'greeting', 'capture'] as const;
+
+function Loading() {
+  return (
+    <SkeletonPage primaryAction>
+      <Layout>
+        <Layout.Section>
+          <Card>
+            <SkeletonBodyText lines={8} />
+          </Card>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <Card>
+            <SkeletonBodyText lines={6} />
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </SkeletonPage>
+  );
+}
+
+function Failed({ title, message, onRetry }: { title: string; message: string; onRetry(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Page title={title}>
+      <Card>
+        <BlockStack gap="300" inlineAlign="center">
+          <Text as="p" tone="critical">
+            {message}
+          </Text>
+          <Button onClick={onRetry}>{t('common.retry')}</Button>
+        </BlockStack>
+      </Card>
+    </Page>
+  );
+}
+
+/** /maxlead: the contact-button widget's buttons, their order, colour, corner, greeting and capture. */
+export function MaxleadPage() {
+  const { t } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const [, navigate] = useLocation();
+  const { widget: stored, loaded, error, reload } = useMaxleadWidget(applicationId);
+  // The widget the first save created, until the list answers with it: a second save must update it.
+  const [created, setCreated] = useState<Widget | null>(null);
+  const widget = stored ?? created ?? undefined;
+
+  if (!loaded) return error ? <Failed title={t('menu.maxlead')} message={error.message} onRetry={reload} /> : <Loading />;
+
+  const notice = !widget ? (
+    <Banner tone="info">
+      <p>{t('maxlead.editor.firstSave')}</p>
+    </Banner>
+  ) : widget.status === 'inactive' ? (
+    <Banner tone="warning" action={{ content: t('maxlead.editor.switchOn'), onAction: () => navigate('/feature') }}>
+      <p>{t('maxlead.editor.isOff')}</p>
+    </Banner>
+  ) : null;
+
+  return (
+    <WidgetEditor
+      key={widget?.id ?? 'new'}
+      applicationId={applicationId}
+      type="maxlead"
+      widget={widget}
+      title={t('menu.maxlead')}
+      showName={false}
+      defaultName={t('maxlead.defaultName')}
+      showStatus={false}
+      settingsKeys={BUTTON_SETTINGS}
+      notice={notice}
+      links={[
+        { content: t('menu.feature'), url: '/feature' },
+        { content: t('menu.maxleadReport'), url: '/maxlead_report' },
+      ]}
+      check={maxleadProblems}
+      renderSettings={(props) => <MaxleadSettingsSection {...props} plan={PLAN} />}
+      onSaved={(saved, isNew) => {
+        if (isNew) setCreated(saved);
+        reload();
+      }}
+    />
+  );
+}
+
+/** /feature: the contact-button widget's hotline numbers and whether it shows on the shop. */
+export function FeaturePage() {
+  const { t } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const [, navigate] = useLocation();
+  const { widget, loaded, error, reload } = useMaxleadWidget(applicationId);
+
+  if (!loaded) return error ? <Failed title={t('menu.feature')} message={error.message} onRetry={reload} /> : <Loading />;
+  if (!widget) {
+    return (
+      <Page title={t('menu.feature')}>
+        <Card>
+          <EmptyState
+            heading={t('maxlead.feature.emptyTitle')}
+            image={EMPTY_ILLUSTRATION}
+            action={{ content: t('maxlead.feature.setUp'), onAction: () => navigate('/maxlead') }}
+          >
+            <p>{t('maxlead.feature.emptyBody')}</p>
+          </EmptyState>
+        </Card>
+      </Page>
+    );
+  }
+
+  return (
+    <WidgetEditor
+      key={widget.id}
+      applicationId={applicationId}
+      type="maxlead"
+      widget={widget}
+      title={t('menu.feature')}
+      showName={false}
+      defaultName={t('maxlead.defaultName')}
+      showRules={false}
+      settingsKeys={['phones']}
+      links={[
+        { content: t('menu.maxlead'), url: '/maxlead' },
+        { content: t('menu.maxleadReport'), url: '/maxlead_report' },
+      ]}
+      notice={
+        <Banner tone="info" action={{ content: t('maxlead.feature.editButtons'), onAction: () => navigate('/maxlead') }}>
+          <p>{t('maxlead.feature.about')}</p>
+        </Banner>
+      }
+      renderSettings={(props) => <PhonesSettingsSection {...props} plan={PLAN} />}
+      onSaved={() => reload()}
+    />
+  );
+}

@@ -1,0 +1,207 @@
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  ChoiceList,
+  FormLayout,
+  InlineError,
+  InlineGrid,
+  InlineStack,
+  Select,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { PlusIcon } from '@shopify/polaris-icons';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CONTACT_BUTTON_TYPES, type ContactButton, type ContactButtonType } from '../../../shared/contract';
+import { PLANS, type Plan } from '../../../shared/permissions/plans';
+import { AppearanceFields } from '../banners/appearance-fields';
+import { useErrorOf } from '../banners/form-fields';
+import { ItemControls } from '../banners/item-controls';
+import type { SettingsSectionProps } from '../banners/widget-editor';
+import { type PathErrors, type SettingsOf, moveItem } from '../banners/widget-drafts';
+import { BUTTON_TYPES, ButtonTypeBadge, buttonValueProblem } from './button-types';
+
+/** The contract's cap: one button of each type at most. */
+export const MAX_BUTTONS = CONTACT_BUTTON_TYPES.length;
+
+/** The first type not used yet, so a new button doesn't duplicate one. */
+function nextType(buttons: readonly ContactButton[]): ContactButtonType {
+  return CONTACT_BUTTON_TYPES.find((type) => !buttons.some((button) => button.type === type)) ?? 'zalo';
+}
+
+/** The editor's checks of the buttons beyond the contract: each value must make a link of its type. */
+export function maxleadProblems(settings: SettingsOf<'maxlead'>): PathErrors {
+  const errors: PathErrors = {};
+  settings.buttons.forEach((button, index) => {
+    const problem = buttonValueProblem(button.type, button.value);
+    if (problem) errors[`buttons.${index}.value`] = problem;
+  });
+  return errors;
+}
+
+export interface MaxleadSettingsSectionProps extends SettingsSectionProps<'maxlead'> {
+  /** The application's plan, for the caps shown ahead of saving. */
+  plan: Plan;
+}
+
+/**
+ * The contact buttons: which channels, in which order, with which values and labels; then the floating
+ * button's colour, corner, greeting and the optional phone/email capture.
+ */
+export function MaxleadSettingsSection({ settings, onChange, errors, disabled, plan }: MaxleadSettingsSectionProps) {
+  const { t } = useTranslation();
+  const errorOf = useErrorOf(errors);
+  const buttonsId = useId();
+  const cap = PLANS[plan].maxleadButtons;
+  const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
+  const typeName = (type: ContactButtonType) => t(`maxlead.types.${type}`);
+
+  function setButton(index: number, button: ContactButton) {
+    set('buttons')(settings.buttons.map((current, i) => (i === index ? button : current)));
+  }
+
+  return (
+    <>
+      <Card>
+        <BlockStack gap="400">
+          <BlockStack gap="100">
+            <Text as="h2" variant="headingMd">
+              {t('maxlead.editor.buttons')}
+            </Text>
+            <Text as="p" tone="subdued">
+              {t('maxlead.editor.buttonsHelp')}
+            </Text>
+          </BlockStack>
+          {settings.buttons.length > cap ? (
+            <Banner tone="warning">
+              <BlockStack gap="100">
+                <Text as="p" fontWeight="semibold">
+                  {t('plan.maxButtons', { number: cap })}
+                </Text>
+                <Text as="p">{t('maxlead.plan.overCap')}</Text>
+              </BlockStack>
+            </Banner>
+          ) : null}
+          {settings.buttons.map((button, index) => {
+            const name = t('maxlead.editor.buttonName', { number: index + 1, type: typeName(button.type) });
+            const kind = BUTTON_TYPES[button.type].kind;
+            const path = (field: string) => `buttons.${index}.${field}`;
+            return (
+              <Box key={index} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
+                <div role="group" aria-label={name}>
+                  <BlockStack gap="300">
+                    <InlineStack align="space-between" blockAlign="center" wrap={false} gap="200">
+                      <InlineStack gap="200" blockAlign="center" wrap={false}>
+                        <ButtonTypeBadge type={button.type} />
+                        <Text as="h3" variant="headingSm">
+                          {name}
+                        </Text>
+                      </InlineStack>
+                      <ItemControls
+                        name={name}
+                        index={index}
+                        count={settings.buttons.length}
+                        keep={settings.buttons.length <= 1}
+                        disabled={disabled}
+                        onMove={(from, to) => set('buttons')(moveItem(settings.buttons, from, to))}
+                        onRemove={() => set('buttons')(settings.buttons.filter((_, i) => i !== index))}
+                      />
+                    </InlineStack>
+                    <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+                      <Select
+                        label={t('maxlead.editor.type')}
+                        options={CONTACT_BUTTON_TYPES.map((type) => ({ value: type, label: typeName(type) }))}
+                        value={button.type}
+                        disabled={disabled}
+                        onChange={(type) => setButton(index, { ...button, type: type as ContactButtonType })}
+                        error={errorOf(path('type'))}
+                      />
+                      <TextField
+                        label={t(`maxlead.values.${kind}`)}
+                        placeholder={t(`maxlead.values.${kind}Placeholder`)}
+                        value={button.value}
+                        onChange={(value) => setButton(index, { ...button, value })}
+                        autoComplete="off"
+                        maxLength={300}
+                        disabled={disabled}
+                        error={errorOf(path('value'))}
+                      />
+                      <TextField
+                        label={t('maxlead.editor.label')}
+                        placeholder={typeName(button.type)}
+                        value={button.label}
+                        onChange={(label) => setButton(index, { ...button, label })}
+                        autoComplete="off"
+                        maxLength={40}
+                        disabled={disabled}
+                        error={errorOf(path('label'))}
+                      />
+                    </InlineGrid>
+                  </BlockStack>
+                </div>
+              </Box>
+            );
+          })}
+          {errorOf('buttons') ? <InlineError message={errorOf('buttons') ?? ''} fieldID={buttonsId} /> : null}
+          <InlineStack align="space-between" blockAlign="center" gap="200">
+            <Button
+              icon={PlusIcon}
+              disabled={disabled || settings.buttons.length >= MAX_BUTTONS}
+              onClick={() => set('buttons')([...settings.buttons, { type: nextType(settings.buttons), value: '', label: '' }])}
+            >
+              {t('maxlead.editor.addButton')}
+            </Button>
+            <Text as="span" tone={settings.buttons.length > cap ? 'critical' : 'subdued'} variant="bodySm">
+              {t('maxlead.plan.buttonsUsed', { count: settings.buttons.length, number: cap })}
+            </Text>
+          </InlineStack>
+        </BlockStack>
+      </Card>
+      <Card>
+        <BlockStack gap="400">
+          <Text as="h2" variant="headingMd">
+            {t('widgets.sections.look')}
+          </Text>
+          <FormLayout>
+            <AppearanceFields
+              positions={['bottom_left', 'bottom_right'] as const}
+              position={settings.position}
+              onPosition={set('position')}
+              color={settings.color}
+              onColor={set('color')}
+              colorLabel={t('maxlead.editor.color')}
+              errorOf={errorOf}
+              disabled={disabled}
+            />
+            <TextField
+              label={t('maxlead.editor.greeting')}
+              helpText={t('maxlead.editor.greetingHelp')}
+              value={settings.greeting}
+              onChange={set('greeting')}
+              autoComplete="off"
+              multiline={2}
+              maxLength={200}
+              disabled={disabled}
+              error={errorOf('greeting')}
+            />
+            <ChoiceList
+              title={t('maxlead.editor.capture')}
+              choices={[
+                { value: 'none', label: t('maxlead.capture.none') },
+                { value: 'phone', label: t('maxlead.capture.phone'), helpText: t('maxlead.capture.help') },
+                { value: 'email', label: t('maxlead.capture.email'), helpText: t('maxlead.capture.help') },
+              ]}
+              selected={[settings.capture]}
+              disabled={disabled}
+              onChange={([capture]) => set('capture')(capture as typeof settings.capture)}
+            />
+          </FormLayout>
+        </BlockStack>
+      </Card>
+    </>
+  );
+}
