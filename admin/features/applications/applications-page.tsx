@@ -11,7 +11,6 @@ import {
   InlineStack,
   Link,
   Page,
-  SkeletonBodyText,
   Text,
   TextField,
   useBreakpoints,
@@ -29,6 +28,7 @@ import { ROLE_LABEL_KEYS, sidebarRoutes } from '../../../shared/permissions';
 import { useAppStore } from '../../stores/store';
 import { CreateApplicationModal } from './create-application-modal';
 import { RenameApplicationModal } from './rename-application-modal';
+import { QueryState } from '../../components/query-state';
 
 const PAGE_SIZE = 20;
 const ApplicationPage = page(Application);
@@ -105,7 +105,6 @@ export function ApplicationsPage() {
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const firstLoad = list.loading && !list.data;
 
   const createAction = {
     content: t('applications.create.open'),
@@ -220,50 +219,39 @@ export function ApplicationsPage() {
             autoComplete="off"
           />
         </Box>
-        {list.error && !list.data ? (
-          <Box padding="600">
-            <BlockStack gap="300" inlineAlign="center">
-              <Text as="p" tone="critical">
-                {list.error.message}
-              </Text>
-              <Button onClick={list.reload}>{t('common.retry')}</Button>
-            </BlockStack>
-          </Box>
-        ) : firstLoad ? (
-          <Box padding="400">
-            <SkeletonBodyText lines={6} />
-          </Box>
-        ) : (
-          <IndexTable
-            resourceName={{ singular: t('applications.resource.one'), plural: t('applications.resource.other') }}
-            itemCount={items.length}
-            selectable={false}
-            condensed={smDown}
-            loading={list.loading}
-            emptyState={emptyState}
-            headings={[
-              { title: t('applications.columns.name') },
-              { title: t('applications.columns.totalUsers'), alignment: 'end' },
-              { title: t('applications.columns.platforms') },
-              { title: t('applications.columns.created') },
-              { title: t('applications.columns.clientKey') },
-            ]}
-            pagination={
-              total > PAGE_SIZE
-                ? {
-                    hasPrevious: pageNumber > 1,
-                    hasNext: pageNumber < pages,
-                    onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
-                    onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-                    label: t('common.pageOf', { page: pageNumber, pages }),
-                    accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
-                  }
-                : undefined
-            }
-          >
-            {rows}
-          </IndexTable>
-        )}
+        <QueryState query={list} lines={6}>
+          {() => (
+            <IndexTable
+              resourceName={{ singular: t('applications.resource.one'), plural: t('applications.resource.other') }}
+              itemCount={items.length}
+              selectable={false}
+              condensed={smDown}
+              loading={list.loading}
+              emptyState={emptyState}
+              headings={[
+                { title: t('applications.columns.name') },
+                { title: t('applications.columns.totalUsers'), alignment: 'end' },
+                { title: t('applications.columns.platforms') },
+                { title: t('applications.columns.created') },
+                { title: t('applications.columns.clientKey') },
+              ]}
+              pagination={
+                total > PAGE_SIZE
+                  ? {
+                      hasPrevious: pageNumber > 1,
+                      hasNext: pageNumber < pages,
+                      onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
+                      onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
+                      label: t('common.pageOf', { page: pageNumber, pages }),
+                      accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
+                    }
+                  : undefined
+              }
+            >
+              {rows}
+            </IndexTable>
+          )}
+        </QueryState>
       </Card>
       {renaming ? (
         <RenameApplicationModal

@@ -1,10 +1,10 @@
-import { Banner, BlockStack, Form, FormLayout, Modal, TextField } from '@shopify/polaris';
+import { TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Application, CreateApplicationBody } from '../../../shared/contract';
 import { APPLICATION_ID_MAX_LENGTH } from '../../../shared/validation';
-import { api, isApiError } from '../../api';
-import { type FieldErrors, apiFieldErrors, zodFieldErrors } from '../../components/form-errors';
+import { api } from '../../api';
+import { FormModal, useFormSubmit } from '../../components/form-modal';
 
 export interface CreateApplicationModalProps {
   onClose(): void;
@@ -17,69 +17,41 @@ export function CreateApplicationModal({ onClose, onCreated }: CreateApplication
   const { t } = useTranslation();
   const [applicationId, setApplicationId] = useState('');
   const [name, setName] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  async function submit() {
-    const parsed = CreateApplicationBody.safeParse({ application_id: applicationId, name });
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    setSaving(true);
-    try {
-      const { data } = await api.post('/application', parsed.data, Application, { quiet: true });
-      onCreated(data);
-    } catch (cause) {
-      if (isApiError(cause) && cause.fields.length > 0) setErrors(apiFieldErrors(cause.fields));
-      else if (isApiError(cause) && cause.code === 'CONFLICT') setErrors({ application_id: cause.message });
-      else setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
-    } finally {
-      setSaving(false);
-    }
-  }
+  const form = useFormSubmit(
+    CreateApplicationBody,
+    async (body) => onCreated((await api.post('/application', body, Application, { quiet: true })).data),
+    // A taken id is that field's problem.
+    (cause) => (cause.code === 'CONFLICT' ? { application_id: cause.message } : null),
+  );
+  const submit = () => form.submit({ application_id: applicationId, name });
 
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <FormModal
       title={t('applications.create.title')}
-      primaryAction={{ content: t('applications.create.submit'), onAction: submit, loading: saving }}
-      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: saving }]}
+      submitLabel={t('applications.create.submit')}
+      saving={form.saving}
+      failure={form.failure}
+      onDismissFailure={form.dismissFailure}
+      onSubmit={submit}
+      onClose={onClose}
     >
-      <Modal.Section>
-        <BlockStack gap="400">
-          {failure ? (
-            <Banner tone="critical" onDismiss={() => setFailure(null)}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
-          <Form onSubmit={submit} noValidate>
-            <FormLayout>
-              <TextField
-                label={t('applications.fields.applicationId')}
-                value={applicationId}
-                onChange={setApplicationId}
-                autoComplete="off"
-                maxLength={APPLICATION_ID_MAX_LENGTH}
-                monospaced
-                helpText={errors.application_id ? undefined : t('applications.create.applicationIdHelp')}
-                error={errors.application_id ? t(errors.application_id) : undefined}
-              />
-              <TextField
-                label={t('applications.fields.name')}
-                value={name}
-                onChange={setName}
-                autoComplete="off"
-                error={errors.name ? t(errors.name) : undefined}
-              />
-            </FormLayout>
-          </Form>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+      <TextField
+        label={t('applications.fields.applicationId')}
+        value={applicationId}
+        onChange={setApplicationId}
+        autoComplete="off"
+        maxLength={APPLICATION_ID_MAX_LENGTH}
+        monospaced
+        helpText={form.errors.application_id ? undefined : t('applications.create.applicationIdHelp')}
+        error={form.errors.application_id ? t(form.errors.application_id) : undefined}
+      />
+      <TextField
+        label={t('applications.fields.name')}
+        value={name}
+        onChange={setName}
+        autoComplete="off"
+        error={form.errors.name ? t(form.errors.name) : undefined}
+      />
+    </FormModal>
   );
 }

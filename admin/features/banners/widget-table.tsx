@@ -2,7 +2,6 @@ import {
   Badge,
   Banner,
   BlockStack,
-  Box,
   Button,
   ButtonGroup,
   Card,
@@ -10,7 +9,6 @@ import {
   IndexTable,
   InlineStack,
   Modal,
-  SkeletonBodyText,
   Text,
   useBreakpoints,
 } from '@shopify/polaris';
@@ -26,6 +24,7 @@ import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
+import { QueryState } from '../../components/query-state';
 
 const PAGE_SIZE = 20;
 const WidgetPage = page(Widget);
@@ -237,60 +236,49 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
   return (
     <>
       <Card padding="0">
-        {list.error && !list.data ? (
-          <Box padding="600">
-            <BlockStack gap="300" inlineAlign="center">
-              <Text as="p" tone="critical">
-                {list.error.message}
-              </Text>
-              <Button onClick={list.reload}>{t('common.retry')}</Button>
-            </BlockStack>
-          </Box>
-        ) : list.loading && !list.data ? (
-          <Box padding="400">
-            <SkeletonBodyText lines={5} />
-          </Box>
-        ) : (
-          <IndexTable
-            resourceName={{ singular: t('widgets.list.one'), plural: t('widgets.list.other') }}
-            itemCount={items.length}
-            selectable={false}
-            condensed={smDown}
-            loading={list.loading}
-            emptyState={
-              <EmptyState
-                heading={t(emptyTitleKey)}
-                image={EMPTY_ILLUSTRATION}
-                action={readOnly ? undefined : { content: t(createLabelKey), onAction: () => navigate(createUrl) }}
-              >
-                <p>{t(emptyBodyKey)}</p>
-              </EmptyState>
-            }
-            headings={[
-              { title: t('widgets.list.columns.name') },
-              { title: t('widgets.list.columns.status') },
-              { title: t('widgets.list.columns.views'), alignment: 'end' },
-              { title: t('widgets.list.columns.clicks'), alignment: 'end' },
-              { title: t('widgets.list.columns.leads'), alignment: 'end' },
-              { title: t('widgets.list.columns.dates') },
-              { title: t('widgets.list.columns.actions') },
-            ]}
-            pagination={
-              total > PAGE_SIZE
-                ? {
-                    hasPrevious: pageNumber > 1,
-                    hasNext: pageNumber < pages,
-                    onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
-                    onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-                    label: t('common.pageOf', { page: pageNumber, pages }),
-                    accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
-                  }
-                : undefined
-            }
-          >
-            {rows}
-          </IndexTable>
-        )}
+        <QueryState query={list} lines={5}>
+          {() => (
+            <IndexTable
+              resourceName={{ singular: t('widgets.list.one'), plural: t('widgets.list.other') }}
+              itemCount={items.length}
+              selectable={false}
+              condensed={smDown}
+              loading={list.loading}
+              emptyState={
+                <EmptyState
+                  heading={t(emptyTitleKey)}
+                  image={EMPTY_ILLUSTRATION}
+                  action={readOnly ? undefined : { content: t(createLabelKey), onAction: () => navigate(createUrl) }}
+                >
+                  <p>{t(emptyBodyKey)}</p>
+                </EmptyState>
+              }
+              headings={[
+                { title: t('widgets.list.columns.name') },
+                { title: t('widgets.list.columns.status') },
+                { title: t('widgets.list.columns.views'), alignment: 'end' },
+                { title: t('widgets.list.columns.clicks'), alignment: 'end' },
+                { title: t('widgets.list.columns.leads'), alignment: 'end' },
+                { title: t('widgets.list.columns.dates') },
+                { title: t('widgets.list.columns.actions') },
+              ]}
+              pagination={
+                total > PAGE_SIZE
+                  ? {
+                      hasPrevious: pageNumber > 1,
+                      hasNext: pageNumber < pages,
+                      onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
+                      onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
+                      label: t('common.pageOf', { page: pageNumber, pages }),
+                      accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
+                    }
+                  : undefined
+              }
+            >
+              {rows}
+            </IndexTable>
+          )}
+        </QueryState>
       </Card>
       {removing ? (
         <DeleteWidgetModal

@@ -1,8 +1,6 @@
 import {
   Badge,
   BlockStack,
-  Box,
-  Button,
   Card,
   EmptyState,
   IndexTable,
@@ -31,6 +29,7 @@ import { selectLanguage } from '../../stores/settings-slice';
 import { useAppStore } from '../../stores/store';
 import { ButtonTypeBadge } from '../maxlead/button-types';
 import { downloadLeadsCsv } from './export-leads';
+import { QueryState } from '../../components/query-state';
 
 const PAGE_SIZE = 20;
 const LeadPage = page(Lead);
@@ -259,58 +258,47 @@ export function LeadsReportPage() {
           </InlineGrid>
         </Card>
         <Card padding="0">
-          {leads.error && !leads.data ? (
-            <Box padding="600">
-              <BlockStack gap="300" inlineAlign="center">
-                <Text as="p" tone="critical">
-                  {leads.error.message}
-                </Text>
-                <Button onClick={leads.reload}>{t('common.retry')}</Button>
-              </BlockStack>
-            </Box>
-          ) : leads.loading && !leads.data ? (
-            <Box padding="400">
-              <SkeletonBodyText lines={6} />
-            </Box>
-          ) : (
-            <IndexTable
-              resourceName={{ singular: t('leads.one'), plural: t('leads.other') }}
-              itemCount={items.length}
-              selectable={false}
-              condensed={smDown}
-              loading={leads.loading}
-              emptyState={
-                <EmptyState heading={t(filtered ? 'leads.empty.filteredTitle' : 'leads.empty.title')} image={EMPTY_ILLUSTRATION}>
-                  <p>{t(filtered ? 'leads.empty.filteredBody' : 'leads.empty.body')}</p>
-                </EmptyState>
-              }
-              headings={[
-                { title: t('leads.columns.date') },
-                { title: t('leads.columns.source') },
-                { title: t('leads.columns.name') },
-                { title: t('leads.columns.email') },
-                { title: t('leads.columns.phone') },
-                { title: t('leads.columns.message') },
-                { title: t('leads.columns.button') },
-                { title: t('leads.columns.prize') },
-                { title: t('leads.columns.page') },
-              ]}
-              pagination={
-                total > PAGE_SIZE
-                  ? {
-                      hasPrevious: pageNumber > 1,
-                      hasNext: pageNumber < pages,
-                      onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
-                      onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-                      label: t('common.pageOf', { page: pageNumber, pages }),
-                      accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
-                    }
-                  : undefined
-              }
-            >
-              {rows}
-            </IndexTable>
-          )}
+          <QueryState query={leads} lines={6}>
+            {() => (
+              <IndexTable
+                resourceName={{ singular: t('leads.one'), plural: t('leads.other') }}
+                itemCount={items.length}
+                selectable={false}
+                condensed={smDown}
+                loading={leads.loading}
+                emptyState={
+                  <EmptyState heading={t(filtered ? 'leads.empty.filteredTitle' : 'leads.empty.title')} image={EMPTY_ILLUSTRATION}>
+                    <p>{t(filtered ? 'leads.empty.filteredBody' : 'leads.empty.body')}</p>
+                  </EmptyState>
+                }
+                headings={[
+                  { title: t('leads.columns.date') },
+                  { title: t('leads.columns.source') },
+                  { title: t('leads.columns.name') },
+                  { title: t('leads.columns.email') },
+                  { title: t('leads.columns.phone') },
+                  { title: t('leads.columns.message') },
+                  { title: t('leads.columns.button') },
+                  { title: t('leads.columns.prize') },
+                  { title: t('leads.columns.page') },
+                ]}
+                pagination={
+                  total > PAGE_SIZE
+                    ? {
+                        hasPrevious: pageNumber > 1,
+                        hasNext: pageNumber < pages,
+                        onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
+                        onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
+                        label: t('common.pageOf', { page: pageNumber, pages }),
+                        accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
+                      }
+                    : undefined
+                }
+              >
+                {rows}
+              </IndexTable>
+            )}
+          </QueryState>
         </Card>
         {total > 0 ? (
           <Text as="p" tone="subdued" variant="bodySm">

@@ -1,11 +1,11 @@
-import { Banner, BlockStack, Form, FormLayout, Modal, Select, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Modal, Select, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { type AssignableRoles, InviteMemberBody, TeamMember, UpdateMemberBody } from '../../../shared/contract';
 import { type MemberRole, ROLE_LABEL_KEYS } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
-import { type FieldErrors, apiFieldErrors, zodFieldErrors } from '../../components/form-errors';
+import { FormModal, useFormSubmit } from '../../components/form-modal';
 
 type RoleChoice = AssignableRoles['roles'][number];
 
@@ -37,76 +37,46 @@ export function InviteMemberModal({ applicationId, roles, onClose, onDone }: Inv
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<string>(defaultRole(roles));
   const [organization, setOrganization] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  async function submit() {
-    const parsed = InviteMemberBody.safeParse({ email, role, organization: organization.trim() || undefined });
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    setSaving(true);
-    try {
-      const { data } = await api.post(memberPath(applicationId), parsed.data, TeamMember, { quiet: true });
-      onDone(data);
-    } catch (cause) {
-      if (isApiError(cause) && cause.fields.length > 0) setErrors(apiFieldErrors(cause.fields));
-      else setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
-    } finally {
-      setSaving(false);
-    }
-  }
+  const form = useFormSubmit(InviteMemberBody, async (body) =>
+    onDone((await api.post(memberPath(applicationId), body, TeamMember, { quiet: true })).data),
+  );
+  const { errors } = form;
 
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <FormModal
       title={t('team.invite.title')}
-      primaryAction={{ content: t('team.invite.submit'), onAction: submit, loading: saving }}
-      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: saving }]}
+      submitLabel={t('team.invite.submit')}
+      saving={form.saving}
+      failure={form.failure}
+      onDismissFailure={form.dismissFailure}
+      onSubmit={() => form.submit({ email, role, organization: organization.trim() || undefined })}
+      onClose={onClose}
     >
-      <Modal.Section>
-        <BlockStack gap="400">
-          {failure ? (
-            <Banner tone="critical" onDismiss={() => setFailure(null)}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
-          <Form onSubmit={submit} noValidate>
-            <FormLayout>
-              <TextField
-                label={t('team.fields.email')}
-                type="email"
-                value={email}
-                onChange={setEmail}
-                autoComplete="off"
-                helpText={t('team.invite.emailHelp')}
-                error={errors.email ? t(errors.email) : undefined}
-              />
-              <Select
-                label={t('team.fields.role')}
-                options={roleOptions(t, roles)}
-                value={role}
-                onChange={setRole}
-                error={errors.role ? t(errors.role) : undefined}
-              />
-              <TextField
-                label={t('team.fields.organization')}
-                value={organization}
-                onChange={setOrganization}
-                autoComplete="organization"
-                helpText={t('team.fields.organizationHelp')}
-                error={errors.organization ? t(errors.organization) : undefined}
-              />
-            </FormLayout>
-          </Form>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+      <TextField
+        label={t('team.fields.email')}
+        type="email"
+        value={email}
+        onChange={setEmail}
+        autoComplete="off"
+        helpText={t('team.invite.emailHelp')}
+        error={errors.email ? t(errors.email) : undefined}
+      />
+      <Select
+        label={t('team.fields.role')}
+        options={roleOptions(t, roles)}
+        value={role}
+        onChange={setRole}
+        error={errors.role ? t(errors.role) : undefined}
+      />
+      <TextField
+        label={t('team.fields.organization')}
+        value={organization}
+        onChange={setOrganization}
+        autoComplete="organization"
+        helpText={t('team.fields.organizationHelp')}
+        error={errors.organization ? t(errors.organization) : undefined}
+      />
+    </FormModal>
   );
 }
 
@@ -123,66 +93,37 @@ export function EditMemberModal({ applicationId, member, roles, onClose, onDone 
   const { t } = useTranslation();
   const [role, setRole] = useState<string>(member.role);
   const [organization, setOrganization] = useState(member.organization ?? '');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  async function submit() {
-    const parsed = UpdateMemberBody.safeParse({ role, organization: organization.trim() });
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    setSaving(true);
-    try {
-      await api.put(memberPath(applicationId, member.user_id), parsed.data, z.unknown(), { quiet: true });
-      onDone();
-    } catch (cause) {
-      if (isApiError(cause) && cause.fields.length > 0) setErrors(apiFieldErrors(cause.fields));
-      else setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
-    } finally {
-      setSaving(false);
-    }
-  }
+  const form = useFormSubmit(UpdateMemberBody, async (body) => {
+    await api.put(memberPath(applicationId, member.user_id), body, z.unknown(), { quiet: true });
+    onDone();
+  });
+  const { errors } = form;
 
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <FormModal
       title={t('team.edit.title', { email: member.email })}
-      primaryAction={{ content: t('common.save'), onAction: submit, loading: saving }}
-      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: saving }]}
+      submitLabel={t('common.save')}
+      saving={form.saving}
+      failure={form.failure}
+      onDismissFailure={form.dismissFailure}
+      onSubmit={() => form.submit({ role, organization: organization.trim() })}
+      onClose={onClose}
     >
-      <Modal.Section>
-        <BlockStack gap="400">
-          {failure ? (
-            <Banner tone="critical" onDismiss={() => setFailure(null)}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
-          <Form onSubmit={submit} noValidate>
-            <FormLayout>
-              <Select
-                label={t('team.fields.role')}
-                options={roleOptions(t, roles)}
-                value={role}
-                onChange={setRole}
-                error={errors.role ? t(errors.role) : undefined}
-              />
-              <TextField
-                label={t('team.fields.organization')}
-                value={organization}
-                onChange={setOrganization}
-                autoComplete="organization"
-                error={errors.organization ? t(errors.organization) : undefined}
-              />
-            </FormLayout>
-          </Form>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+      <Select
+        label={t('team.fields.role')}
+        options={roleOptions(t, roles)}
+        value={role}
+        onChange={setRole}
+        error={errors.role ? t(errors.role) : undefined}
+      />
+      <TextField
+        label={t('team.fields.organization')}
+        value={organization}
+        onChange={setOrganization}
+        autoComplete="organization"
+        error={errors.organization ? t(errors.organization) : undefined}
+      />
+    </FormModal>
   );
 }
 

@@ -2,7 +2,6 @@ import {
   Badge,
   Banner,
   BlockStack,
-  Box,
   Button,
   ButtonGroup,
   Card,
@@ -10,7 +9,6 @@ import {
   IndexTable,
   InlineStack,
   Page,
-  SkeletonBodyText,
   Text,
   Tooltip,
   useBreakpoints,
@@ -26,6 +24,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
 import { EditMemberModal, InviteMemberModal, RemoveMemberModal } from './member-modals';
+import { QueryState } from '../../components/query-state';
 
 const PAGE_SIZE = 20;
 const MemberPage = page(TeamMember);
@@ -182,58 +181,47 @@ export function TeamPage() {
           </Banner>
         ) : null}
         <Card padding="0">
-          {members.error && !members.data ? (
-            <Box padding="600">
-              <BlockStack gap="300" inlineAlign="center">
-                <Text as="p" tone="critical">
-                  {members.error.message}
-                </Text>
-                <Button onClick={members.reload}>{t('common.retry')}</Button>
-              </BlockStack>
-            </Box>
-          ) : members.loading && !members.data ? (
-            <Box padding="400">
-              <SkeletonBodyText lines={5} />
-            </Box>
-          ) : (
-            <IndexTable
-              resourceName={{ singular: t('team.resource.one'), plural: t('team.resource.other') }}
-              itemCount={items.length}
-              selectable={false}
-              condensed={smDown}
-              loading={members.loading}
-              emptyState={
-                <EmptyState
-                  heading={t('team.empty.title')}
-                  image={EMPTY_ILLUSTRATION}
-                  action={canManage ? { content: t('team.invite.open'), onAction: () => setDialog({ kind: 'invite' }) } : undefined}
-                >
-                  <p>{t('team.empty.body')}</p>
-                </EmptyState>
-              }
-              headings={[
-                { title: t('team.columns.email') },
-                { title: t('team.columns.role') },
-                { title: t('team.columns.organization') },
-                { title: t('team.columns.joined') },
-                { title: t('team.columns.actions'), hidden: false },
-              ]}
-              pagination={
-                total > PAGE_SIZE
-                  ? {
-                      hasPrevious: pageNumber > 1,
-                      hasNext: pageNumber < pages,
-                      onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
-                      onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-                      label: t('common.pageOf', { page: pageNumber, pages }),
-                      accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
-                    }
-                  : undefined
-              }
-            >
-              {rows}
-            </IndexTable>
-          )}
+          <QueryState query={members} lines={5}>
+            {() => (
+              <IndexTable
+                resourceName={{ singular: t('team.resource.one'), plural: t('team.resource.other') }}
+                itemCount={items.length}
+                selectable={false}
+                condensed={smDown}
+                loading={members.loading}
+                emptyState={
+                  <EmptyState
+                    heading={t('team.empty.title')}
+                    image={EMPTY_ILLUSTRATION}
+                    action={canManage ? { content: t('team.invite.open'), onAction: () => setDialog({ kind: 'invite' }) } : undefined}
+                  >
+                    <p>{t('team.empty.body')}</p>
+                  </EmptyState>
+                }
+                headings={[
+                  { title: t('team.columns.email') },
+                  { title: t('team.columns.role') },
+                  { title: t('team.columns.organization') },
+                  { title: t('team.columns.joined') },
+                  { title: t('team.columns.actions'), hidden: false },
+                ]}
+                pagination={
+                  total > PAGE_SIZE
+                    ? {
+                        hasPrevious: pageNumber > 1,
+                        hasNext: pageNumber < pages,
+                        onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
+                        onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
+                        label: t('common.pageOf', { page: pageNumber, pages }),
+                        accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
+                      }
+                    : undefined
+                }
+              >
+                {rows}
+              </IndexTable>
+            )}
+          </QueryState>
         </Card>
       </BlockStack>
       {dialog?.kind === 'invite' ? (

@@ -1,0 +1,83 @@
+import { Banner, BlockStack, Form, FormLayout, Modal } from '@shopify/polaris';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { type ApiError, isApiError } from '../api';
+import { type FieldErrors, apiFieldErrors, zodFieldErrors } from './form-errors';
+
+/**
+ * A form checked with its shared schema before anything is sent: field problems land on their fields
+ * (from the schema, or from the server's INVALID_PARAM `fields`), any other refusal in a banner.
+ */
+export function useFormSubmit<T>(
+  schema: z.ZodType<T>,
+  send: (data: T) => Promise<void>,
+  /** Turns a refusal without `fields` into field problems (e.g. CONFLICT on the id), or null for the banner. */
+  fieldsOf?: (cause: ApiError) => FieldErrors | null,
+) {
+  const { t } = useTranslation();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit(values: unknown) {
+    const parsed = schema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(zodFieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    setSaving(true);
+    try {
+      await send(parsed.data);
+    } catch (cause) {
+      const fields = isApiError(cause) ? (cause.fields.length > 0 ? apiFieldErrors(cause.fields) : fieldsOf?.(cause) ?? null) : null;
+      if (fields) setErrors(fields);
+      else setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return { errors, failure, saving, submit, dismissFailure: () => setFailure(null) };
+}
+
+export interface FormModalProps {
+  title: string;
+  submitLabel: string;
+  saving: boolean;
+  /** A refusal that belongs to no field. */
+  failure: string | null;
+  onDismissFailure(): void;
+  onSubmit(): void;
+  onClose(): void;
+  children: ReactNode;
+}
+
+/** A Polaris modal holding one form: the refusal banner, the fields, submit (also on Enter) and cancel. */
+export function FormModal({ title, submitLabel, saving, failure, onDismissFailure, onSubmit, onClose, children }: FormModalProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={title}
+      primaryAction={{ content: submitLabel, onAction: onSubmit, loading: saving }}
+      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: saving }]}
+    >
+      <Modal.Section>
+        <BlockStack gap="400">
+          {failure ? (
+            <Banner tone="critical" onDismiss={onDismissFailure}>
+              <p>{failure}</p>
+            </Banner>
+          ) : null}
+          <Form onSubmit={onSubmit} noValidate>
+            <FormLayout>{children}</FormLayout>
+          </Form>
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
+  );
+}
