@@ -155,7 +155,10 @@ describe('a new user, from registering to inviting a viewer', () => {
     expect((await fetch(`${stack.url}/api/user/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hash }) })).status).toBe(200);
 
     // Invite them as a viewer from the team screen.
+    // Opening an application lands on the first screen of its menu; the team is one entry of it.
     await page.getByRole('link', { name: `Mở ${app.name}` }).click();
+    await page.waitForURL(new RegExp(`/application/${app.id}/banner$`));
+    await page.getByRole('link', { name: 'Thành viên' }).first().click();
     await page.waitForURL(new RegExp(`/application/${app.id}/permission$`));
     await page.getByRole('heading', { name: 'Thành viên' }).first().waitFor();
     await page.getByRole('button', { name: 'Mời thành viên' }).first().click();
@@ -210,8 +213,6 @@ describe('a new user, from registering to inviting a viewer', () => {
     await page.waitForURL(/\/application$/);
     await page.getByText(app.name).first().waitFor();
     await page.getByText('Người xem').first().waitFor();
-    // No link that could only end on /401.
-    expect(await page.getByRole('link', { name: `Mở ${app.name}` }).count()).toBe(0);
 
     // A rename is refused by the console before it leaves the browser.
     let sentWrites = 0;
@@ -244,10 +245,17 @@ describe('a new user, from registering to inviting a viewer', () => {
     await page.getByText(app.name).first().waitFor();
     expect(await page.getByText('Tên của người xem').count()).toBe(0);
 
+    // Opened, the application shows the viewer its banners but no Team entry in the menu.
+    await page.getByRole('link', { name: `Mở ${app.name}` }).click();
+    await page.waitForURL(new RegExp(`/application/${app.id}/banner$`));
+    await page.getByRole('link', { name: 'Banner' }).first().waitFor();
+    expect(await page.getByRole('link', { name: 'Thành viên' }).count()).toBe(0);
+    await shot(page, '18-viewer-banners-vi');
+
     // The team screen is not for viewers (spec §6): the guard sends them to /401.
     await page.goto(`${stack.url}/application/${app.id}/permission`);
     await page.waitForURL(/\/401$/);
-    await shot(page, '18-viewer-401-vi');
+    await shot(page, '19-viewer-401-vi');
     await context.close();
   });
 });
