@@ -155,10 +155,8 @@ describe('a new user, from registering to inviting a viewer', () => {
     expect((await fetch(`${stack.url}/api/user/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hash }) })).status).toBe(200);
 
     // Invite them as a viewer from the team screen.
-    // Opening an application lands on the first screen of its menu; the team is one entry of it.
+    // Until the dashboard exists, opening an application lands on its team.
     await page.getByRole('link', { name: `Mở ${app.name}` }).click();
-    await page.waitForURL(new RegExp(`/application/${app.id}/banner$`));
-    await page.getByRole('link', { name: 'Thành viên' }).first().click();
     await page.waitForURL(new RegExp(`/application/${app.id}/permission$`));
     await page.getByRole('heading', { name: 'Thành viên' }).first().waitFor();
     await page.getByRole('button', { name: 'Mời thành viên' }).first().click();
@@ -245,7 +243,7 @@ describe('a new user, from registering to inviting a viewer', () => {
     await page.getByText(app.name).first().waitFor();
     expect(await page.getByText('Tên của người xem').count()).toBe(0);
 
-    // Opened, the application shows the viewer its banners but no Team entry in the menu.
+    // Opened, the application shows the viewer its first screen, the banners, and no Team entry in the menu.
     await page.getByRole('link', { name: `Mở ${app.name}` }).click();
     await page.waitForURL(new RegExp(`/application/${app.id}/banner$`));
     await page.getByRole('link', { name: 'Banner' }).first().waitFor();

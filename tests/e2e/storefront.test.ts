@@ -143,6 +143,15 @@ afterAll(async () => {
 
 async function visit(browser: Browser, path: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
   const opened = await newPage(browser, viewport);
+  // Layout shifts the page suffers, as Chrome scores them (CLS); widgets must add none.
+  await opened.page.addInitScript(() => {
+    (window as unknown as { __cls: number }).__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) (window as unknown as { __cls: number }).__cls += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   // A widget must never break the shop's page: any script error there fails the test.
   opened.page.on('pageerror', (error) => pageErrors.push(`${path}: ${error.message}`));
   await opened.page.goto(`${shopUrl}${path}`);
@@ -165,6 +174,7 @@ describe('a shop page with the loader', () => {
         await page.waitForTimeout(500);
         await shot(page, `storefront-${type}-${size}`);
         expect(await page.locator('nudge-widget').count()).toBe(1);
+        expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls), `layout shift from ${type} at ${size}`).toBe(0);
         await context.close();
       }
     }

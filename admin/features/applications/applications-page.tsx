@@ -34,15 +34,16 @@ const PAGE_SIZE = 20;
 const ApplicationPage = page(Application);
 
 /**
- * Where opening an application leads: the first menu screen the caller's role may see (the dashboard, open
- * to every role, takes this place once it exists). Null when the role has no screen yet: a link that could
- * only end on /401 is not offered.
+ * Where opening an application leads: its dashboard once that exists; until then the team screen (issue 2),
+ * or, for a role that may not see the team, the first menu screen it may see. Null when the role has no
+ * screen at all: a link that could only end on /401 is not offered.
  */
 export function applicationHome(application: Pick<Application, 'application_id' | 'role'>): string | null {
-  const first = sidebarRoutes({ roles: application.role ? [application.role] : [] })[0];
-  if (!first) return null;
+  const screens = sidebarRoutes({ roles: application.role ? [application.role] : [] });
+  const home = screens.find((route) => route.path === '/') ?? screens.find((route) => route.path === '/permission') ?? screens[0];
+  if (!home) return null;
   const base = `/application/${encodeURIComponent(application.application_id)}`;
-  return first.path === '/' ? base : `${base}${first.path}`;
+  return home.path === '/' ? base : `${base}${home.path}`;
 }
 
 function PlatformBadges({ platforms }: { platforms: readonly string[] }) {
