@@ -36,3 +36,26 @@ export function QueryState({ query, lines = 5, children }: QueryStateProps) {
   }
   return <>{children()}</>;
 }
+
+/**
+ * The pagination of a list's IndexTable: previous/next within `pages`, "page x of y", nothing when one page
+ * holds everything.
+ */
+export function tablePagination(
+  t: (key: string, params?: Record<string, string | number>) => string,
+  pageNumber: number,
+  total: number,
+  pageSize: number,
+  setPageNumber: (update: (n: number) => number) => void,
+) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (total <= pageSize) return undefined;
+  return {
+    hasPrevious: pageNumber > 1,
+    hasNext: pageNumber < pages,
+    onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
+    onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
+    label: t('common.pageOf', { page: pageNumber, pages }),
+    accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
+  };
+}

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCode, firstLink } from '../fakes/smtp';
-import { DESKTOP, PHONE, newPage, resize, shot, startStack, type Stack } from './harness';
+import { DESKTOP, PHONE, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
 
 /**
  * A new user's first visit, as the issue describes it: register → open the verification link from the SMTP
@@ -206,9 +206,7 @@ describe('a new user, from registering to inviting a viewer', () => {
 
   it('lets the viewer see the application but refuses their writes, in the console and at the server', async () => {
     const { context, page } = await newPage(stack.browser);
-    await page.goto(`${stack.url}/login`);
-    await logIn(page, viewer.email);
-    await page.waitForURL(/\/application$/);
+    await signIn(page, stack, viewer.email, PASSWORD);
     await page.getByText(app.name).first().waitFor();
     await page.getByText('Người xem').first().waitFor();
 

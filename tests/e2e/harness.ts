@@ -149,3 +149,12 @@ export async function api(stack: Stack, token: string, method: string, path: str
   });
   return (await response.json()) as { success: boolean; data?: any; error?: string; message?: string; fields?: { path: string; message: string }[] };
 }
+
+/** Signs in through the console's login page (in Vietnamese, its default) and waits for the application list. */
+export async function signIn(page: Page, stack: Stack, email: string, password: string): Promise<void> {
+  await page.goto(`${stack.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Mật khẩu').fill(password);
+  await page.getByRole('button', { name: 'Đăng nhập', exact: true }).click();
+  await page.waitForURL(/\/application$/);
+}

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, api, createAccount, freePort, newPage, shot, startStack, type Stack } from './harness';
+import { DESKTOP, PHONE, api, createAccount, freePort, newPage, shot, signIn, startStack, type Stack } from './harness';
 
 /**
  * What a shop's visitors see: a plain sample shop on another origin (`localhost`, while the API is on
@@ -263,11 +263,7 @@ describe('a shop page with the loader', () => {
 
     // The merchant, in the console: the leads report shows the three leads and the spin's code…
     const { context, page } = await newPage(stack.browser);
-    await page.goto(`${stack.url}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Mật khẩu').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Đăng nhập', exact: true }).click();
-    await page.waitForURL(/\/application$/);
+    await signIn(page, stack, owner.email, PASSWORD);
     await page.getByRole('button', { name: 'English' }).click();
     await page.goto(`${stack.url}/application/${APP}/maxlead_report`);
     await page.getByText(code!).first().waitFor();

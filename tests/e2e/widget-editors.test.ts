@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, api, createAccount, freePort, newPage, resize, shot, startStack, type Stack } from './harness';
+import { DESKTOP, PHONE, api, createAccount, freePort, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
 
 /**
  * A merchant builds widgets in the console, as a new user would: a flash sale from /banner/create with its
@@ -39,11 +39,7 @@ afterAll(async () => {
 describe('a merchant building widgets in the console', () => {
   it('creates a flash sale with its preview and contact buttons within the plan, and the shop shows both', async () => {
     const { context, page } = await newPage(stack.browser);
-    await page.goto(`${stack.url}/login`);
-    await page.getByLabel('Email').fill(`mai.${stamp}@shop.example`);
-    await page.getByLabel('Mật khẩu').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Đăng nhập', exact: true }).click();
-    await page.waitForURL(/\/application$/);
+    await signIn(page, stack, `mai.${stamp}@shop.example`, PASSWORD);
     await page.getByRole('button', { name: 'English' }).click();
 
     // A flash sale, from the banner list.

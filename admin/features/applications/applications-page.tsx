@@ -28,7 +28,7 @@ import { ROLE_LABEL_KEYS, sidebarRoutes } from '../../../shared/permissions';
 import { useAppStore } from '../../stores/store';
 import { CreateApplicationModal } from './create-application-modal';
 import { RenameApplicationModal } from './rename-application-modal';
-import { QueryState } from '../../components/query-state';
+import { QueryState, tablePagination } from '../../components/query-state';
 
 const PAGE_SIZE = 20;
 const ApplicationPage = page(Application);
@@ -105,7 +105,6 @@ export function ApplicationsPage() {
   const list = useApiQuery('/application', ApplicationPage, query);
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 
   const createAction = {
     content: t('applications.create.open'),
@@ -236,18 +235,7 @@ export function ApplicationsPage() {
                 { title: t('applications.columns.created') },
                 { title: t('applications.columns.clientKey') },
               ]}
-              pagination={
-                total > PAGE_SIZE
-                  ? {
-                      hasPrevious: pageNumber > 1,
-                      hasNext: pageNumber < pages,
-                      onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
-                      onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-                      label: t('common.pageOf', { page: pageNumber, pages }),
-                      accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
-                    }
-                  : undefined
-              }
+              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
             >
               {rows}
             </IndexTable>

@@ -24,7 +24,7 @@ import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
-import { QueryState } from '../../components/query-state';
+import { QueryState, tablePagination } from '../../components/query-state';
 
 const PAGE_SIZE = 20;
 const WidgetPage = page(Widget);
@@ -86,7 +86,6 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
   const list = useApiQuery(base, WidgetPage, query);
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 
   async function setStatus(widget: Widget, on: boolean) {
     setSwitching(widget.id);
@@ -262,18 +261,7 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
                 { title: t('widgets.list.columns.dates') },
                 { title: t('widgets.list.columns.actions') },
               ]}
-              pagination={
-                total > PAGE_SIZE
-                  ? {
-                      hasPrevious: pageNumber > 1,
-                      hasNext: pageNumber < pages,
-                      onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
-                      onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-                      label: t('common.pageOf', { page: pageNumber, pages }),
-                      accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
-                    }
-                  : undefined
-              }
+              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
             >
               {rows}
             </IndexTable>

@@ -29,7 +29,7 @@ import { selectLanguage } from '../../stores/settings-slice';
 import { useAppStore } from '../../stores/store';
 import { ButtonTypeBadge } from '../maxlead/button-types';
 import { downloadLeadsCsv } from './export-leads';
-import { QueryState } from '../../components/query-state';
+import { QueryState, tablePagination } from '../../components/query-state';
 
 const PAGE_SIZE = 20;
 const LeadPage = page(Lead);
@@ -78,7 +78,6 @@ export function LeadsReportPage() {
   const clicks = useApiQuery(backwards ? null : `${base}/clicks`, ButtonClicks, range);
   const items = leads.data?.items ?? [];
   const total = leads.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const filtered = from !== '' || to !== '' || source !== '';
 
   function change<T>(setter: (value: T) => void) {
@@ -282,18 +281,7 @@ export function LeadsReportPage() {
                   { title: t('leads.columns.prize') },
                   { title: t('leads.columns.page') },
                 ]}
-                pagination={
-                  total > PAGE_SIZE
-                    ? {
-                        hasPrevious: pageNumber > 1,
-                        hasNext: pageNumber < pages,
-                        onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
-                        onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-                        label: t('common.pageOf', { page: pageNumber, pages }),
-                        accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
-                      }
-                    : undefined
-                }
+                pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
               >
                 {rows}
               </IndexTable>

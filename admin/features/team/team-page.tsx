@@ -24,7 +24,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
 import { EditMemberModal, InviteMemberModal, RemoveMemberModal } from './member-modals';
-import { QueryState } from '../../components/query-state';
+import { QueryState, tablePagination } from '../../components/query-state';
 
 const PAGE_SIZE = 20;
 const MemberPage = page(TeamMember);
@@ -62,7 +62,6 @@ export function TeamPage() {
   const choices = assignable.data?.roles ?? [];
   const items = members.data?.items ?? [];
   const total = members.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const applicationName = application?.name ?? applicationId;
   const lang = i18n.language === 'en' ? 'en' : 'vi';
 
@@ -205,18 +204,7 @@ export function TeamPage() {
                   { title: t('team.columns.joined') },
                   { title: t('team.columns.actions'), hidden: false },
                 ]}
-                pagination={
-                  total > PAGE_SIZE
-                    ? {
-                        hasPrevious: pageNumber > 1,
-                        hasNext: pageNumber < pages,
-                        onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
-                        onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-                        label: t('common.pageOf', { page: pageNumber, pages }),
-                        accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
-                      }
-                    : undefined
-                }
+                pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
               >
                 {rows}
               </IndexTable>
