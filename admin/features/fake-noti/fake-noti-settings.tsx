@@ -1,11 +1,11 @@
-import { BlockStack, Box, Button, Card, FormLayout, InlineError, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Button, Card, FormLayout, InlineError, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { PlusIcon } from '@shopify/polaris-icons';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NumberField, useErrorOf } from '../banners/form-fields';
-import { ItemControls } from '../banners/item-controls';
+import { ItemCard } from '../banners/item-controls';
 import type { SettingsSectionProps } from '../banners/widget-editor';
-import { type PathErrors, type SettingsOf, moveItem } from '../banners/widget-drafts';
+import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';
 
 /** The contract's cap on notices of a widget. */
 export const MAX_FAKE_NOTI_ITEMS = 100;
@@ -43,85 +43,75 @@ export function FakeNotiSettingsSection({ settings, onChange, errors, disabled }
             const name = t('fakeNoti.editor.item', { number: index + 1 });
             const path = (field: string) => `items.${index}.${field}`;
             return (
-              <Box key={index} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
-                <div role="group" aria-label={name}>
-                  <BlockStack gap="300">
-                    <InlineStack align="space-between" blockAlign="center">
-                      <Text as="h3" variant="headingSm">
-                        {name}
-                      </Text>
-                      <ItemControls
-                        name={name}
-                        index={index}
-                        count={settings.items.length}
-                        disabled={disabled}
-                        onMove={(from, to) => set('items')(moveItem(settings.items, from, to))}
-                        onRemove={() => set('items')(settings.items.filter((_, i) => i !== index))}
-                      />
-                    </InlineStack>
-                    <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                      <TextField
-                        label={t('fakeNoti.editor.buyer')}
-                        placeholder={t('fakeNoti.editor.buyerPlaceholder')}
-                        value={item.name}
-                        onChange={(value) => setItem(index, { ...item, name: value })}
-                        autoComplete="off"
-                        maxLength={60}
-                        disabled={disabled}
-                        error={errorOf(path('name'))}
-                      />
-                      <TextField
-                        label={t('fakeNoti.editor.city')}
-                        value={item.city}
-                        onChange={(city) => setItem(index, { ...item, city })}
-                        autoComplete="off"
-                        maxLength={60}
-                        disabled={disabled}
-                        error={errorOf(path('city'))}
-                      />
-                      <NumberField
-                        label={t('fakeNoti.editor.minutesAgo')}
-                        value={item.minutes_ago}
-                        min={0}
-                        max={60 * 24 * 30}
-                        suffix={t('widgets.units.minutes')}
-                        onChange={(minutes) => setItem(index, { ...item, minutes_ago: minutes ?? Number.NaN })}
-                        disabled={disabled}
-                        error={errorOf(path('minutes_ago'))}
-                      />
-                    </InlineGrid>
-                    <TextField
-                      label={t('fakeNoti.editor.product')}
-                      value={item.product}
-                      onChange={(product) => setItem(index, { ...item, product })}
-                      autoComplete="off"
-                      maxLength={120}
-                      disabled={disabled}
-                      error={errorOf(path('product'))}
-                    />
-                    <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                      <TextField
-                        label={t('fakeNoti.editor.url')}
-                        type="url"
-                        value={item.url ?? ''}
-                        onChange={(url) => setItem(index, { ...item, url })}
-                        autoComplete="off"
-                        disabled={disabled}
-                        error={errorOf(path('url'))}
-                      />
-                      <TextField
-                        label={t('widgets.fields.imageUrl')}
-                        type="url"
-                        value={item.image_url ?? ''}
-                        onChange={(url) => setItem(index, { ...item, image_url: url })}
-                        autoComplete="off"
-                        disabled={disabled}
-                        error={errorOf(path('image_url'))}
-                      />
-                    </InlineGrid>
-                  </BlockStack>
-                </div>
-              </Box>
+              <ItemCard
+                key={index}
+                name={name}
+                index={index}
+                items={settings.items}
+                onChange={set('items')}
+                disabled={disabled}
+              >
+                <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+                  <TextField
+                    label={t('fakeNoti.editor.buyer')}
+                    placeholder={t('fakeNoti.editor.buyerPlaceholder')}
+                    value={item.name}
+                    onChange={(value) => setItem(index, { ...item, name: value })}
+                    autoComplete="off"
+                    maxLength={60}
+                    disabled={disabled}
+                    error={errorOf(path('name'))}
+                  />
+                  <TextField
+                    label={t('fakeNoti.editor.city')}
+                    value={item.city}
+                    onChange={(city) => setItem(index, { ...item, city })}
+                    autoComplete="off"
+                    maxLength={60}
+                    disabled={disabled}
+                    error={errorOf(path('city'))}
+                  />
+                  <NumberField
+                    label={t('fakeNoti.editor.minutesAgo')}
+                    value={item.minutes_ago}
+                    min={0}
+                    max={60 * 24 * 30}
+                    suffix={t('widgets.units.minutes')}
+                    onChange={(minutes) => setItem(index, { ...item, minutes_ago: minutes ?? Number.NaN })}
+                    disabled={disabled}
+                    error={errorOf(path('minutes_ago'))}
+                  />
+                </InlineGrid>
+                <TextField
+                  label={t('fakeNoti.editor.product')}
+                  value={item.product}
+                  onChange={(product) => setItem(index, { ...item, product })}
+                  autoComplete="off"
+                  maxLength={120}
+                  disabled={disabled}
+                  error={errorOf(path('product'))}
+                />
+                <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                  <TextField
+                    label={t('fakeNoti.editor.url')}
+                    type="url"
+                    value={item.url ?? ''}
+                    onChange={(url) => setItem(index, { ...item, url })}
+                    autoComplete="off"
+                    disabled={disabled}
+                    error={errorOf(path('url'))}
+                  />
+                  <TextField
+                    label={t('widgets.fields.imageUrl')}
+                    type="url"
+                    value={item.image_url ?? ''}
+                    onChange={(url) => setItem(index, { ...item, image_url: url })}
+                    autoComplete="off"
+                    disabled={disabled}
+                    error={errorOf(path('image_url'))}
+                  />
+                </InlineGrid>
+              </ItemCard>
             );
           })}
           {errorOf('items') ? <InlineError message={errorOf('items') ?? ''} fieldID={itemsId} /> : null}

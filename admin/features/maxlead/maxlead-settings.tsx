@@ -1,7 +1,6 @@
 import {
   Banner,
   BlockStack,
-  Box,
   Button,
   Card,
   ChoiceList,
@@ -20,9 +19,9 @@ import { CONTACT_BUTTON_TYPES, type ContactButton, type ContactButtonType } from
 import { PLANS, type Plan } from '../../../shared/permissions/plans';
 import { AppearanceFields } from '../banners/appearance-fields';
 import { useErrorOf } from '../banners/form-fields';
-import { ItemControls } from '../banners/item-controls';
+import { ItemCard } from '../banners/item-controls';
 import type { SettingsSectionProps } from '../banners/widget-editor';
-import { type PathErrors, type SettingsOf, moveItem } from '../banners/widget-drafts';
+import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';
 import { BUTTON_TYPES, ButtonTypeBadge, buttonValueProblem } from './button-types';
 
 /** The contract's cap: one button of each type at most. */
@@ -91,59 +90,47 @@ export function MaxleadSettingsSection({ settings, onChange, errors, disabled, p
             const kind = BUTTON_TYPES[button.type].kind;
             const path = (field: string) => `buttons.${index}.${field}`;
             return (
-              <Box key={index} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
-                <div role="group" aria-label={name}>
-                  <BlockStack gap="300">
-                    <InlineStack align="space-between" blockAlign="center" wrap={false} gap="200">
-                      <InlineStack gap="200" blockAlign="center" wrap={false}>
-                        <ButtonTypeBadge type={button.type} />
-                        <Text as="h3" variant="headingSm">
-                          {name}
-                        </Text>
-                      </InlineStack>
-                      <ItemControls
-                        name={name}
-                        index={index}
-                        count={settings.buttons.length}
-                        keep={settings.buttons.length <= 1}
-                        disabled={disabled}
-                        onMove={(from, to) => set('buttons')(moveItem(settings.buttons, from, to))}
-                        onRemove={() => set('buttons')(settings.buttons.filter((_, i) => i !== index))}
-                      />
-                    </InlineStack>
-                    <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                      <Select
-                        label={t('maxlead.editor.type')}
-                        options={CONTACT_BUTTON_TYPES.map((type) => ({ value: type, label: typeName(type) }))}
-                        value={button.type}
-                        disabled={disabled}
-                        onChange={(type) => setButton(index, { ...button, type: type as ContactButtonType })}
-                        error={errorOf(path('type'))}
-                      />
-                      <TextField
-                        label={t(`maxlead.values.${kind}`)}
-                        placeholder={t(`maxlead.values.${kind}Placeholder`)}
-                        value={button.value}
-                        onChange={(value) => setButton(index, { ...button, value })}
-                        autoComplete="off"
-                        maxLength={300}
-                        disabled={disabled}
-                        error={errorOf(path('value'))}
-                      />
-                      <TextField
-                        label={t('maxlead.editor.label')}
-                        placeholder={typeName(button.type)}
-                        value={button.label}
-                        onChange={(label) => setButton(index, { ...button, label })}
-                        autoComplete="off"
-                        maxLength={40}
-                        disabled={disabled}
-                        error={errorOf(path('label'))}
-                      />
-                    </InlineGrid>
-                  </BlockStack>
-                </div>
-              </Box>
+              <ItemCard
+                key={index}
+                name={name}
+                index={index}
+                items={settings.buttons}
+                onChange={set('buttons')}
+                keep={settings.buttons.length <= 1}
+                badge={<ButtonTypeBadge type={button.type} />}
+                disabled={disabled}
+              >
+                <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+                  <Select
+                    label={t('maxlead.editor.type')}
+                    options={CONTACT_BUTTON_TYPES.map((type) => ({ value: type, label: typeName(type) }))}
+                    value={button.type}
+                    disabled={disabled}
+                    onChange={(type) => setButton(index, { ...button, type: type as ContactButtonType })}
+                    error={errorOf(path('type'))}
+                  />
+                  <TextField
+                    label={t(`maxlead.values.${kind}`)}
+                    placeholder={t(`maxlead.values.${kind}Placeholder`)}
+                    value={button.value}
+                    onChange={(value) => setButton(index, { ...button, value })}
+                    autoComplete="off"
+                    maxLength={300}
+                    disabled={disabled}
+                    error={errorOf(path('value'))}
+                  />
+                  <TextField
+                    label={t('maxlead.editor.label')}
+                    placeholder={typeName(button.type)}
+                    value={button.label}
+                    onChange={(label) => setButton(index, { ...button, label })}
+                    autoComplete="off"
+                    maxLength={40}
+                    disabled={disabled}
+                    error={errorOf(path('label'))}
+                  />
+                </InlineGrid>
+              </ItemCard>
             );
           })}
           {errorOf('buttons') ? <InlineError message={errorOf('buttons') ?? ''} fieldID={buttonsId} /> : null}

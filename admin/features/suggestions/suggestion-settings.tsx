@@ -1,12 +1,12 @@
-import { BlockStack, Box, Button, Card, ChoiceList, FormLayout, InlineError, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Button, Card, ChoiceList, FormLayout, InlineError, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
 import { PlusIcon } from '@shopify/polaris-icons';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppearanceFields } from '../banners/appearance-fields';
 import { useErrorOf } from '../banners/form-fields';
-import { ItemControls } from '../banners/item-controls';
+import { ItemCard } from '../banners/item-controls';
 import type { SettingsSectionProps } from '../banners/widget-editor';
-import { type SettingsOf, moveItem } from '../banners/widget-drafts';
+import { type SettingsOf } from '../banners/widget-drafts';
 
 /** The contract's cap on items of a box. */
 export const MAX_SUGGESTION_ITEMS = 12;
@@ -68,66 +68,56 @@ export function SuggestionSettingsSection({ settings, onChange, errors, disabled
             const name = t('suggestions.editor.item', { number: index + 1 });
             const path = (field: string) => `items.${index}.${field}`;
             return (
-              <Box key={index} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
-                <div role="group" aria-label={name}>
-                  <BlockStack gap="300">
-                    <InlineStack align="space-between" blockAlign="center">
-                      <Text as="h3" variant="headingSm">
-                        {name}
-                      </Text>
-                      <ItemControls
-                        name={name}
-                        index={index}
-                        count={settings.items.length}
-                        disabled={disabled}
-                        onMove={(from, to) => set('items')(moveItem(settings.items, from, to))}
-                        onRemove={() => set('items')(settings.items.filter((_, i) => i !== index))}
-                      />
-                    </InlineStack>
-                    <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                      <TextField
-                        label={t('suggestions.editor.itemTitle')}
-                        value={item.title}
-                        onChange={(title) => setItem(index, { ...item, title })}
-                        autoComplete="off"
-                        maxLength={120}
-                        disabled={disabled}
-                        error={errorOf(path('title'))}
-                      />
-                      <TextField
-                        label={t('suggestions.editor.price')}
-                        helpText={t('suggestions.editor.priceHelp')}
-                        value={item.price}
-                        onChange={(price) => setItem(index, { ...item, price })}
-                        autoComplete="off"
-                        maxLength={40}
-                        disabled={disabled}
-                        error={errorOf(path('price'))}
-                      />
-                    </InlineGrid>
-                    <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                      <TextField
-                        label={t('suggestions.editor.url')}
-                        type="url"
-                        value={item.url}
-                        onChange={(url) => setItem(index, { ...item, url })}
-                        autoComplete="off"
-                        disabled={disabled}
-                        error={errorOf(path('url'))}
-                      />
-                      <TextField
-                        label={t('widgets.fields.imageUrl')}
-                        type="url"
-                        value={item.image_url ?? ''}
-                        onChange={(url) => setItem(index, { ...item, image_url: url })}
-                        autoComplete="off"
-                        disabled={disabled}
-                        error={errorOf(path('image_url'))}
-                      />
-                    </InlineGrid>
-                  </BlockStack>
-                </div>
-              </Box>
+              <ItemCard
+                key={index}
+                name={name}
+                index={index}
+                items={settings.items}
+                onChange={set('items')}
+                disabled={disabled}
+              >
+                <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                  <TextField
+                    label={t('suggestions.editor.itemTitle')}
+                    value={item.title}
+                    onChange={(title) => setItem(index, { ...item, title })}
+                    autoComplete="off"
+                    maxLength={120}
+                    disabled={disabled}
+                    error={errorOf(path('title'))}
+                  />
+                  <TextField
+                    label={t('suggestions.editor.price')}
+                    helpText={t('suggestions.editor.priceHelp')}
+                    value={item.price}
+                    onChange={(price) => setItem(index, { ...item, price })}
+                    autoComplete="off"
+                    maxLength={40}
+                    disabled={disabled}
+                    error={errorOf(path('price'))}
+                  />
+                </InlineGrid>
+                <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                  <TextField
+                    label={t('suggestions.editor.url')}
+                    type="url"
+                    value={item.url}
+                    onChange={(url) => setItem(index, { ...item, url })}
+                    autoComplete="off"
+                    disabled={disabled}
+                    error={errorOf(path('url'))}
+                  />
+                  <TextField
+                    label={t('widgets.fields.imageUrl')}
+                    type="url"
+                    value={item.image_url ?? ''}
+                    onChange={(url) => setItem(index, { ...item, image_url: url })}
+                    autoComplete="off"
+                    disabled={disabled}
+                    error={errorOf(path('image_url'))}
+                  />
+                </InlineGrid>
+              </ItemCard>
             );
           })}
           {errorOf('items') ? <InlineError message={errorOf('items') ?? ''} fieldID={itemsId} /> : null}
