@@ -270,5 +270,191 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('applications').dropColumn('plan').execute();
       },
     },
+
+    '0003_audience': {
+      async up(db: Kysely<any>) {
+        const application = (col: ColumnDefinitionBuilder) =>
+          col.notNull().references('applications.application_id').onDelete('cascade');
+        const player = (col: ColumnDefinitionBuilder) => col.notNull().references('players.id').onDelete('cascade');
+        const zero = (col: ColumnDefinitionBuilder) => col.notNull().defaultTo(0);
+
+        // 0001 only reserved the name: nothing could create a player before this migration.
+        await db.schema.dropTable('players').execute();
+        // One row per device (a browser, an app install). Profile fields are spec §3's player/device.
+        await withId(db.schema.createTable('players'), true)
+          .addColumn('application_id', 'text', application)
+          // The id the device holds: the storefront SDK's visitor id, or the id a mobile app registered.
+          .addColumn('device_id', 'text', required)
+          .addColumn('platform', 'text', required)
+          .addColumn('device_type', 'text', required)
+          .addColumn('device_token', 'text')
+          .addColumn('external_user_id', 'text')
+          .addColumn('email', 'text')
+          .addColumn('mobile_number', 'text')
+          .addColumn('fb_psid', 'text')
+          .addColumn('os', 'text')
+          .addColumn('os_version', 'text')
+          .addColumn('browser', 'text')
+          .addColumn('app_version', 'text')
+          .addColumn('device_model', 'text')
+          .addColumn('gender', 'text')
+          .addColumn('language', 'text')
+          .addColumn('country', 'text')
+          .addColumn('city', 'text')
+          .addColumn('timezone', 'text')
+          .addColumn('timezone_offset', 'integer')
+          .addColumn('utm_source', 'text')
+          .addColumn('utm_medium', 'text')
+          .addColumn('utm_campaign', 'text')
+          .addColumn('utm_term', 'text')
+          .addColumn('utm_content', 'text')
+          .addColumn('first_session_at', 'text')
+          .addColumn('last_session_at', 'text')
+          .addColumn('last_seen_at', 'text')
+          .addColumn('session_count', 'integer', zero)
+          .addColumn('page_views', 'integer', zero)
+          .addColumn('subscribed', 'integer', zero)
+          .addColumn('push_endpoint', 'text')
+          .addColumn('push_p256dh', 'text')
+          .addColumn('push_auth', 'text')
+          .addColumn('subscribed_at', 'text')
+          .addColumn('unsubscribed_at', 'text')
+          .addColumn('created_at', 'text', required)
+          .addColumn('updated_at', 'text', required)
+          .addUniqueConstraint('players_application_device', ['application_id', 'device_id'])
+          .execute();
+        for (const column of ['last_seen_at', 'created_at', 'country', 'external_user_id', 'email', 'push_endpoint']) {
+          await db.schema.createIndex(`players_application_${column}`).on('players').columns(['application_id', column]).execute();
+        }
+
+        await db.schema
+          .createTable('player_tags')
+          .addColumn('player_id', 'bigint', player)
+          .addColumn('application_id', 'text', application)
+          .addColumn('tag', 'text', required)
+          .addPrimaryKeyConstraint('player_tags_pk', ['player_id', 'tag'])
+          .execute();
+        await db.schema.createIndex('player_tags_application_tag').on('player_tags').columns(['application_id', 'tag']).execute();
+
+        // Attribute values: `value` as sent (text), `number_value` when it is a number or a date (epoch ms),
+        // so comparisons use an index whatever the type.
+        await db.schema
+          .createTable('player_attributes')
+          .addColumn('player_id', 'bigint', player)
+          .addColumn('application_id', 'text', application)
+          .addColumn('name', 'text', required)
+          .addColumn('value', 'text')
+          .addColumn('number_value', 'double precision')
+          .addColumn('updated_at', 'text', required)
+          .addPrimaryKeyConstraint('player_attributes_pk', ['player_id', 'name'])
+          .execute();
+        await db.schema
+          .createIndex('player_attributes_application_name_value')
+          .on('player_attributes')
+          .columns(['application_id', 'name', 'value'])
+          .execute();
+        await db.schema
+          .createIndex('player_attributes_application_name_number')
+          .on('player_attributes')
+          .columns(['application_id', 'name', 'number_value'])
+          .execute();
+
+        await withId(db.schema.createTable('events'), true)
+          .addColumn('application_id', 'text', application)
+          .addColumn('player_id', 'bigint', player)
+          .addColumn('name', 'text', required)
+          .addColumn('properties', 'text')
+          // The id the client made for the event: a retried batch inserts nothing twice.
+          .addColumn('client_event_id', 'text', required)
+          .addColumn('session_id', 'text')
+          .addColumn('occurred_at', 'text', required)
+          .addColumn('received_at', 'text', required)
+          .addUniqueConstraint('events_application_client_event', ['application_id', 'client_event_id'])
+          .execute();
+        await db.schema.createIndex('events_player_name_occurred').on('events').columns(['player_id', 'name', 'occurred_at']).execute();
+        await db.schema
+          .createIndex('events_application_name_occurred')
+          .on('events')
+          .columns(['application_id', 'name', 'occurred_at'])
+          .execute();
+
+        // What the console lists under /event: names seen, counts, last seen, property names and types (JSON).
+        await db.schema
+          .createTable('event_definitions')
+          .addColumn('application_id', 'text', application)
+          .addColumn('name', 'text', required)
+          .addColumn('count', 'bigint', zero)
+          .addColumn('first_seen_at', 'text', required)
+          .addColumn('last_seen_at', 'text', required)
+          .addColumn('properties', 'text', (col) => col.notNull().defaultTo('{}'))
+          .addPrimaryKeyConstraint('event_definitions_pk', ['application_id', 'name'])
+          .execute();
+
+        await withId(db.schema.createTable('attribute_definitions'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('name', 'text', required)
+          .addColumn('type', 'text', required)
+          .addColumn('description', 'text')
+          // 'console' when a member defined it, 'sdk' when it was first seen in data.
+          .addColumn('source', 'text', required)
+          .addColumn('created_at', 'text', required)
+          .addColumn('updated_at', 'text', required)
+          .addUniqueConstraint('attribute_definitions_application_name', ['application_id', 'name'])
+          .execute();
+
+        await withId(db.schema.createTable('segments'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('name', 'text', required)
+          .addColumn('rule', 'text', required)
+          .addColumn('created_by', 'integer', (col) => col.references('users.id').onDelete('set null'))
+          .addColumn('created_at', 'text', required)
+          .addColumn('updated_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('segments_application_id').on('segments').column('application_id').execute();
+
+        // A segment's size, measured when it is saved and then daily: "size over time".
+        await db.schema
+          .createTable('segment_sizes')
+          .addColumn('segment_id', 'integer', (col) => col.notNull().references('segments.id').onDelete('cascade'))
+          .addColumn('day', 'text', required)
+          .addColumn('size', 'bigint', required)
+          .addColumn('measured_at', 'text', required)
+          .addPrimaryKeyConstraint('segment_sizes_pk', ['segment_id', 'day'])
+          .execute();
+
+        // One row per player and UTC day they were active: active users per day, sessions and page views.
+        await db.schema
+          .createTable('player_days')
+          .addColumn('application_id', 'text', application)
+          .addColumn('day', 'text', required)
+          .addColumn('player_id', 'bigint', player)
+          .addColumn('sessions', 'integer', zero)
+          .addColumn('page_views', 'integer', zero)
+          .addColumn('events', 'integer', zero)
+          .addPrimaryKeyConstraint('player_days_pk', ['application_id', 'day', 'player_id'])
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const table of [
+          'player_days',
+          'segment_sizes',
+          'segments',
+          'attribute_definitions',
+          'event_definitions',
+          'events',
+          'player_attributes',
+          'player_tags',
+          'players',
+        ]) {
+          await db.schema.dropTable(table).ifExists().execute();
+        }
+        await withId(db.schema.createTable('players'), true)
+          .addColumn('application_id', 'text', (col) =>
+            col.notNull().references('applications.application_id').onDelete('cascade'),
+          )
+          .addColumn('created_at', 'text', required)
+          .execute();
+      },
+    },
   };
 }

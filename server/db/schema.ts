@@ -16,6 +16,14 @@ export interface Database {
   applications: ApplicationsTable;
   memberships: MembershipsTable;
   players: PlayersTable;
+  player_tags: PlayerTagsTable;
+  player_attributes: PlayerAttributesTable;
+  events: EventsTable;
+  event_definitions: EventDefinitionsTable;
+  attribute_definitions: AttributeDefinitionsTable;
+  segments: SegmentsTable;
+  segment_sizes: SegmentSizesTable;
+  player_days: PlayerDaysTable;
   platforms: PlatformsTable;
   mail_outbox: MailOutboxTable;
   widgets: WidgetsTable;
@@ -119,10 +127,136 @@ export interface MembershipsTable {
   created_at: string;
 }
 
+/** A device (browser or app install) of an application's audience; spec §3's player/device fields. */
 export interface PlayersTable {
   id: Generated<number>;
   application_id: string;
+  /** The id the device holds: the storefront SDK's visitor id, or the one a mobile app registered. */
+  device_id: string;
+  /** web | ios | android (PLAYER_PLATFORMS). */
+  platform: string;
+  /** desktop | mobile (spec §9). */
+  device_type: string;
+  device_token: string | null;
+  external_user_id: string | null;
+  email: string | null;
+  mobile_number: string | null;
+  fb_psid: string | null;
+  os: string | null;
+  os_version: string | null;
+  browser: string | null;
+  app_version: string | null;
+  device_model: string | null;
+  gender: string | null;
+  language: string | null;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string | null;
+  city: string | null;
+  /** IANA name (Asia/Ho_Chi_Minh). */
+  timezone: string | null;
+  /** Minutes east of UTC, -720 … 780 (spec §9). */
+  timezone_offset: number | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  first_session_at: string | null;
+  last_session_at: string | null;
+  last_seen_at: string | null;
+  session_count: ColumnType<number, number | undefined, number>;
+  page_views: ColumnType<number, number | undefined, number>;
+  /** Whether the device takes push now (web push subscription or mobile push token). */
+  subscribed: ColumnType<Flag, Flag | undefined, Flag>;
+  push_endpoint: string | null;
+  push_p256dh: string | null;
+  push_auth: string | null;
+  subscribed_at: string | null;
+  unsubscribed_at: string | null;
   created_at: string;
+  updated_at: string;
+}
+
+export interface PlayerTagsTable {
+  player_id: number;
+  application_id: string;
+  tag: string;
+}
+
+export interface PlayerAttributesTable {
+  player_id: number;
+  application_id: string;
+  name: string;
+  /** The value as text (booleans 'true'/'false', dates ISO). */
+  value: string | null;
+  /** Numbers as they are, dates as epoch milliseconds, booleans 0/1; null for text. */
+  number_value: number | null;
+  updated_at: string;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  application_id: string;
+  player_id: number;
+  name: string;
+  /** JSON object of the event's properties, or null. */
+  properties: string | null;
+  /** The client's id for the event: unique per application, so a retried batch inserts nothing twice. */
+  client_event_id: string;
+  session_id: string | null;
+  occurred_at: string;
+  received_at: string;
+}
+
+export interface EventDefinitionsTable {
+  application_id: string;
+  name: string;
+  count: ColumnType<number | string, number | undefined, number>;
+  first_seen_at: string;
+  last_seen_at: string;
+  /** JSON object: property name → type (text, number, boolean, date). */
+  properties: ColumnType<string, string | undefined, string>;
+}
+
+export interface AttributeDefinitionsTable {
+  id: Generated<number>;
+  application_id: string;
+  name: string;
+  /** text | number | boolean | date (ATTRIBUTE_TYPES); date names end with `.date`. */
+  type: string;
+  description: string | null;
+  /** 'console' when a member defined it, 'sdk' when it was first seen in data. */
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SegmentsTable {
+  id: Generated<number>;
+  application_id: string;
+  name: string;
+  /** JSON of shared/contract SegmentRule. */
+  rule: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SegmentSizesTable {
+  segment_id: number;
+  day: string;
+  size: ColumnType<number | string, number, number>;
+  measured_at: string;
+}
+
+export interface PlayerDaysTable {
+  application_id: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  player_id: number;
+  sessions: ColumnType<number, number | undefined, number>;
+  page_views: ColumnType<number, number | undefined, number>;
+  events: ColumnType<number, number | undefined, number>;
 }
 
 export interface PlatformsTable {

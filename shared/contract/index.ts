@@ -3,3 +3,4 @@ export * from './user';
 export * from './application';
 export * from './meta';
 export * from './widget';
+export * from './audience';

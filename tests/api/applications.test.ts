@@ -132,7 +132,9 @@ describe('the application list', () => {
     const now = new Date().toISOString();
     await db(server)
       .insertInto('players')
-      .values([1, 2, 3].map(() => ({ application_id: 'list_beta', created_at: now })))
+      .values(
+        [1, 2, 3].map((n) => ({ application_id: 'list_beta', device_id: `device-${n}`, platform: 'web', device_type: 'mobile', created_at: now, updated_at: now })),
+      )
       .execute();
     await db(server)
       .insertInto('platforms')

@@ -1,0 +1,410 @@
+import { z } from 'zod';
+import { V, isDateFieldName } from '../validation';
+import { PageQuery, Timestamp } from './common';
+
+/**
+ * The audience (spec §1, §3, §5, §9): players (one per device: a browser or an app install), their events,
+ * attributes and tags, and segments over them. What the storefront SDK and mobile apps send, what the
+ * console lists, and the segment rule the server compiles to SQL all come from here.
+ */
+
+/** Spec §9: a visit ends after 30 minutes without activity. */
+export const SESSION_IDLE_MINUTES = 30;
+/** Spec §9: timezones from UTC-12 to UTC+13, in minutes east of UTC. */
+export const TIMEZONE_OFFSET_MIN = -12 * 60;
+export const TIMEZONE_OFFSET_MAX = 13 * 60;
+
+export const PLAYER_PLATFORMS = ['web', 'ios', 'android'] as const;
+export const PlayerPlatform = z.enum(PLAYER_PLATFORMS);
+export type PlayerPlatform = z.infer<typeof PlayerPlatform>;
+
+/** Spec §9: device types are desktop and mobile. */
+export const DEVICE_TYPES = ['desktop', 'mobile'] as const;
+export const DeviceType = z.enum(DEVICE_TYPES);
+export type DeviceType = z.infer<typeof DeviceType>;
+
+/** Channels a player can be reached on; `web_push`/`mobile_push` need a live subscription or token. */
+export const AUDIENCE_CHANNELS = ['web_push', 'mobile_push', 'sms', 'facebook'] as const;
+export const AudienceChannel = z.enum(AUDIENCE_CHANNELS);
+export type AudienceChannel = z.infer<typeof AudienceChannel>;
+
+export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
+export const AttributeType = z.enum(ATTRIBUTE_TYPES);
+export type AttributeType = z.infer<typeof AttributeType>;
+
+/** Event, property and attribute names: what a developer would type, no markup, bounded. */
+export const NAME_MAX_LENGTH = 64;
+export const TAG_MAX_LENGTH = 64;
+const NAME_PATTERN = /^[A-Za-z0-9_$][A-Za-z0-9_.:$ -]*$/;
+export const EventName = z.string().trim().min(1, { message: V.required }).max(NAME_MAX_LENGTH, { message: V.tooLong }).regex(NAME_PATTERN, { message: 'validation.eventName' });
+export const AttributeName = z.string().trim().min(1, { message: V.required }).max(NAME_MAX_LENGTH, { message: V.tooLong }).regex(NAME_PATTERN, { message: 'validation.eventName' });
+/** Spec §8 'Invalid tag value': letters, digits, `_ - . :`, no spaces. */
+export const Tag = z.string().trim().min(1, { message: V.required }).max(TAG_MAX_LENGTH, { message: V.tooLong }).regex(/^[\p{L}\p{N}_.:-]+$/u, { message: 'validation.tag' });
+
+/** Property and attribute values: scalars only; dates travel as ISO strings under a `.date` name. */
+export const ScalarValue = z.union([z.string().max(1000, { message: V.tooLong }), z.number().finite(), z.boolean(), z.null()]);
+export type ScalarValue = z.infer<typeof ScalarValue>;
+export const Properties = z.record(z.string().max(NAME_MAX_LENGTH), ScalarValue).refine((value) => Object.keys(value).length <= 50, { message: 'validation.outOfRange' });
+
+/** The type a value of this name has: a `.date` name is a date (spec §5), otherwise what the value is. */
+export function inferValueType(name: string, value: ScalarValue): AttributeType {
+  if (isDateFieldName(name)) return 'date';
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  return 'text';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Players
+
+/** A player as the console sees it (every field of spec §3's player/device). */
+export const Player = z.object({
+  id: z.number().int(),
+  device_id: z.string(),
+  platform: PlayerPlatform,
+  device_type: DeviceType,
+  device_token: z.string().nullable(),
+  external_user_id: z.string().nullable(),
+  email: z.string().nullable(),
+  mobile_number: z.string().nullable(),
+  fb_psid: z.string().nullable(),
+  os: z.string().nullable(),
+  os_version: z.string().nullable(),
+  browser: z.string().nullable(),
+  app_version: z.string().nullable(),
+  device_model: z.string().nullable(),
+  gender: z.string().nullable(),
+  language: z.string().nullable(),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  timezone: z.string().nullable(),
+  timezone_offset: z.number().int().nullable(),
+  utm_source: z.string().nullable(),
+  utm_medium: z.string().nullable(),
+  utm_campaign: z.string().nullable(),
+  utm_term: z.string().nullable(),
+  utm_content: z.string().nullable(),
+  first_session_at: Timestamp.nullable(),
+  last_session_at: Timestamp.nullable(),
+  last_seen_at: Timestamp.nullable(),
+  session_count: z.number().int(),
+  page_views: z.number().int(),
+  subscribed: z.boolean(),
+  subscribed_at: Timestamp.nullable(),
+  unsubscribed_at: Timestamp.nullable(),
+  /** Channels the player can be reached on now. */
+  channels: z.array(AudienceChannel),
+  tags: z.array(z.string()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Player = z.infer<typeof Player>;
+
+export const PLAYER_SORTS = ['last_seen_at', 'created_at', 'session_count', 'page_views'] as const;
+
+/** GET /application/{id}/player: filters of the player list. */
+export const PlayerListQuery = PageQuery.extend({
+  sort: z.enum(PLAYER_SORTS).default('last_seen_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  country: z.string().trim().max(2).optional(),
+  device_type: DeviceType.optional(),
+  os: z.string().trim().max(64).optional(),
+  platform: PlayerPlatform.optional(),
+  subscribed: z.enum(['true', 'false']).optional(),
+  /** Seen within the last N days. */
+  seen_within_days: z.coerce.number().int().min(1).max(3650).optional(),
+  tag: z.string().trim().max(TAG_MAX_LENGTH).optional(),
+  /** Exact device id, external user id, email or mobile number. */
+  q: z.string().trim().max(254).optional(),
+});
+export type PlayerListQuery = z.infer<typeof PlayerListQuery>;
+
+export const PlayerEvent = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  properties: z.record(z.string(), ScalarValue).nullable(),
+  session_id: z.string().nullable(),
+  occurred_at: Timestamp,
+});
+export type PlayerEvent = z.infer<typeof PlayerEvent>;
+
+export const PlayerAttribute = z.object({ name: z.string(), type: AttributeType, value: ScalarValue, updated_at: Timestamp });
+export type PlayerAttribute = z.infer<typeof PlayerAttribute>;
+
+/** GET /application/{id}/player/{player_id}: the record with its attributes and recent events. */
+export const PlayerDetail = z.object({
+  player: Player,
+  attributes: z.array(PlayerAttribute),
+  events: z.array(PlayerEvent),
+});
+export type PlayerDetail = z.infer<typeof PlayerDetail>;
+
+export const PlayerTagsBody = z.object({ tags: z.array(Tag).min(1, { message: V.required }).max(20) });
+
+// ---------------------------------------------------------------------------------------------------------
+// What devices send: the storefront SDK's batches (POST /api/sdk/track) and the REST device API.
+
+/** Device facts a client reports; every field optional, the server keeps the last value it got. */
+export const DeviceInfo = z.object({
+  platform: PlayerPlatform.optional(),
+  device_type: DeviceType.optional(),
+  device_token: z.string().max(4096).optional(),
+  os: z.string().max(64).optional(),
+  os_version: z.string().max(64).optional(),
+  browser: z.string().max(64).optional(),
+  app_version: z.string().max(64).optional(),
+  device_model: z.string().max(128).optional(),
+  language: z.string().max(16).optional(),
+  country: z.string().length(2).optional(),
+  city: z.string().max(128).optional(),
+  timezone: z.string().max(64).optional(),
+  timezone_offset: z.number().int().min(TIMEZONE_OFFSET_MIN).max(TIMEZONE_OFFSET_MAX).optional(),
+  gender: z.string().max(16).optional(),
+});
+export type DeviceInfo = z.infer<typeof DeviceInfo>;
+
+export const Utm = z.object({
+  utm_source: z.string().max(200).optional(),
+  utm_medium: z.string().max(200).optional(),
+  utm_campaign: z.string().max(200).optional(),
+  utm_term: z.string().max(200).optional(),
+  utm_content: z.string().max(200).optional(),
+});
+export type Utm = z.infer<typeof Utm>;
+
+/** Identity a client may set: custom user id, email, mobile number, Facebook PSID. */
+export const Identity = z.object({
+  external_user_id: z.string().trim().max(128).optional(),
+  email: z.string().trim().max(254).optional(),
+  mobile_number: z.string().trim().max(32).optional(),
+  fb_psid: z.string().trim().max(64).optional(),
+});
+export type Identity = z.infer<typeof Identity>;
+
+/** A client-made id (uuid or similar): makes a retried item idempotent. */
+export const ClientId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/);
+
+/**
+ * One item of a batch. `at` is the client's epoch ms (clamped by the server to a sane window).
+ * - session: a new session started (30 min idle rule applied by the client); carries the landing UTM.
+ * - page: a page view (url, title); `scroll` items report the deepest quarter reached (25, 50, 75, 100).
+ * - event: a custom event with properties.
+ * - set: attributes; identify: identity fields.
+ */
+export const TrackItem = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('session'), id: ClientId, at: z.number(), session_id: z.string().max(64), utm: Utm.optional(), referrer: z.string().max(2000).optional() }),
+  z.object({ type: z.literal('page'), id: ClientId, at: z.number(), session_id: z.string().max(64), url: z.string().max(2000), title: z.string().max(300).optional() }),
+  z.object({ type: z.literal('scroll'), id: ClientId, at: z.number(), session_id: z.string().max(64), url: z.string().max(2000), depth: z.union([z.literal(25), z.literal(50), z.literal(75), z.literal(100)]) }),
+  z.object({ type: z.literal('event'), id: ClientId, at: z.number(), session_id: z.string().max(64).optional(), name: EventName, properties: Properties.optional() }),
+  z.object({ type: z.literal('set'), id: ClientId, at: z.number(), attributes: z.record(AttributeName, ScalarValue) }),
+  z.object({ type: z.literal('identify'), id: ClientId, at: z.number(), identity: Identity }),
+]);
+export type TrackItem = z.infer<typeof TrackItem>;
+
+export const TRACK_BATCH_MAX = 50;
+
+/** POST /api/sdk/track: a batch from one browser (sent as text/plain JSON or a beacon). */
+export const TrackBatch = z.object({
+  key: z.string().min(1).max(64),
+  visitor_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+  device: DeviceInfo.optional(),
+  items: z.array(TrackItem).min(1).max(TRACK_BATCH_MAX),
+});
+export type TrackBatch = z.infer<typeof TrackBatch>;
+
+/** A browser's push subscription as PushManager.subscribe() gives it (toJSON()). */
+export const PushSubscription = z.object({
+  endpoint: z.string().url().max(2000),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({ p256dh: z.string().min(1).max(200), auth: z.string().min(1).max(100) }),
+});
+export type PushSubscription = z.infer<typeof PushSubscription>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Events and attributes in the console
+
+export const EventDefinition = z.object({
+  name: z.string(),
+  count: z.number().int(),
+  first_seen_at: Timestamp,
+  last_seen_at: Timestamp,
+  /** Property name → type; `.date` properties are dates. */
+  properties: z.record(z.string(), AttributeType),
+});
+export type EventDefinition = z.infer<typeof EventDefinition>;
+
+export const AttributeDefinition = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  type: AttributeType,
+  description: z.string().nullable(),
+  source: z.enum(['console', 'sdk']),
+  /** Players holding a value. */
+  players: z.number().int(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type AttributeDefinition = z.infer<typeof AttributeDefinition>;
+
+/** Create or edit an attribute: a date's name must end with `.date`, and only a date's may (spec §5). */
+export const AttributeBody = z
+  .object({
+    name: AttributeName,
+    type: AttributeType,
+    description: z.string().trim().max(300, { message: V.tooLong }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.type === 'date') !== isDateFieldName(value.name)) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: V.dateField });
+    }
+  });
+export type AttributeBody = z.infer<typeof AttributeBody>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Segments
+
+/** Player fields a segment can test, with their type (which decides the operators). */
+export const SEGMENT_FIELDS = {
+  country: 'text',
+  city: 'text',
+  language: 'text',
+  device_type: 'text',
+  platform: 'text',
+  os: 'text',
+  browser: 'text',
+  app_version: 'text',
+  timezone_offset: 'number',
+  external_user_id: 'text',
+  email: 'text',
+  utm_source: 'text',
+  utm_medium: 'text',
+  utm_campaign: 'text',
+  utm_term: 'text',
+  first_session_at: 'date',
+  last_session_at: 'date',
+  created_at: 'date',
+  session_count: 'number',
+  page_views: 'number',
+} as const satisfies Record<string, AttributeType>;
+export type SegmentField = keyof typeof SEGMENT_FIELDS;
+export const SegmentFieldName = z.enum(Object.keys(SEGMENT_FIELDS) as [SegmentField, ...SegmentField[]]);
+
+/** Operators by value type. Dates compare to a day (`before`, `after`) or to now (`within_days`, `older_than_days`). */
+export const OPERATORS = {
+  text: ['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists'],
+  number: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'],
+  boolean: ['is_true', 'is_false', 'exists', 'not_exists'],
+  date: ['before', 'after', 'within_days', 'older_than_days', 'exists', 'not_exists'],
+} as const satisfies Record<AttributeType, readonly string[]>;
+export const Operator = z.enum(['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists', 'gt', 'gte', 'lt', 'lte', 'is_true', 'is_false', 'before', 'after', 'within_days', 'older_than_days']);
+export type Operator = z.infer<typeof Operator>;
+/** Operators that take no value. */
+export const VALUELESS_OPERATORS: readonly Operator[] = ['exists', 'not_exists', 'is_true', 'is_false'];
+
+const ConditionValue = z.union([z.string().trim().max(500, { message: V.tooLong }), z.number().finite()]).optional();
+
+export const FieldCondition = z.object({ kind: z.literal('field'), field: SegmentFieldName, op: Operator, value: ConditionValue });
+export const AttributeCondition = z.object({ kind: z.literal('attribute'), name: AttributeName, type: AttributeType, op: Operator, value: ConditionValue });
+export const TagCondition = z.object({ kind: z.literal('tag'), op: z.enum(['has', 'not_has']), tag: Tag });
+/**
+ * Performed (or not) an event, optionally at least / at most / exactly `count` times, optionally within the
+ * last `within_days` days.
+ */
+export const EventCondition = z.object({
+  kind: z.literal('event'),
+  name: EventName,
+  performed: z.boolean(),
+  count: z.object({ op: z.enum(['gte', 'lte', 'eq']), value: z.number().int().min(0).max(1_000_000) }).optional(),
+  within_days: z.number().int().min(1).max(3650).optional(),
+});
+export const ChannelCondition = z.object({ kind: z.literal('channel'), channel: AudienceChannel, subscribed: z.boolean() });
+
+export const SegmentCondition = z
+  .discriminatedUnion('kind', [FieldCondition, AttributeCondition, TagCondition, EventCondition, ChannelCondition])
+  .superRefine((condition, ctx) => {
+    if (condition.kind !== 'field' && condition.kind !== 'attribute') return;
+    const type = condition.kind === 'field' ? SEGMENT_FIELDS[condition.field] : condition.type;
+    if (!(OPERATORS[type] as readonly string[]).includes(condition.op)) {
+      ctx.addIssue({ code: 'custom', path: ['op'], message: 'validation.invalid' });
+      return;
+    }
+    if (VALUELESS_OPERATORS.includes(condition.op)) return;
+    const { value } = condition;
+    // Spec §5: a condition may not be empty.
+    if (value === undefined || value === '') {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: V.required });
+      return;
+    }
+    const numeric = type === 'number' || condition.op === 'within_days' || condition.op === 'older_than_days';
+    if (numeric && (typeof value !== 'number' || (type !== 'number' && (!Number.isInteger(value) || value < 1)))) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation.number' });
+    }
+    if ((condition.op === 'before' || condition.op === 'after') && (typeof value !== 'string' || Number.isNaN(Date.parse(value)))) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation.date' });
+    }
+  });
+export type SegmentCondition = z.infer<typeof SegmentCondition>;
+
+export const SEGMENT_GROUPS_MAX = 10;
+export const SEGMENT_CONDITIONS_MAX = 20;
+
+/**
+ * A segment's rule: the player matches when ANY group matches, and a group matches when ALL its conditions
+ * do (OR of ANDs, how the visual editor shows it). Empty groups and empty rules are refused (spec §5).
+ */
+export const SegmentRule = z.object({
+  any: z
+    .array(z.object({ all: z.array(SegmentCondition).min(1, { message: 'validation.conditionsEmpty' }).max(SEGMENT_CONDITIONS_MAX) }))
+    .min(1, { message: 'validation.conditionsEmpty' })
+    .max(SEGMENT_GROUPS_MAX),
+});
+export type SegmentRule = z.infer<typeof SegmentRule>;
+
+export const SegmentBody = z.object({
+  name: z.string().trim().min(1, { message: V.required }).max(100, { message: V.tooLong }),
+  rule: SegmentRule,
+});
+export type SegmentBody = z.infer<typeof SegmentBody>;
+
+export const Segment = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  rule: SegmentRule,
+  /** The latest measured size, and when it was measured. */
+  size: z.number().int().nullable(),
+  measured_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Segment = z.infer<typeof Segment>;
+
+export const SegmentDetail = Segment.extend({
+  sizes: z.array(z.object({ day: z.string(), size: z.number().int() })),
+});
+export type SegmentDetail = z.infer<typeof SegmentDetail>;
+
+/** POST /application/{id}/segment/count: the live count of a rule being edited. */
+export const SegmentCount = z.object({ count: z.number().int(), total: z.number().int() });
+export type SegmentCount = z.infer<typeof SegmentCount>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Dashboard
+
+export const DashboardQuery = z.object({
+  /** Inclusive UTC days, YYYY-MM-DD; at most a year apart. Default: the last 30 days. */
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+});
+
+export const Dashboard = z.object({
+  from: z.string(),
+  to: z.string(),
+  players: z.number().int(),
+  subscribers: z.number().int(),
+  by_platform: z.array(z.object({ platform: PlayerPlatform, players: z.number().int(), subscribers: z.number().int() })),
+  by_channel: z.array(z.object({ channel: AudienceChannel, players: z.number().int() })),
+  /** One entry per day of the period, zeros included. */
+  days: z.array(z.object({ day: z.string(), new_players: z.number().int(), active_players: z.number().int(), sessions: z.number().int(), page_views: z.number().int() })),
+  top_events: z.array(z.object({ name: z.string(), count: z.number().int() })),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
