@@ -1,0 +1,100 @@
+/**
+ * Runs one provider fake in its own process for the benchmarks, so the sender's process is what is
+ * measured. Started by `startFakeProcess(kind, targets)`; answers its connection details over IPC and, on
+ * request, how many messages it accepted.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export type FakeKind = 'webpush' | 'fcm' | 'apns';
+
+export interface FakeProcess<Info> {
+  info: Info;
+  count(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Forks this file as a child running the fake of `kind` with `targets` subscriptions/devices. */
+export function startFakeProcess<Info>(kind: FakeKind, targets: number): Promise<FakeProcess<Info>> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [kind, String(targets)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let waiting: ((n: number) => void)[] = [];
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`fake ${kind} exited with ${code}`)));
+    child.on('message', (msg: { type: string; info?: Info; count?: number }) => {
+      if (msg.type === 'ready') {
+        resolve({
+          info: msg.info as Info,
+          count: () =>
+            new Promise<number>((done) => {
+              waiting.push(done);
+              child.send({ type: 'count' });
+            }),
+          stop: () =>
+            new Promise<void>((done) => {
+              child.removeAllListeners('exit');
+              child.once('exit', () => done());
+              child.kill();
+            }),
+        });
+      } else if (msg.type === 'count') {
+        const list = waiting;
+        waiting = [];
+        for (const done of list) done(msg.count ?? 0);
+      }
+    });
+  });
+}
+
+async function main(kind: FakeKind, targets: number): Promise<void> {
+  let info: unknown;
+  let count: () => number;
+  if (kind === 'webpush') {
+    const fake = await (await import('../fakes/webpush')).start({ record: false });
+    info = { url: fake.url, ca: fake.ca, subscriptions: Array.from({ length: targets }, () => fake.createSubscription()) };
+    count = fake.count;
+  } else if (kind === 'fcm') {
+    const fake = await (await import('../fakes/fcm')).start({ record: false });
+    info = { url: fake.url, serviceAccount: fake.serviceAccount, tokens: Array.from({ length: targets }, () => fake.registerToken()) };
+    count = fake.count;
+  } else {
+    const fake = await (await import('../fakes/apns')).start({ record: false });
+    info = { host: fake.host, port: fake.port, ca: fake.ca, topic: fake.topic, tokenKey: fake.tokenKey, devices: Array.from({ length: targets }, () => fake.registerDevice()) };
+    count = fake.count;
+  }
+  process.on('message', (msg: { type: string }) => {
+    if (msg.type === 'count') process.send!({ type: 'count', count: count() });
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send!({ type: 'ready', info });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.send) {
+  main(process.argv[2] as FakeKind, Number(process.argv[3] ?? 1000));
+}
+
+/**
+ * Runs up to `total` calls of `fn` with at most `window` in flight, starting none after `maxMs` so a slow
+ * machine can't make the bench run long; answers how many ran, elapsed ms and failures.
+ */
+export async function drive(total: number, window: number, fn: (i: number) => Promise<boolean>, maxMs = 8_000): Promise<{ done: number; ms: number; failed: number }> {
+  let next = 0;
+  let failed = 0;
+  const began = performance.now();
+  async function lane(): Promise<void> {
+    while (next < total && performance.now() - began < maxMs) {
+      const i = next++;
+      if (!(await fn(i).catch(() => false))) failed += 1;
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(window, total) }, lane));
+  return { done: next, ms: performance.now() - began, failed };
+}
+
+/** Formats a rate line: name, messages/s, target. */
+export function rateLine(name: string, total: number, ms: number, target: string): string {
+  return `${name.padEnd(44)} ${String(Math.round((total / ms) * 1000)).padStart(7)} msg/s  (${total} in ${Math.round(ms)} ms; target ${target})`;
+}
