@@ -51,30 +51,33 @@ function hashed({ file, name }) {
 /**
  * Copies stylesheets in with hashed names and writes index.html around the entry chunk: the language
  * attribute, the viewport meta, the stylesheet links and a modulepreload per chunk the entry imports.
+ * `headStart` are lines that must open <head> (the embedded admin's App Bridge tags); `publicPath` is where
+ * the server mounts the output's folder.
  */
-function htmlPage({ title, lang, stylesheets, themeColor }) {
+function htmlPage({ title, lang, stylesheets, themeColor, headStart = [], publicPath = PUBLIC_PATH }) {
   return {
     name: 'nudge-html-page',
     generateBundle(_options, bundle) {
       const links = stylesheets.map((sheet) => {
         const { source, fileName } = hashed(sheet);
         this.emitFile({ type: 'asset', fileName, source });
-        return `<link rel="stylesheet" href="${PUBLIC_PATH}${fileName}">`;
+        return `<link rel="stylesheet" href="${publicPath}${fileName}">`;
       });
       const entry = Object.values(bundle).find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
       if (!entry) this.error('no entry chunk to put in index.html');
-      const preloads = entry.imports.map((file) => `<link rel="modulepreload" href="${PUBLIC_PATH}${file}">`);
+      const preloads = entry.imports.map((file) => `<link rel="modulepreload" href="${publicPath}${file}">`);
       const html = [
         '<!doctype html>',
         `<html lang="${lang}">`,
         '<head>',
+        ...headStart,
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         `<meta name="theme-color" content="${themeColor}">`,
         `<title>${title}</title>`,
         ...links,
         ...preloads,
-        `<script type="module" src="${PUBLIC_PATH}${entry.fileName}"></script>`,
+        `<script type="module" src="${publicPath}${entry.fileName}"></script>`,
         '</head>',
         '<body>',
         '<div id="root"></div>',
@@ -136,5 +139,49 @@ function adminConfig() {
   };
 }
 
+/**
+ * The embedded admin (issue 4): dist/embed, served at /embed/assets by the server, whose /shopify-banner and
+ * /shopify-maxlead pages are this index.html with the two placeholders filled in. The platform requires its
+ * key's meta tag and its App Bridge script (classic and blocking) to come first in <head>.
+ */
+function embedAdminConfig() {
+  const outDir = join(root, 'dist/embed');
+  return {
+    input: { main: join(root, 'embed/admin/main.tsx') },
+    output: {
+      dir: outDir,
+      format: 'es',
+      entryFileNames: 'assets/[name]-[hash].js',
+      chunkFileNames: 'assets/[name]-[hash].js',
+      assetFileNames: 'assets/[name]-[hash][extname]',
+      manualChunks(id) {
+        if (id.includes('/node_modules/')) return 'vendor';
+        return undefined;
+      },
+    },
+    plugins: [
+      cleanDir(outDir),
+      ...browserPlugins({ tsconfig: join(root, 'embed/admin/tsconfig.json') }),
+      htmlPage({
+        title: 'Nudge',
+        // English inside the platform's frame (spec §1); the entry switches when the user chooses.
+        lang: 'en',
+        themeColor: '#1a1a1a',
+        publicPath: '/embed/',
+        headStart: [
+          '<meta name="shopify-api-key" content="%SHOPIFY_API_KEY%">',
+          '<script src="%APP_BRIDGE_URL%"></script>',
+        ],
+        stylesheets: [
+          { file: require('@shopify/polaris/build/esm/styles.css'), name: 'polaris' },
+          { file: join(root, 'admin/app/layout/shell.css'), name: 'shell' },
+          { file: join(root, 'embed/admin/embed.css'), name: 'embed' },
+        ],
+      }),
+    ],
+    onwarn: quietAboutDependencies,
+  };
+}
+
 // The storefront widgets (loader, chunks, preview frame) own their config: their budgets test builds with it.
-export default [adminConfig(), ...sdkConfigs()];
+export default [adminConfig(), embedAdminConfig(), ...sdkConfigs()];

@@ -13,12 +13,21 @@ import { installAuth, installPermissions } from './plugins/auth';
 import { registerConsole } from './plugins/console';
 import { registerDocs } from './plugins/docs';
 import { registerSdkFiles } from './plugins/sdk-files';
+import { embedApiRoutes, registerShopPlatform } from '../embed/server';
 import { installErrorHandler } from './plugins/errors';
 import { applicationRoutes } from './routes/application';
+import { attributeRoutes } from './routes/attribute';
+import { dashboardRoutes } from './routes/dashboard';
+import { eventRoutes } from './routes/event';
 import { infoRoutes } from './routes/info';
 import { leadRoutes } from './routes/lead';
+import { platformRoutes } from './routes/platform';
+import { playerRoutes } from './routes/player';
+import { pushSdkRoutes } from './routes/push';
 import { sdkRoutes } from './routes/sdk';
+import { segmentRoutes } from './routes/segment';
 import { teamRoutes } from './routes/team';
+import { trackRoutes } from './routes/track';
 import { userRoutes } from './routes/user';
 import { widgetRoutes } from './routes/widget';
 import { createDummyHash } from './security/passwords';
@@ -145,9 +154,20 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
       await api.register(widgetRoutes);
       await api.register(leadRoutes);
       await api.register(sdkRoutes);
+      await api.register(trackRoutes);
+      await api.register(playerRoutes);
+      await api.register(eventRoutes);
+      await api.register(attributeRoutes);
+      await api.register(segmentRoutes);
+      await api.register(dashboardRoutes);
+      await api.register(platformRoutes);
+      await api.register(pushSdkRoutes);
+      await api.register(embedApiRoutes);
     },
     { prefix: '/api' },
   );
+  // The shop platform's pages, install and webhooks (404 unless SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set).
+  registerShopPlatform(app);
 
   registerSdkFiles(app, config.sdkDir);
   registerConsole(app, config.staticDir);

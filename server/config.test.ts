@@ -73,4 +73,49 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: 'k', LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
     expect(() => loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: 'k', PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
   });
+
+  it('leaves shop-platform embedding off unless both SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: 'k' }).shopify).toBeNull();
+    expect(loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: 'k', SHOPIFY_API_KEY: 'key' }).shopify).toBeNull();
+    expect(loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: 'k', SHOPIFY_API_SECRET: 'secret' }).shopify).toBeNull();
+  });
+
+  it('points the shop platform at its real hosts by default, and the app URL at PUBLIC_URL', () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: 'k', PUBLIC_URL: 'https://nudge.example.com', SHOPIFY_API_KEY: 'key', SHOPIFY_API_SECRET: 'secret' });
+    expect(config.shopify).toEqual({
+      apiKey: 'key',
+      apiSecret: 'secret',
+      scopes: ['read_orders'],
+      appUrl: 'https://nudge.example.com',
+      apiVersion: '2025-10',
+      shopBaseUrl: 'https://{shop}',
+      adminUrl: 'https://admin.shopify.com',
+      appBridgeUrl: 'https://cdn.shopify.com/shopifycloud/app-bridge.js',
+    });
+    expect(config.embedDir.endsWith(join('dist', 'embed'))).toBe(true);
+  });
+
+  it('lets every shop-platform host and setting be configured, and refuses ones that cannot work', () => {
+    const base = { DATA_DIR: tempDir(), SECRET_KEY: 'k', SHOPIFY_API_KEY: 'key', SHOPIFY_API_SECRET: 'secret' };
+    const config = loadConfig({
+      ...base,
+      SHOPIFY_SCOPES: 'read_orders, read_products',
+      SHOPIFY_APP_URL: 'https://app.example.com/',
+      SHOPIFY_API_VERSION: '2025-07',
+      SHOPIFY_SHOP_BASE_URL: 'http://127.0.0.1:9999/shops/{shop}',
+      SHOPIFY_ADMIN_URL: 'http://127.0.0.1:9999',
+      SHOPIFY_APP_BRIDGE_URL: 'http://127.0.0.1:9999/app-bridge.js',
+    }).shopify;
+    expect(config).toMatchObject({
+      scopes: ['read_orders', 'read_products'],
+      appUrl: 'https://app.example.com',
+      apiVersion: '2025-07',
+      shopBaseUrl: 'http://127.0.0.1:9999/shops/{shop}',
+      adminUrl: 'http://127.0.0.1:9999',
+      appBridgeUrl: 'http://127.0.0.1:9999/app-bridge.js',
+    });
+    expect(() => loadConfig({ ...base, SHOPIFY_SHOP_BASE_URL: 'http://127.0.0.1:9999/shops' })).toThrow(/SHOPIFY_SHOP_BASE_URL/);
+    expect(() => loadConfig({ ...base, SHOPIFY_API_VERSION: 'latest' })).toThrow(/SHOPIFY_API_VERSION/);
+    expect(() => loadConfig({ ...base, SHOPIFY_APP_URL: 'nudge' })).toThrow(/SHOPIFY_APP_URL/);
+  });
 });

@@ -30,6 +30,28 @@ export interface Config {
   sdkDir: string;
   /** The global, generous per-IP limit of @fastify/rate-limit. */
   rateLimit: { max: number; windowMs: number };
+  /** The built embedded console (index.html template and hashed assets), served at /shopify-* and /embed/assets. */
+  embedDir: string;
+  /** The shop platform (Shopify) app; null, and every embedding route answers 404, without key and secret. */
+  shopify: ShopifyConfig | null;
+}
+
+/** The shop-platform app's credentials and the platform's hosts (every host is configuration, for tests). */
+export interface ShopifyConfig {
+  apiKey: string;
+  apiSecret: string;
+  /** Access scopes asked for at install. */
+  scopes: string[];
+  /** Where the platform reaches this app (OAuth redirect, bounce reloads); no trailing slash. */
+  appUrl: string;
+  /** The Admin API version in `/admin/api/<version>/graphql.json`. */
+  apiVersion: string;
+  /** The base of a shop's own URLs with a `{shop}` placeholder: `https://{shop}` in production. */
+  shopBaseUrl: string;
+  /** The platform's unified admin, allowed to frame the embedded pages. */
+  adminUrl: string;
+  /** The App Bridge script every embedded page loads first. */
+  appBridgeUrl: string;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -76,6 +98,43 @@ function secretKey(dataDir: string, explicit: string | null): string {
   return generated;
 }
 
+function absoluteUrl(name: string, value: string): string {
+  try {
+    new URL(value.replace('{shop}', 'shop.myshopify.com'));
+  } catch {
+    throw new Error(`${name} must be an absolute URL, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** The shop-platform settings; embedding stays off unless both the API key and its secret are set. */
+function shopifyConfig(env: NodeJS.ProcessEnv, publicUrl: string): ShopifyConfig | null {
+  const apiKey = text(env.SHOPIFY_API_KEY);
+  const apiSecret = text(env.SHOPIFY_API_SECRET);
+  if (!apiKey || !apiSecret) return null;
+  const apiVersion = text(env.SHOPIFY_API_VERSION) ?? '2025-10';
+  if (!/^\d{4}-\d{2}$|^unstable$/.test(apiVersion)) throw new Error(`SHOPIFY_API_VERSION must look like 2025-10, got "${apiVersion}"`);
+  const shopBaseUrl = absoluteUrl('SHOPIFY_SHOP_BASE_URL', text(env.SHOPIFY_SHOP_BASE_URL) ?? 'https://{shop}');
+  if (!shopBaseUrl.includes('{shop}')) throw new Error('SHOPIFY_SHOP_BASE_URL must contain {shop}');
+  return {
+    apiKey,
+    apiSecret,
+    // read_orders: the recent orders behind the fake-buyer notices' "real orders" source.
+    scopes: (text(env.SHOPIFY_SCOPES) ?? 'read_orders')
+      .split(',')
+      .map((scope) => scope.trim())
+      .filter(Boolean),
+    appUrl: absoluteUrl('SHOPIFY_APP_URL', text(env.SHOPIFY_APP_URL) ?? publicUrl),
+    apiVersion,
+    shopBaseUrl,
+    adminUrl: absoluteUrl('SHOPIFY_ADMIN_URL', text(env.SHOPIFY_ADMIN_URL) ?? 'https://admin.shopify.com'),
+    appBridgeUrl: absoluteUrl(
+      'SHOPIFY_APP_BRIDGE_URL',
+      text(env.SHOPIFY_APP_BRIDGE_URL) ?? 'https://cdn.shopify.com/shopifycloud/app-bridge.js',
+    ),
+  };
+}
+
 /** Reads the configuration from `env` (defaults: port 3000, SQLite under ./data). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer('PORT', env.PORT, 3000, 0, 65535);
@@ -116,5 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       max: integer('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1200, 1, 1_000_000),
       windowMs: 60_000,
     },
+    embedDir: resolve(text(env.EMBED_DIR) ?? 'dist/embed'),
+    shopify: shopifyConfig(env, publicUrl),
   };
 }

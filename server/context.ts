@@ -29,15 +29,18 @@ export interface Services {
   version: string;
 }
 
-/** The signed-in user behind a request (from an X-Token session; later also the shop platform's session token). */
+/** The signed-in user behind a request: from an X-Token session, or from the shop platform's session token. */
 export interface Principal {
   userId: number;
-  sessionId: number;
+  /** The X-Token session; null for a shop-platform session token, which is stateless. */
+  sessionId: number | null;
   email: string;
   name: string;
   isAdmin: boolean;
   agency: string | null;
   created: string;
+  /** Set for a shop-platform session token: the shop, and the one application that token may act on. */
+  shop?: { domain: string; applicationId: string };
 }
 
 /** The caller's standing in the application a request names, set by the permission check. */

@@ -32,9 +32,21 @@ describe('a fresh build of the storefront widgets', () => {
     expect(loader).toContain('window.nudge');
   });
 
+  it('keeps Preact out of collection: the track chunk imports no other chunk', () => {
+    const track = readFileSync(join(dir, sizes.find((s) => s.name === 'track')!.file), 'utf8');
+    expect(track).not.toMatch(/\bimport\s*[{*\w]|from\s*["']/);
+    expect(track).not.toMatch(/preact|__k/);
+  });
+
+  it('makes sw.js a classic script for the shop worker to importScripts(), with a stable name', () => {
+    const sw = readFileSync(join(dir, 'sw.js'), 'utf8');
+    expect(() => new Script(sw)).not.toThrow();
+    expect(sw).toContain('pushsubscriptionchange');
+  });
+
   it('names every chunk after the release, so a new build never reuses an old cached name', () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, string>;
-    for (const size of sizes.filter((s) => s.name !== 'loader')) {
+    for (const size of sizes.filter((s) => s.name !== 'loader' && s.name !== 'sw')) {
       expect(size.file).toBe(`chunks/${size.name}-${manifest.release}.js`);
     }
     expect(readFileSync(join(dir, 'nudge.js'), 'utf8')).toContain(manifest.release);

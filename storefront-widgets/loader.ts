@@ -1,5 +1,4 @@
 import { boot } from './loader/boot';
-import type { WidgetModule } from './types';
 
 /**
  * dist/sdk/nudge.js, the one script a shop adds:
@@ -8,4 +7,4 @@ import type { WidgetModule } from './types';
  */
 declare const __NUDGE_RELEASE__: string;
 
-boot(document.currentScript as HTMLScriptElement | null, __NUDGE_RELEASE__, (url) => import(url) as Promise<WidgetModule>);
+boot(document.currentScript as HTMLScriptElement | null, __NUDGE_RELEASE__, (url) => import(url));

@@ -2,6 +2,9 @@
 //   nudge.js                        the loader, a classic script (no imports, no Preact); cached briefly
 //   chunks/runtime-<release>.js     Preact, the Shadow DOM mount and the visitor's storage, shared by every widget
 //   chunks/<type>-<release>.js      one chunk per widget type, loaded only where that widget shows
+//   chunks/track-<release>.js       collection (sessions, page views, events, web push subscription): no Preact
+//   chunks/pushbox-<release>.js     the web push subscription box, on the runtime like a widget
+//   sw.js                           the service worker's code, a classic script the shop's worker file imports
 //   preview.js                      the console's preview frame: every widget, drafts posted by the console
 //   manifest.json                   type -> chunk file, for the server and the size budgets
 // <release> is one hash of everything that goes into the chunks, so they can be cached as immutable
@@ -24,6 +27,11 @@ const root = dirname(here);
 
 /** The widget types, each a folder under widgets/ with an index.tsx that exports `mount`. */
 export const SDK_WIDGET_TYPES = ['schedule', 'banner', 'contact', 'spin', 'suggestion', 'fake_noti', 'maxlead'];
+/**
+ * The other chunks the loader imports by name. `track` takes its own copy of the visitor's storage rather
+ * than the runtime's, which would bring Preact along.
+ */
+export const SDK_CHUNKS = { track: join(here, 'sdk', 'track.ts'), pushbox: join(here, 'pushbox', 'index.tsx') };
 
 const clean = (id) => id.split('?')[0];
 const inFolder = (id, folder) => !relative(folder, clean(id)).startsWith('..');
@@ -34,12 +42,15 @@ const RUNTIME_FILES = ['storage.ts', 'session.ts', 'visitor.ts'].map((file) => j
  * id for every widget on the page); everything else belongs to one widget.
  */
 const isRuntime = (id) =>
-  id.includes(`${sep}node_modules${sep}preact${sep}`) || inFolder(id, join(WIDGETS_DIR, 'core')) || RUNTIME_FILES.includes(clean(id));
+  !id.includes('?w=') &&
+  (id.includes(`${sep}node_modules${sep}preact${sep}`) || inFolder(id, join(WIDGETS_DIR, 'core')) || RUNTIME_FILES.includes(clean(id)));
 
 /** Which widget a module belongs to: its folder under widgets/, or the copy's `?w=` owner. */
 function ownerOf(id) {
   const copy = /\?w=([a-z_]+)$/.exec(id);
   if (copy) return copy[1];
+  const chunk = Object.keys(SDK_CHUNKS).find((name) => SDK_CHUNKS[name] === clean(id));
+  if (chunk) return chunk;
   const rel = relative(WIDGETS_DIR, clean(id)).split(sep);
   return rel.length > 1 && SDK_WIDGET_TYPES.includes(rel[0]) ? rel[0] : null;
 }
@@ -57,7 +68,8 @@ function perWidgetCopies() {
       const owner = importer && ownerOf(importer);
       if (!owner) return null;
       const resolved = await this.resolve(source, clean(importer), { ...options, skipSelf: true });
-      if (!resolved || resolved.external || isRuntime(resolved.id) || resolved.id.includes(`${sep}node_modules${sep}`)) return resolved;
+      const shared = isRuntime(resolved?.id ?? '') && owner !== 'track';
+      if (!resolved || resolved.external || shared || resolved.id.includes(`${sep}node_modules${sep}`)) return resolved;
       if (ownerOf(resolved.id) === owner) return resolved;
       return { id: `${resolved.id}?w=${owner}` };
     },
@@ -125,6 +137,15 @@ async function buildLoader(release) {
   return chunk.code;
 }
 
+/** Builds sw.js, the service worker's code: a classic script, as importScripts() wants. */
+async function buildServiceWorker() {
+  const bundle = await rollup({ input: join(here, 'sw.ts'), plugins: [transpile(), resolve(), terser(TERSER)] });
+  const { output } = await bundle.generate({ format: 'iife', name: 'nudgeServiceWorker', strict: false });
+  await bundle.close();
+  new Script(output[0].code, { filename: 'sw.js' });
+  return output[0].code;
+}
+
 /**
  * One hash for the whole set of chunks, from every module's transformed code and the versions of the tools
  * that turn it into output: the same sources always give the same names, any change gives new ones.
@@ -155,11 +176,13 @@ function loaderAndManifest(release) {
       const manifest = { loader: 'nudge.js', release: release.value };
       for (const file of Object.values(bundle)) {
         if (file.type !== 'chunk') continue;
-        const known = file.isEntry ? SDK_WIDGET_TYPES.includes(file.name) || file.name === 'preview' : file.name === 'runtime';
+        const known = file.isEntry ? SDK_WIDGET_TYPES.includes(file.name) || file.name in SDK_CHUNKS || file.name === 'preview' : file.name === 'runtime';
         if (!known) this.error(`unexpected shared chunk ${file.fileName} (${Object.keys(file.modules).join(', ')})`);
         manifest[file.name] = file.fileName;
       }
       this.emitFile({ type: 'asset', fileName: 'nudge.js', source: await buildLoader(release.value) });
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source: await buildServiceWorker() });
+      manifest.sw = 'sw.js';
       this.emitFile({ type: 'asset', fileName: 'manifest.json', source: `${JSON.stringify(manifest, null, 2)}\n` });
     },
   };
@@ -173,6 +196,7 @@ export function sdkConfig({ outDir = join(root, 'dist/sdk') } = {}) {
   return {
     input: {
       ...Object.fromEntries(SDK_WIDGET_TYPES.map((type) => [type, join(WIDGETS_DIR, type, 'index.tsx')])),
+      ...SDK_CHUNKS,
       preview: join(here, 'preview-frame.ts'),
     },
     preserveEntrySignatures: 'exports-only',

@@ -149,6 +149,109 @@ describe('the API client', () => {
     });
   });
 
+  describe("when calls are authorized by the platform's session token (the embedded admin)", () => {
+    function embedded(answer?: Setup['answer'], pageUrl = 'https://nudge.example/shopify-banner?shop=a.myshopify.com') {
+      let issued = 0;
+      const authorize = vi.fn(async () => ({ Authorization: `Bearer session-${++issued}`, 'X-Token': 'shopify-embedded' }));
+      const fetch = vi.fn(answer ?? (async () => json({ success: true, data: {} })));
+      const notify = vi.fn();
+      const expireSession = vi.fn();
+      const scheduled: { run: () => void; ms: number }[] = [];
+      const client = createApiClient({
+        fetch: fetch as unknown as typeof globalThis.fetch,
+        session: () => ({ token: 'stored_tok', roles: ['super_user'], language: 'en' }),
+        pageUrl: () => pageUrl,
+        t: (key) => MESSAGES[key] ?? key,
+        notify,
+        expireSession,
+        schedule: (run, ms) => scheduled.push({ run, ms }),
+        authorize,
+      });
+      const headersOf = (call: number) => (fetch.mock.calls[call] as [string, RequestInit])[1].headers as Record<string, string>;
+      return { client, fetch, authorize, notify, expireSession, scheduled, headersOf };
+    }
+    const refused = (retry: boolean) =>
+      new Response(JSON.stringify({ success: false, error: 'NOT_AUTHORIZED', message: 'Your session has expired' }), {
+        status: 401,
+        headers: { 'content-type': 'application/json', ...(retry ? { 'X-Shopify-Retry-Invalid-Session-Request': '1' } : {}) },
+      });
+
+    it('sends a fresh Bearer token for each call with the placeholder X-Token, never the stored token', async () => {
+      const { client, headersOf, authorize } = embedded();
+      await client.get('/embed/session', z.object({}));
+      await client.post('/application/a/widget', {}, z.object({}));
+      expect(authorize).toHaveBeenCalledTimes(2);
+      expect(headersOf(0)).toMatchObject({ Authorization: 'Bearer session-1', 'X-Token': 'shopify-embedded' });
+      expect(headersOf(1)).toMatchObject({ Authorization: 'Bearer session-2', 'X-Token': 'shopify-embedded' });
+    });
+
+    it('ignores an access_token in the page URL', async () => {
+      const { client, fetch } = embedded(undefined, 'https://nudge.example/shopify-banner?access_token=link_tok');
+      await client.get('/x', z.unknown());
+      const [url] = fetch.mock.calls[0] as [string, RequestInit];
+      expect(new URL(url).searchParams.has('access_token')).toBe(false);
+    });
+
+    it('retries once with a fresh token when the 401 carries the retry header', async () => {
+      const answers = [refused(true), json({ success: true, data: { ok: true } })];
+      const { client, fetch, headersOf } = embedded(async () => answers.shift()!);
+      const result = await client.post('/application/a/widget', { name: 'Sale' }, z.object({ ok: z.boolean() }));
+      expect(result.data).toEqual({ ok: true });
+      expect(fetch).toHaveBeenCalledTimes(2);
+      expect(headersOf(0).Authorization).toBe('Bearer session-1');
+      expect(headersOf(1).Authorization).toBe('Bearer session-2');
+      expect((fetch.mock.calls[1] as [string, RequestInit])[1].body).toBe(JSON.stringify({ name: 'Sale' }));
+    });
+
+    it('retries only once, then fails with NOT_AUTHORIZED and keeps the page (there is no local session to end)', async () => {
+      const { client, fetch, notify, scheduled, expireSession } = embedded(async () => refused(true));
+      await expect(client.get('/x', z.unknown())).rejects.toMatchObject({ code: 'NOT_AUTHORIZED', status: 401 });
+      expect(fetch).toHaveBeenCalledTimes(2);
+      expect(notify).toHaveBeenCalledWith('Your session has expired');
+      expect(scheduled).toHaveLength(0);
+      expect(expireSession).not.toHaveBeenCalled();
+    });
+
+    it('does not retry a 401 without the retry header', async () => {
+      const { client, fetch } = embedded(async () => refused(false));
+      await expect(client.get('/x', z.unknown())).rejects.toMatchObject({ code: 'NOT_AUTHORIZED' });
+      expect(fetch).toHaveBeenCalledTimes(1);
+    });
+
+    it('fails like a network failure when no session token can be had', async () => {
+      const { fetch, notify } = embedded();
+      const failing = createApiClient({
+        fetch: fetch as unknown as typeof globalThis.fetch,
+        session: () => ({ token: null, roles: ['super_user'], language: 'en' }),
+        pageUrl: () => 'https://nudge.example/shopify-banner',
+        t: (key) => MESSAGES[key] ?? key,
+        notify,
+        expireSession: vi.fn(),
+        authorize: () => Promise.reject(new Error('App Bridge is not there')),
+      });
+      await expect(failing.get('/x', z.unknown())).rejects.toMatchObject({ code: 'NETWORK' });
+      expect(fetch).not.toHaveBeenCalled();
+      expect(notify).toHaveBeenCalledWith('Unknown error');
+    });
+
+    it('keeps the stored X-Token when authorize answers null (the hosted console)', async () => {
+      const fetch = vi.fn(async () => json({ success: true, data: {} }));
+      const client = createApiClient({
+        fetch: fetch as unknown as typeof globalThis.fetch,
+        session: () => ({ token: 'tok_123', roles: ['super_user'], language: 'en' }),
+        pageUrl: () => 'https://console.example/application',
+        t: (key) => key,
+        notify: vi.fn(),
+        expireSession: vi.fn(),
+        authorize: () => null,
+      });
+      await client.get('/x', z.unknown());
+      const headers = (fetch.mock.calls[0] as unknown as [string, RequestInit])[1].headers as Record<string, string>;
+      expect(headers['X-Token']).toBe('tok_123');
+      expect(headers.Authorization).toBeUndefined();
+    });
+  });
+
   describe('when the server takes longer than 30 s', () => {
     it('gives up with a timeout message', async () => {
       vi.useFakeTimers();

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ErrorEnvelope } from '../../shared/contract';
+import { ErrorEnvelope, RETRY_INVALID_SESSION_HEADER } from '../../shared/contract';
 import type { Language } from '../../shared/i18n';
 import { type Role, isViewerWriteBlocked } from '../../shared/permissions';
 import { ApiError } from './api-error';
@@ -51,6 +51,11 @@ export interface ApiClientDeps {
   /** Ends the local session and reloads the page. */
   expireSession(): void;
   schedule?(run: () => void, ms: number): void;
+  /**
+   * Headers that authenticate a call in place of the stored token, asked for afresh for every call (the
+   * embedded admin's session token); null, or no function, keeps the X-Token of the hosted console.
+   */
+  authorize?(): Promise<Record<string, string>> | null;
 }
 
 export interface ApiClient {
@@ -88,11 +93,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
-  function fail(error: ApiError, quiet: boolean | undefined): never {
+  /** `authorized`: the call carried the platform's session token, so there is no local session to end. */
+  function fail(error: ApiError, quiet: boolean | undefined, authorized = false): never {
     if (error.code === 'NOT_AUTHORIZED') {
       deps.notify(error.message);
       // A link that carries its own access_token is not this console's session: nothing to sign out of.
-      if (!accessTokenInPage() && !expiring) {
+      if (!authorized && !accessTokenInPage() && !expiring) {
         expiring = true;
         schedule(() => {
           expiring = false;
@@ -117,15 +123,18 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
 
     const pageUrl = deps.pageUrl();
-    const accessToken = accessTokenInPage();
+    const authorization = deps.authorize?.() ?? null;
+    const authorized = authorization !== null;
+    const accessToken = authorized ? null : accessTokenInPage();
     const url = new URL(joinUrl(baseUrl, path), pageUrl);
     for (const [key, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
     }
     const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': language };
     if (accessToken) url.searchParams.set('access_token', accessToken);
-    else if (token) headers['X-Token'] = token;
+    else if (token && !authorized) headers['X-Token'] = token;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const failWith = (error: ApiError): never => fail(error, options.quiet, authorized);
 
     const controller = new AbortController();
     let timedOut = false;
@@ -141,12 +150,18 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     let payload: unknown;
     try {
       const fetcher = deps.fetch ?? globalThis.fetch;
-      response = await fetcher(url.toString(), {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: controller.signal,
-      });
+      const send = async (extra: Promise<Record<string, string>> | null) =>
+        fetcher(url.toString(), {
+          method,
+          headers: extra ? { ...headers, ...(await extra) } : headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          signal: controller.signal,
+        });
+      response = await send(authorization);
+      // A session token can expire on its way; the server then asks for a fresh one, and gets it once.
+      if (authorized && response.status === 401 && response.headers.get(RETRY_INVALID_SESSION_HEADER) === '1') {
+        response = await send(deps.authorize?.() ?? authorization);
+      }
       try {
         payload = await response.json();
       } catch {
@@ -155,9 +170,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         payload = undefined;
       }
     } catch (cause) {
-      if (timedOut) fail(new ApiError('TIMEOUT', deps.t('api.timeout')), options.quiet);
+      if (timedOut) failWith(new ApiError('TIMEOUT', deps.t('api.timeout')));
       if (options.signal?.aborted) throw cause;
-      return fail(new ApiError('NETWORK', deps.t('common.unknownError')), options.quiet);
+      return failWith(new ApiError('NETWORK', deps.t('common.unknownError')));
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', cancel);
@@ -167,19 +182,19 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       const envelope = ErrorEnvelope.safeParse(payload);
       if (envelope.success) {
         const { error, message, fields } = envelope.data;
-        return fail(new ApiError(error, message || deps.t('common.unknownError'), response.status, fields ?? []), options.quiet);
+        return failWith(new ApiError(error, message || deps.t('common.unknownError'), response.status, fields ?? []));
       }
-      return fail(new ApiError('HTTP', messageOf(payload) ?? deps.t('common.unknownError'), response.status), options.quiet);
+      return failWith(new ApiError('HTTP', messageOf(payload) ?? deps.t('common.unknownError'), response.status));
     }
     if (!response.ok) {
-      return fail(new ApiError('HTTP', messageOf(payload) ?? deps.t('common.unknownError'), response.status), options.quiet);
+      return failWith(new ApiError('HTTP', messageOf(payload) ?? deps.t('common.unknownError'), response.status));
     }
     if (!payload || typeof payload !== 'object' || (payload as { success?: unknown }).success !== true) {
-      return fail(new ApiError('BAD_ANSWER', deps.t('api.badAnswer'), response.status), options.quiet);
+      return failWith(new ApiError('BAD_ANSWER', deps.t('api.badAnswer'), response.status));
     }
     const checked = options.schema.safeParse((payload as { data?: unknown }).data);
     if (!checked.success) {
-      return fail(new ApiError('BAD_ANSWER', deps.t('api.badAnswer'), response.status), options.quiet);
+      return failWith(new ApiError('BAD_ANSWER', deps.t('api.badAnswer'), response.status));
     }
     return { data: checked.data, message: messageOf(payload) };
   }

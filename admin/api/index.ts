@@ -6,6 +6,24 @@ import { createApiClient } from './client';
 export { ApiError, isApiError } from './api-error';
 export type { ApiClient, ApiResult, CallOptions } from './client';
 
+/** Gives the headers that authenticate one call, asked for afresh each time. */
+export type Authorize = () => Promise<Record<string, string>>;
+
+let authorize: Authorize | null = null;
+
+/**
+ * Authenticates every later call with these headers instead of the stored token: the embedded admin's entry
+ * sets the platform's session token here once, before anything loads. The hosted console never calls it.
+ */
+export function authorizeApiWith(next: Authorize | null): void {
+  authorize = next;
+}
+
+/** The headers the client would add to a call now, for a download that can't go through it; null: the stored token. */
+export function apiAuthorization(): Promise<Record<string, string>> | null {
+  return authorize ? authorize() : null;
+}
+
 /** The console's client, wired to the store (token, roles, language), i18n and the toasts. */
 export const api = createApiClient({
   session: () => {
@@ -20,4 +38,5 @@ export const api = createApiClient({
     // The guard sends the reloaded page to /login?redirect=… with this path.
     window.location.reload();
   },
+  authorize: apiAuthorization,
 });

@@ -113,8 +113,25 @@ describe('the navigation guard (spec §2)', () => {
     });
   });
 
+  describe('when the route is an audience screen (issue 5)', () => {
+    it.each<Role>(['viewer', 'user', 'ads_manager'])('opens the dashboard and a player page for %s', (role) => {
+      expect(decideNavigation(signedIn({ path: '/application/shop_one', roles: [role] }))).toMatchObject({
+        kind: 'allow',
+        route: { route: expect.objectContaining({ path: '/' }) },
+      });
+      expect(decideNavigation(signedIn({ path: '/application/shop_one/player/42', roles: [role] }))).toMatchObject({
+        kind: 'allow',
+        route: { route: expect.objectContaining({ path: '/player/:player_id' }) },
+      });
+    });
+    it('opens a segment for an ads_manager and sends a user to /401', () => {
+      expect(decideNavigation(signedIn({ path: '/application/shop_one/segment/new', roles: ['ads_manager'] }))).toMatchObject({ kind: 'allow' });
+      expect(decideNavigation(signedIn({ path: '/application/shop_one/segment/7', roles: ['user'] }))).toEqual({ kind: 'redirect', to: '/401', replace: true });
+    });
+  });
+
   describe('when a screen does not exist yet or the path is unknown', () => {
-    it.each(['/application/shop_one', '/application/shop_one/segment', '/application/shop_one/notification/basic', '/billing', '/nowhere'])(
+    it.each(['/application/shop_one/trigger', '/application/shop_one/voucher', '/application/shop_one/notification/basic', '/billing', '/nowhere'])(
       'sends %s to /404',
       (path) => {
         expect(decideNavigation(signedIn({ path, roles: ['admin'] }))).toEqual({ kind: 'redirect', to: '/404', replace: true });

@@ -38,12 +38,21 @@ const FeaturePage = lazy(() => import('../features/maxlead/maxlead-pages').then(
 const LeadsReportPage = lazy(() =>
   import('../features/leads/leads-report-page').then((m) => ({ default: m.LeadsReportPage })),
 );
+const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })));
+const PlayersPage = lazy(() => import('../features/players/players-page').then((m) => ({ default: m.PlayersPage })));
+const PlayerPage = lazy(() => import('../features/players/player-page').then((m) => ({ default: m.PlayerPage })));
+const EventsPage = lazy(() => import('../features/events/events-page').then((m) => ({ default: m.EventsPage })));
+const AttributesPage = lazy(() => import('../features/attributes/attributes-page').then((m) => ({ default: m.AttributesPage })));
+const SegmentsPage = lazy(() => import('../features/segments/segments-page').then((m) => ({ default: m.SegmentsPage })));
+const SegmentPage = lazy(() => import('../features/segments/segment-page').then((m) => ({ default: m.SegmentPage })));
+const PlatformPage = lazy(() => import('../features/platform/platform-page').then((m) => ({ default: m.PlatformPage })));
+const PlayerInfoPage = lazy(() => import('../features/playerinfo/playerinfo-page').then((m) => ({ default: m.PlayerInfoPage })));
 
 /**
  * The screens of the per-application routes that exist, by their path in APPLICATION_ROUTES. A route marked
  * built without a screen here, or not built, leads to /404.
  */
-const APPLICATION_SCREENS: Record<string, ComponentType> = {
+export const APPLICATION_SCREENS: Record<string, ComponentType> = {
   '/permission': TeamPage,
   '/banner': BannersPage,
   '/banner/create': BannerCreatePage,
@@ -52,6 +61,14 @@ const APPLICATION_SCREENS: Record<string, ComponentType> = {
   '/maxlead': MaxleadPage,
   '/feature': FeaturePage,
   '/maxlead_report': LeadsReportPage,
+  '/': DashboardPage,
+  '/player': PlayersPage,
+  '/player/:player_id': PlayerPage,
+  '/event': EventsPage,
+  '/attribute': AttributesPage,
+  '/segment': SegmentsPage,
+  '/segment/:segment_id': SegmentPage,
+  '/platform': PlatformPage,
 };
 
 /** /redirect/:path* re-enters /:path (the visited-view "refresh"), keeping the query. */
@@ -81,6 +98,7 @@ export function PublicRoutes() {
         <Route path="/auth-redirect" component={AuthRedirectPage} />
         <Route path="/404" component={NotFoundPage} />
         <Route path="/401" component={UnauthorizedPage} />
+        <Route path="/application/:application_id/playerinfo" component={PlayerInfoPage} />
         <Route path="/redirect/*" component={RedirectPage} />
         <Route component={ToNotFound} />
       </Switch>

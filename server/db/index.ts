@@ -25,6 +25,10 @@ export function openDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Reads through a memory map and a 64 MB page cache instead of a read() per page: counts over a million
+  // players' index entries measured about a quarter faster (tests/bench/player-list.ts, segment-count.ts).
+  sqlite.pragma('mmap_size = 1073741824');
+  sqlite.pragma('cache_size = -65536');
   return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
 }
 

@@ -456,5 +456,119 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+
+    '0004_shop_platform': {
+      async up(db: Kysely<any>) {
+        // A shop of the shop platform and its application; the offline token is encrypted at rest.
+        await db.schema
+          .createTable('shops')
+          .addColumn('shop', 'text', (col) => col.primaryKey())
+          .addColumn('application_id', 'text', (col) =>
+            col.notNull().unique().references('applications.application_id').onDelete('cascade'),
+          )
+          .addColumn('access_token', 'text')
+          .addColumn('scopes', 'text', (col) => col.notNull().defaultTo(''))
+          .addColumn('owner_user_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
+          .addColumn('email', 'text')
+          .addColumn('name', 'text')
+          .addColumn('installed_at', 'text', required)
+          .addColumn('uninstalled_at', 'text')
+          .addColumn('updated_at', 'text', required)
+          .execute();
+
+        // Handled webhook deliveries: the key makes a redelivery (or two racing ones) do its work once.
+        await db.schema
+          .createTable('shop_webhooks')
+          .addColumn('shop', 'text', required)
+          .addColumn('webhook_id', 'text', required)
+          .addColumn('topic', 'text', required)
+          .addColumn('received_at', 'text', required)
+          .addPrimaryKeyConstraint('shop_webhooks_pk', ['shop', 'webhook_id'])
+          .execute();
+        await db.schema.createIndex('shop_webhooks_received_at').on('shop_webhooks').column('received_at').execute();
+
+        await db.schema
+          .createTable('shop_orders')
+          .addColumn('shop', 'text', (col) => col.primaryKey().references('shops.shop').onDelete('cascade'))
+          .addColumn('orders', 'text', required)
+          .addColumn('fetched_at', 'text', required)
+          .addColumn('ok', 'integer', (col) => col.notNull().defaultTo(1))
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const table of ['shop_orders', 'shop_webhooks', 'shops']) {
+          await db.schema.dropTable(table).ifExists().execute();
+        }
+      },
+    },
+
+    '0006_audience_query': {
+      async up(db: Kysely<any>) {
+        // The segment compiler asks "which players" of these tables; with player_id in the index the answer
+        // comes from the index alone. Each replaces an index of 0003 with the same leading columns, so
+        // ingestion maintains no more indexes than before.
+        const covering: [string, string, string[]][] = [
+          ['events_application_name_occurred', 'events', ['application_id', 'name', 'occurred_at', 'player_id']],
+          ['player_tags_application_tag', 'player_tags', ['application_id', 'tag', 'player_id']],
+          ['player_attributes_application_name_value', 'player_attributes', ['application_id', 'name', 'value', 'player_id']],
+          ['player_attributes_application_name_number', 'player_attributes', ['application_id', 'name', 'number_value', 'player_id']],
+        ];
+        for (const [old, table, columns] of covering) {
+          await db.schema.dropIndex(old).ifExists().execute();
+          await db.schema.createIndex(`${old}_player`).on(table).columns(columns).execute();
+        }
+        // The player list's search looks for an exact mobile number as well as device id, user id and email.
+        await db.schema.createIndex('players_application_mobile_number').on('players').columns(['application_id', 'mobile_number']).execute();
+        if (dialect === 'postgres') {
+          // The list pages by (last_seen_at, id) with never-seen players last, as SQLite orders them; there the
+          // rowid already ends every index, so the indexes of 0003 serve as they are.
+          await db.schema.dropIndex('players_application_last_seen_at').ifExists().execute();
+          await sql`create index players_application_last_seen_id on players (application_id, last_seen_at desc nulls last, id desc)`.execute(db);
+          await db.schema.dropIndex('players_application_created_at').ifExists().execute();
+          await db.schema.createIndex('players_application_created_id').on('players').columns(['application_id', 'created_at', 'id']).execute();
+        }
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('players_application_mobile_number').ifExists().execute();
+        const restored: [string, string, string[]][] = [
+          ['events_application_name_occurred', 'events', ['application_id', 'name', 'occurred_at']],
+          ['player_tags_application_tag', 'player_tags', ['application_id', 'tag']],
+          ['player_attributes_application_name_value', 'player_attributes', ['application_id', 'name', 'value']],
+          ['player_attributes_application_name_number', 'player_attributes', ['application_id', 'name', 'number_value']],
+        ];
+        if (dialect === 'postgres') {
+          await db.schema.dropIndex('players_application_last_seen_id').ifExists().execute();
+          await db.schema.dropIndex('players_application_created_id').ifExists().execute();
+          restored.push(['players_application_last_seen_at', 'players', ['application_id', 'last_seen_at']]);
+          restored.push(['players_application_created_at', 'players', ['application_id', 'created_at']]);
+        }
+        for (const [name, table, columns] of restored) {
+          await db.schema.dropIndex(`${name}_player`).ifExists().execute();
+          await db.schema.createIndex(name).ifNotExists().on(table).columns(columns).execute();
+        }
+      },
+    },
+
+    '0007_web_push': {
+      async up(db: Kysely<any>) {
+        // 0001 reserved the platforms table (id, application, kind). Each kind of issue 5 and 6 (web, ios,
+        // android, sms, facebook) keeps its status, its settings as JSON, its secrets sealed (VAPID private key,
+        // provider credentials) and the public half of a key pair, one row per application and kind.
+        await db.schema.alterTable('platforms').addColumn('status', 'text', (col) => col.notNull().defaultTo('inactive')).execute();
+        await db.schema.alterTable('platforms').addColumn('settings', 'text', (col) => col.notNull().defaultTo('{}')).execute();
+        await db.schema.alterTable('platforms').addColumn('secrets', 'text').execute();
+        await db.schema.alterTable('platforms').addColumn('public_key', 'text').execute();
+        await db.schema.alterTable('platforms').addColumn('updated_at', 'text').execute();
+        await db.schema.dropIndex('platforms_application_id').ifExists().execute();
+        await db.schema.createIndex('platforms_application_kind').unique().on('platforms').columns(['application_id', 'kind']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('platforms_application_kind').ifExists().execute();
+        await db.schema.createIndex('platforms_application_id').ifNotExists().on('platforms').column('application_id').execute();
+        for (const column of ['updated_at', 'public_key', 'secrets', 'settings', 'status']) {
+          await db.schema.alterTable('platforms').dropColumn(column).execute();
+        }
+      },
+    },
   };
 }

@@ -34,6 +34,9 @@ export interface Database {
   widget_button_clicks: WidgetButtonClicksTable;
   webhook_outbox: WebhookOutboxTable;
   rate_windows: RateWindowsTable;
+  shops: ShopsTable;
+  shop_webhooks: ShopWebhooksTable;
+  shop_orders: ShopOrdersTable;
 }
 
 export type Flag = 0 | 1;
@@ -259,11 +262,22 @@ export interface PlayerDaysTable {
   events: ColumnType<number, number | undefined, number>;
 }
 
+/** One sending platform of an application (spec §3 "Platform setting"), one row per kind (0007_web_push). */
 export interface PlatformsTable {
   id: Generated<number>;
   application_id: string;
+  /** web | ios | android | sms | facebook (PLATFORM_KINDS). */
   kind: string;
+  /** active | inactive (spec §3 "Platform status"). */
+  status: ColumnType<string, string | undefined, string>;
+  /** JSON: the merchant's settings of that kind (web: WebPushSettings). */
+  settings: ColumnType<string, string | undefined, string>;
+  /** Sealed JSON (server/security/secret-box.ts): keys and credentials that never leave the server. */
+  secrets: string | null;
+  /** The public half of the platform's key pair, where it has one (web: the VAPID public key). */
+  public_key: string | null;
   created_at: string;
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MailOutboxTable {
@@ -360,6 +374,44 @@ export interface RateWindowsTable {
   hits: ColumnType<number, number | undefined, number>;
 }
 
+/** A shop of the shop platform that installed the app; its application holds everything else. */
+export interface ShopsTable {
+  /** The shop's permanent domain, `name.myshopify.com`. */
+  shop: string;
+  application_id: string;
+  /** The offline Admin API token, AES-256-GCM under a key derived from SECRET_KEY; null once uninstalled. */
+  access_token: string | null;
+  /** The scopes the token was granted, comma-separated. */
+  scopes: string;
+  /** The user created at install; every session token of the shop acts as this user. */
+  owner_user_id: number | null;
+  /** The shop's contact email as the platform reports it: where customer data exports go. */
+  email: string | null;
+  name: string | null;
+  installed_at: string;
+  /** Set by `app/uninstalled`; the application and its data stay. */
+  uninstalled_at: string | null;
+  updated_at: string;
+}
+
+/** Webhook deliveries already handled: a redelivery with the same id does nothing. */
+export interface ShopWebhooksTable {
+  shop: string;
+  webhook_id: string;
+  topic: string;
+  received_at: string;
+}
+
+/** The last read of a shop's recent orders, already anonymised, so storefront hits don't call the platform. */
+export interface ShopOrdersTable {
+  shop: string;
+  /** JSON array of { name, city, product, url, image_url, created_at }. */
+  orders: string;
+  fetched_at: string;
+  /** 0 when the read failed: an empty list is kept briefly so a failing platform isn't called on every hit. */
+  ok: Flag;
+}
+
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
@@ -367,3 +419,4 @@ export type ApplicationRow = Selectable<ApplicationsTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
 export type WidgetRow = Selectable<WidgetsTable>;
 export type LeadRow = Selectable<LeadsTable>;
+export type ShopRow = Selectable<ShopsTable>;

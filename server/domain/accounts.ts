@@ -237,7 +237,8 @@ export async function requestPasswordReset(ctx: Ctx, body: ResetPasswordBody): P
 }
 
 export async function logoutUser(ctx: Ctx, principal: Principal): Promise<void> {
-  await revokeSession(ctx.s, principal.sessionId);
+  // A shop-platform session token is stateless and short-lived: there is no session of ours to revoke.
+  if (principal.sessionId !== null) await revokeSession(ctx.s, principal.sessionId);
 }
 
 export async function getProfile(ctx: Ctx, principal: Principal): Promise<Profile> {
@@ -312,5 +313,5 @@ async function applyPasswordChange(ctx: Ctx, principal: Principal, user: User, f
     .where('id', '=', user.id)
     .execute();
   await clearBucket(s.db, bucket);
-  await revokeUserSessions(s, user.id, principal.sessionId);
+  await revokeUserSessions(s, user.id, principal.sessionId ?? undefined);
 }

@@ -41,6 +41,8 @@ async function usageOf(ctx: Ctx, ids: string[]): Promise<Map<string, { total_use
     .select(['application_id', 'kind'])
     .distinct()
     .where('application_id', 'in', ids)
+    // A platform whose keys exist but which the merchant has not switched on is not one they send through.
+    .where('status', '=', 'active')
     .orderBy('kind')
     .execute();
   for (const row of platforms) usage.get(row.application_id)!.platforms.push(row.kind);

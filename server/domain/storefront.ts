@@ -6,7 +6,9 @@ import { withinWindows } from '../security/rate-windows';
 import type { ThrottleLimits, ThrottleRule } from '../security/throttle';
 import { recordLead, type LeadValues } from './leads';
 import { bumpButtonClicks, bumpWidgetCounter, dayOf } from './widget-stats';
+import { publicWebPush } from './web-push';
 import { toRecord, type WidgetRecord } from './widgets';
+import { withShopOrders } from '../../embed/server/orders';
 
 /*
  * The public storefront API: what a shop's visitors' browsers may ask and send, identified only by the
@@ -46,7 +48,7 @@ export function publicSettings(type: WidgetType, settings: Record<string, unknow
   };
 }
 
-/** The widgets the loader may show, oldest first (the order the merchant created them). */
+/** The widgets the loader may show, oldest first (the order the merchant created them), and web push when it is on. */
 export async function getPublicConfig(ctx: Ctx, key: string): Promise<PublicConfig> {
   const application = await applicationByKey(ctx, key);
   const rows = await ctx.s.db
@@ -58,11 +60,14 @@ export async function getPublicConfig(ctx: Ctx, key: string): Promise<PublicConf
     .orderBy('id', 'asc')
     .execute();
   const now = ctx.s.clock();
-  const widgets: PublicWidget[] = rows
+  const listed: PublicWidget[] = rows
     .map(toRecord)
     .filter((widget) => isListed(widget, now))
     .map((widget) => ({ id: widget.id, type: widget.type, settings: publicSettings(widget.type, widget.settings), rules: widget.rules }));
-  return { widgets };
+  // Fake-buyer notices fed by a shop's real orders get them here (or stay off when there are none).
+  const widgets = await withShopOrders(ctx, application.application_id, listed);
+  const push = await publicWebPush(ctx, application.application_id);
+  return { application_id: application.application_id, widgets, ...(push ? { push } : {}) };
 }
 
 /** A live widget of the application, of one of `types`; anything else is NOT_FOUND. */

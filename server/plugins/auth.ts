@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { principalFromSessionToken } from '../../embed/server/session-auth';
+import { EMBEDDED_TOKEN_PLACEHOLDER } from '../../shared/contract';
 import { AREA_ROLES, canAccessRoute, isViewerWriteBlocked, type MemberRole, type Role } from '../../shared/permissions';
 import type { ApplicationContext, Ctx, Principal } from '../context';
 import { resolveSession } from '../domain/sessions';
@@ -37,13 +39,17 @@ export function applicationOf(request: FastifyRequest): ApplicationContext {
 }
 
 /**
- * Resolves `request.principal` from the token. Runs on onRequest, before the body is read, so an anonymous
- * call is refused with NOT_AUTHORIZED whatever it sends; routes marked `config.public` let it through.
+ * Resolves `request.principal` from the shop platform's session token (`Authorization: Bearer`) when one is
+ * sent, else from the X-Token. Runs on onRequest, before the body is read, so an anonymous call is refused
+ * with NOT_AUTHORIZED whatever it sends; routes marked `config.public` let it through. The embedded console's
+ * placeholder X-Token stands for nobody: without a valid session token it is an anonymous call.
  */
 export function installAuth(api: FastifyInstance): void {
-  api.addHook('onRequest', async (request) => {
+  api.addHook('onRequest', async (request, reply) => {
+    const embedded = await principalFromSessionToken(request, reply);
     const token = requestToken(request);
-    request.principal = token ? await resolveSession(api.services, token) : null;
+    request.principal =
+      embedded ?? (token && token !== EMBEDDED_TOKEN_PLACEHOLDER ? await resolveSession(api.services, token) : null);
     if (!request.principal && !request.routeOptions.config.public) throw new AppError('NOT_AUTHORIZED');
   });
 }
@@ -63,6 +69,8 @@ export function installPermissions(api: FastifyInstance): void {
     const principal = principalOf(request);
     const applicationId = (request.params as Record<string, unknown>).application_id;
     if (typeof applicationId !== 'string' || applicationId.length > 64) throw new AppError('NO_PERMISSION');
+    // A shop's session token acts on that shop's application only.
+    if (principal.shop && principal.shop.applicationId !== applicationId) throw new AppError('NO_PERMISSION');
 
     const { db } = api.services;
     const application = await db

@@ -42,6 +42,17 @@ export const DEFAULT_LIMITS = {
   /** Views and clicks: a page with several widgets sends a few per page view. */
   sdkEventPerVisitor: { max: 120, windowMs: MINUTE },
   sdkEventPerApplication: { max: 30_000, windowMs: MINUTE },
+  /*
+   * Ingestion (POST /api/sdk/track, the REST device API): token buckets kept in each process's memory
+   * (server/domain/ingest-limits.ts), not in the database: a write per request would cost more than the
+   * ingestion itself. `max` is the burst, refilled evenly over the window. Per visitor or device, and per
+   * address (generous: a carrier's NAT or an app's backend puts many devices behind one).
+   */
+  sdkTrackPerVisitor: { max: 120, windowMs: MINUTE },
+  sdkTrackPerIp: { max: 12_000, windowMs: MINUTE },
+  /** The public playerinfo page (a player's own record by device id): reads and unsubscribes together. */
+  playerInfoPerIp: { max: 30, windowMs: MINUTE },
+  playerInfoPerApplication: { max: 600, windowMs: MINUTE },
 } satisfies Record<string, ThrottleRule>;
 export type ThrottleLimits = Record<keyof typeof DEFAULT_LIMITS, ThrottleRule>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { V, isDateFieldName } from '../validation';
+import { V, isDateFieldName, isEmail, isMobileNumber } from '../validation';
+import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
 /**
@@ -141,6 +142,12 @@ export type PlayerDetail = z.infer<typeof PlayerDetail>;
 
 export const PlayerTagsBody = z.object({ tags: z.array(Tag).min(1, { message: V.required }).max(20) });
 
+export const PlayerParams = ApplicationParams.extend({ player_id: z.coerce.number().int().positive() });
+export const PlayerTagParams = PlayerParams.extend({ tag: z.string().min(1).max(TAG_MAX_LENGTH) });
+
+/** The device id is the SDK's secret: long and random, so possession of it is the credential of the public page. */
+export const PlayerInfoParams = ApplicationParams.extend({ device_id: z.string().min(8).max(128) });
+
 // ---------------------------------------------------------------------------------------------------------
 // What devices send: the storefront SDK's batches (POST /api/sdk/track) and the REST device API.
 
@@ -212,6 +219,57 @@ export const TrackBatch = z.object({
 });
 export type TrackBatch = z.infer<typeof TrackBatch>;
 
+/** What POST /api/sdk/track and the device API's writes answer: how many items were taken (retries included). */
+export const TrackAccepted = z.object({ accepted: z.number().int() });
+export type TrackAccepted = z.infer<typeof TrackAccepted>;
+
+/** A device id a client makes (or the server made at registration): long and random, like the SDK's visitor id. */
+export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { message: 'validation.invalid' });
+export const DeviceParams = z.object({ device_id: DeviceId });
+
+/** POST /api/v1/devices: register a device, or update it when `device_id` is known. */
+export const DeviceRegister = DeviceInfo.extend({
+  /** The app's own id for the install; the server makes one when absent and returns it. */
+  device_id: DeviceId.optional(),
+  platform: PlayerPlatform,
+});
+export type DeviceRegister = z.infer<typeof DeviceRegister>;
+
+export const DeviceRegistered = z.object({ player_id: z.number().int(), device_id: z.string(), created: z.boolean() });
+export type DeviceRegistered = z.infer<typeof DeviceRegistered>;
+
+/** POST /api/v1/devices/{device_id}/sessions: a session started (`at` epoch ms, now when absent). */
+export const DeviceSessionBody = z.object({
+  /** The client's id for the session start; a retry with the same id counts once. Made by the server when absent. */
+  id: ClientId.optional(),
+  at: z.number().optional(),
+  session_id: z.string().max(64).optional(),
+  utm: Utm.optional(),
+  referrer: z.string().max(2000).optional(),
+});
+export type DeviceSessionBody = z.infer<typeof DeviceSessionBody>;
+
+export const DeviceEvent = z.object({ id: ClientId, name: EventName, at: z.number().optional(), session_id: z.string().max(64).optional(), properties: Properties.optional() });
+/** POST /api/v1/devices/{device_id}/events: events with the client's ids (retries store nothing twice). */
+export const DeviceEventsBody = z.object({ events: z.array(DeviceEvent).min(1, { message: V.required }).max(TRACK_BATCH_MAX) });
+export type DeviceEventsBody = z.infer<typeof DeviceEventsBody>;
+
+/** PUT /api/v1/devices/{device_id}/attributes: values to set; null removes one. */
+export const DeviceAttributesBody = z.object({
+  attributes: z
+    .record(AttributeName, ScalarValue)
+    .refine((value) => Object.keys(value).length >= 1, { message: V.required })
+    .refine((value) => Object.keys(value).length <= 50, { message: 'validation.outOfRange' }),
+});
+export type DeviceAttributesBody = z.infer<typeof DeviceAttributesBody>;
+
+/** PUT /api/v1/devices/{device_id}/identity: at least one field; email and mobile number checked as in the console. */
+export const DeviceIdentityBody = Identity.extend({
+  email: z.string().trim().max(254).refine(isEmail, { message: V.email }).optional(),
+  mobile_number: z.string().trim().max(32).refine(isMobileNumber, { message: V.mobileNumber }).optional(),
+}).refine((value) => Object.values(value).some((field) => typeof field === 'string' && field !== ''), { message: V.required });
+export type DeviceIdentityBody = z.infer<typeof DeviceIdentityBody>;
+
 /** A browser's push subscription as PushManager.subscribe() gives it (toJSON()). */
 export const PushSubscription = z.object({
   endpoint: z.string().url().max(2000),
@@ -259,6 +317,9 @@ export const AttributeBody = z
     }
   });
 export type AttributeBody = z.infer<typeof AttributeBody>;
+
+export const EventParams = ApplicationParams.extend({ name: z.string().min(1).max(NAME_MAX_LENGTH) });
+export const AttributeParams = ApplicationParams.extend({ attribute_id: z.coerce.number().int().positive() });
 
 // ---------------------------------------------------------------------------------------------------------
 // Segments
@@ -322,6 +383,11 @@ export const ChannelCondition = z.object({ kind: z.literal('channel'), channel: 
 export const SegmentCondition = z
   .discriminatedUnion('kind', [FieldCondition, AttributeCondition, TagCondition, EventCondition, ChannelCondition])
   .superRefine((condition, ctx) => {
+    // Spec §5: a date attribute's name ends with `.date`, and only a date's does.
+    if (condition.kind === 'attribute' && (condition.type === 'date') !== isDateFieldName(condition.name)) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: V.dateField });
+      return;
+    }
     if (condition.kind !== 'field' && condition.kind !== 'attribute') return;
     const type = condition.kind === 'field' ? SEGMENT_FIELDS[condition.field] : condition.type;
     if (!(OPERATORS[type] as readonly string[]).includes(condition.op)) {
@@ -382,6 +448,10 @@ export const SegmentDetail = Segment.extend({
   sizes: z.array(z.object({ day: z.string(), size: z.number().int() })),
 });
 export type SegmentDetail = z.infer<typeof SegmentDetail>;
+
+export const SegmentParams = ApplicationParams.extend({ segment_id: z.coerce.number().int().positive() });
+/** POST /application/{id}/segment/count: the rule being edited. */
+export const SegmentCountBody = z.object({ rule: SegmentRule });
 
 /** POST /application/{id}/segment/count: the live count of a rule being edited. */
 export const SegmentCount = z.object({ count: z.number().int(), total: z.number().int() });

@@ -4,3 +4,5 @@ export * from './application';
 export * from './meta';
 export * from './widget';
 export * from './audience';
+export * from './platform';
+export * from './embed';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { V, isEmail, isExternalLink, isMobileNumber, isNotBlank } from '../validation';
 import { ApplicationParams } from './application';
 import { Timestamp } from './common';
+import { PublicWebPush } from './platform';
 
 /**
  * Storefront widgets (spec §1, §3): what merchants configure in the console and shoppers see on the shop's
@@ -154,14 +155,26 @@ export const FakeNotiItem = z.object({
   image_url: OptionalLink,
   minutes_ago: z.number().int().min(0).max(60 * 24 * 30).default(5),
 });
-export const FakeNotiSettings = z.object({
-  items: z.array(FakeNotiItem).min(1, { message: V.required }).max(100),
-  min_interval_seconds: z.number().int().min(3).max(3600).default(8),
-  max_interval_seconds: z.number().int().min(3).max(3600).default(20),
-  display_seconds: z.number().int().min(2).max(60).default(6),
-  max_per_session: z.number().int().min(1).max(100).default(5),
-  position: z.enum(['bottom_left', 'bottom_right']).default('bottom_left'),
-});
+export type FakeNotiItem = z.infer<typeof FakeNotiItem>;
+
+/** Where the notices come from: the merchant's own list, or the shop's real recent orders (shop-platform applications). */
+export const FAKE_NOTI_SOURCES = ['manual', 'shop_orders'] as const;
+export const FakeNotiSettings = z
+  .object({
+    source: z.enum(FAKE_NOTI_SOURCES).default('manual'),
+    /** Required (at least one) for the manual source; the shop_orders source builds its items from orders. */
+    items: z.array(FakeNotiItem).max(100).default([]),
+    min_interval_seconds: z.number().int().min(3).max(3600).default(8),
+    max_interval_seconds: z.number().int().min(3).max(3600).default(20),
+    display_seconds: z.number().int().min(2).max(60).default(6),
+    max_per_session: z.number().int().min(1).max(100).default(5),
+    position: z.enum(['bottom_left', 'bottom_right']).default('bottom_left'),
+  })
+  .superRefine((settings, ctx) => {
+    if (settings.source === 'manual' && settings.items.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['items'], message: V.required });
+    }
+  });
 
 export const ContactButton = z.object({
   type: ContactButtonType,
@@ -260,7 +273,13 @@ export const PublicWidget = z.object({
   rules: DisplayRules,
 });
 export type PublicWidget = z.infer<typeof PublicWidget>;
-export const PublicConfig = z.object({ widgets: z.array(PublicWidget) });
+export const PublicConfig = z.object({
+  /** The application's id: the SDK opens its visitor's playerinfo page with it. */
+  application_id: z.string(),
+  widgets: z.array(PublicWidget),
+  /** Present when web push is on: the VAPID key, the service worker's path and the subscription box. */
+  push: PublicWebPush.optional(),
+});
 export type PublicConfig = z.infer<typeof PublicConfig>;
 
 /** GET /api/sdk/config?key=CLIENT_KEY. */

@@ -79,7 +79,8 @@ describe('the area table', () => {
 describe('the route table', () => {
   // spec §2, per application, with the roles of spec §6 for each. Screens the table does not name
   // (campaign, A/B test, automation, contact report) belong to the notification family; the trigger
-  // message belongs to triggers; the dashboard and players carry no roles.
+  // message belongs to triggers; the dashboard and players carry no roles. A player's page and a segment's
+  // editor are the detail screens of their lists and carry the list's roles.
   const n = AREA_ROLES.notifications;
   const SPEC_ROUTES: Record<string, readonly Role[] | undefined> = {
     '/': undefined,
@@ -106,8 +107,10 @@ describe('the route table', () => {
     '/webhook': ['super_user'],
     '/maxlead': n,
     '/player': undefined,
+    '/player/:player_id': undefined,
     '/attribute': ['super_user', 'manager'],
     '/segment': ['super_user', 'manager', 'ads_manager'],
+    '/segment/:segment_id': ['super_user', 'manager', 'ads_manager'],
     '/platform': ['super_user', 'ads_manager'],
   };
 

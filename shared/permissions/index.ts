@@ -76,10 +76,10 @@ export const PUBLIC_PATHS = [
 
 /** Per-application routes (spec §2), relative to /application/:application_id. */
 export const APPLICATION_ROUTES: readonly RouteMeta[] = [
-  { path: '/', title: 'menu.dashboard', menu: 'sidebar', built: false },
+  { path: '/', title: 'menu.dashboard', menu: 'sidebar', built: true },
   { path: '/maxlead_report', title: 'menu.maxleadReport', roles: AREA_ROLES.notifications, feature: 'maxlead', built: true },
   { path: '/trigger', title: 'menu.triggers', roles: AREA_ROLES.triggers, feature: 'push', menu: 'sidebar', built: false },
-  { path: '/event', title: 'menu.events', roles: AREA_ROLES.events, menu: 'sidebar', built: false },
+  { path: '/event', title: 'menu.events', roles: AREA_ROLES.events, menu: 'sidebar', built: true },
   { path: '/campaign/:campaign_id', title: 'menu.campaign', roles: AREA_ROLES.notifications, feature: 'push', noCache: true, built: false },
   { path: '/ab_test/:ab_id', title: 'menu.abTest', roles: AREA_ROLES.notifications, feature: 'push', noCache: true, built: false },
   { path: '/automation/:notification_id', title: 'menu.automation', roles: AREA_ROLES.notifications, feature: 'push', noCache: true, built: false },
@@ -99,10 +99,12 @@ export const APPLICATION_ROUTES: readonly RouteMeta[] = [
   { path: '/dangerzone', title: 'menu.dangerzone', roles: AREA_ROLES.dangerzone, menu: 'sidebar', built: false },
   { path: '/webhook', title: 'menu.webhooks', roles: AREA_ROLES.webhook, menu: 'sidebar', built: false },
   { path: '/maxlead', title: 'menu.maxlead', roles: AREA_ROLES.notifications, feature: 'maxlead', menu: 'sidebar', built: true },
-  { path: '/player', title: 'menu.players', menu: 'sidebar', built: false },
-  { path: '/attribute', title: 'menu.attributes', roles: AREA_ROLES.attributes, menu: 'sidebar', built: false },
-  { path: '/segment', title: 'menu.segments', roles: AREA_ROLES.segments, menu: 'sidebar', built: false },
-  { path: '/platform', title: 'menu.settings', roles: AREA_ROLES.platform, menu: 'sidebar', built: false },
+  { path: '/player', title: 'menu.players', menu: 'sidebar', built: true },
+  { path: '/player/:player_id', title: 'menu.player', noCache: true, built: true },
+  { path: '/attribute', title: 'menu.attributes', roles: AREA_ROLES.attributes, menu: 'sidebar', built: true },
+  { path: '/segment', title: 'menu.segments', roles: AREA_ROLES.segments, menu: 'sidebar', built: true },
+  { path: '/segment/:segment_id', title: 'menu.segment', roles: AREA_ROLES.segments, noCache: true, built: true },
+  { path: '/platform', title: 'menu.settings', roles: AREA_ROLES.platform, menu: 'sidebar', built: true },
 ];
 
 /** Top-level signed-in routes. */

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DisplayRules, PublicWidget } from '../../shared/contract/widget';
 import type { WidgetModule } from '../types';
+import * as trackModule from '../sdk/track';
 import { boot } from './boot';
 
 const RELEASE = 'r3l3a5e000';
@@ -30,10 +31,13 @@ function page(widgets: PublicWidget[]) {
   const mount = vi.fn<WidgetModule['mount']>(() => Object.assign(() => undefined, { update: () => undefined }));
   const importer = vi.fn(async (url: string) => {
     await Promise.resolve();
+    // The collection chunk is the real one: it takes over the queue and hands `show` back.
+    if (url.includes('/chunks/track-')) return trackModule;
     return { mount } as WidgetModule;
   });
-  const fetch = vi.fn(async (_url: string) => ({ json: async () => ({ success: true, data: { widgets } }) }));
+  const fetch = vi.fn(async (_url: string) => ({ ok: true, json: async () => ({ success: true, data: { application_id: 'shop', widgets } }) }));
   vi.stubGlobal('fetch', fetch);
+  vi.spyOn(navigator, 'sendBeacon').mockReturnValue(true);
   const script = document.createElement('script');
   script.src = LOADER;
   script.dataset.app = 'ck_live_12345678';
@@ -58,6 +62,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('the loader on a shop page', () => {
@@ -93,7 +98,15 @@ describe('the loader on a shop page', () => {
     ]);
     start();
     await settle();
-    expect(importer).not.toHaveBeenCalled();
+    expect(importer.mock.calls.map(([url]) => url)).toEqual([`https://cdn.nudge.example/sdk/chunks/track-${RELEASE}.js`]);
+  });
+
+  it('loads the collection chunk once the config is in, and no widget chunk for a page without widgets', async () => {
+    const { start, importer } = page([]);
+    start();
+    await settle();
+    expect(importer).toHaveBeenCalledTimes(1);
+    expect(importer.mock.calls[0][0]).toBe(`https://cdn.nudge.example/sdk/chunks/track-${RELEASE}.js`);
   });
 
   it('runs only once when the script tag is on the page twice', async () => {
@@ -101,7 +114,7 @@ describe('the loader on a shop page', () => {
     start();
     start();
     await settle();
-    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch.mock.calls.filter(([url]) => url.includes('/api/sdk/config'))).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { PublicConfig, PublicWidget } from '../../shared/contract/widget';
 import { touchSession } from '../sdk/session';
 import { safeStorage } from '../sdk/storage';
+import type { TrackModule } from '../sdk/track';
 import type { WidgetContext, WidgetModule } from '../types';
 import { deviceOf, eligible, frequencyAllows, isExitIntent, scrollFraction, scrollReached, showingRecord } from './rules';
 
@@ -14,9 +15,10 @@ declare global {
 }
 
 /**
- * Starts Nudge on a shop's page: defines the call queue, reads the application's public config, and for
- * each widget the page, device and dates allow, waits for its triggers (delay, then scroll depth, then
- * exit intent on desktop), checks its frequency, and only then loads its chunk (once per chunk) and mounts it.
+ * Starts Nudge on a shop's page: defines the call queue, reads the application's public config, loads the
+ * collection chunk (chunks/track-<release>.js, which takes over the queue), and for each widget the page,
+ * device and dates allow, waits for its triggers (delay, then scroll depth, then exit intent on desktop),
+ * checks its frequency, and only then loads its chunk (once per chunk) and mounts it.
  *
  * `script` is the loader's own tag (document.currentScript): its data-app is the client key, its URL gives
  * the API's origin and the chunks' folder. `release` names this build's chunks (chunks/<type>-<release>.js
@@ -25,7 +27,7 @@ declare global {
 export function boot(
   script: HTMLScriptElement | null,
   release: string,
-  importer: (url: string) => Promise<WidgetModule>,
+  importer: (url: string) => Promise<unknown>,
 ): void {
   const queue: NudgeQueue =
     window.nudge ||
@@ -45,7 +47,7 @@ export function boot(
   const session = touchSession(store, Date.now());
   const device = deviceOf(innerWidth, navigator.userAgent);
   const ctx: WidgetContext = { api, key, lang: /^vi\b/i.test(navigator.language) ? 'vi' : 'en', mobile: device === 'mobile' };
-  const modules: Record<string, Promise<WidgetModule>> = {};
+  const modules: Record<string, Promise<unknown>> = {};
   const load = (name: string) => (modules[name] ||= importer(new URL(`chunks/${name}-${release}.js`, base).href));
   const shown: Record<number, 1> = {};
 
@@ -55,7 +57,7 @@ export function boot(
     shown[widget.id] = 1;
     // Fetched beside the widget's chunk rather than after it, once the chunk's own import is parsed.
     load('runtime').catch(() => 0);
-    load(widget.type).then(
+    (load(widget.type) as Promise<WidgetModule>).then(
       (module) => module.mount(widget, ctx) && store.setItem(record, showingRecord(session, Date.now())),
       () => delete shown[widget.id],
     );
@@ -92,15 +94,20 @@ export function boot(
     const widgets = config.widgets || [];
     const page = { href: location.href, device, now: Date.now() };
     widgets.forEach((widget) => eligible(widget.rules, page) && arm(widget));
-    // `nudge('show', id)` shows a widget now, whatever its rules. Queued calls run now; later ones go
-    // straight through, since the snippet pushes into `nudge.q` whatever it is.
-    const run = (args: ArrayLike<unknown>) => {
-      const widget = args[0] === 'show' && widgets.find((w) => w.id === Number(args[1]));
-      if (widget) show(widget, true);
-    };
-    const pending = queue.q as ArrayLike<unknown>[] | undefined;
-    queue.q = { push: run };
-    pending?.forEach(run);
+    // Collection (sdk/track.ts) takes over the `nudge(...)` queue; `nudge('show', id)` comes back here and
+    // shows a widget now, whatever its rules.
+    (load('track') as Promise<TrackModule>).then((track) =>
+      track.collect({
+        ctx,
+        config,
+        queue,
+        load,
+        show: (id) => {
+          const widget = widgets.find((w) => w.id === id);
+          if (widget) show(widget, true);
+        },
+      }),
+    );
   };
 
   // A cross-origin fetch carries no cookies; the config is public and cacheable (ETag).

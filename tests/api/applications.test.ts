@@ -128,7 +128,7 @@ describe('the application list', () => {
     expect(answer.body.fields[0].path).toBe('limit');
   });
 
-  it('counts the players and lists the platform kinds of each application from their tables', async () => {
+  it('counts the players and lists the active platform kinds of each application from their tables', async () => {
     const now = new Date().toISOString();
     await db(server)
       .insertInto('players')
@@ -138,7 +138,13 @@ describe('the application list', () => {
       .execute();
     await db(server)
       .insertInto('platforms')
-      .values(['web', 'android', 'web'].map((kind) => ({ application_id: 'list_beta', kind, created_at: now })))
+      .values(
+        [
+          ['web', 'active'],
+          ['android', 'active'],
+          ['ios', 'inactive'],
+        ].map(([kind, status]) => ({ application_id: 'list_beta', kind, status, created_at: now, updated_at: now })),
+      )
       .execute();
     const answer = await server.call('GET', '/api/application', { token: lister.token });
     const beta = answer.body.data.items.find((item: { application_id: string }) => item.application_id === 'list_beta');

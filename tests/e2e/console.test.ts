@@ -155,8 +155,10 @@ describe('a new user, from registering to inviting a viewer', () => {
     expect((await fetch(`${stack.url}/api/user/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hash }) })).status).toBe(200);
 
     // Invite them as a viewer from the team screen.
-    // Until the dashboard exists, opening an application lands on its team.
+    // Opening an application lands on its dashboard; the team is one menu entry away.
     await page.getByRole('link', { name: `Mở ${app.name}` }).click();
+    await page.waitForURL(new RegExp(`/application/${app.id}/?$`));
+    await page.getByRole('link', { name: 'Thành viên' }).first().click();
     await page.waitForURL(new RegExp(`/application/${app.id}/permission$`));
     await page.getByRole('heading', { name: 'Thành viên' }).first().waitFor();
     await page.getByRole('button', { name: 'Mời thành viên' }).first().click();
@@ -241,10 +243,11 @@ describe('a new user, from registering to inviting a viewer', () => {
     await page.getByText(app.name).first().waitFor();
     expect(await page.getByText('Tên của người xem').count()).toBe(0);
 
-    // Opened, the application shows the viewer its first screen, the banners, and no Team entry in the menu.
+    // Opened, the application shows the viewer its dashboard, the banners in the menu, and no Team entry.
     await page.getByRole('link', { name: `Mở ${app.name}` }).click();
+    await page.waitForURL(new RegExp(`/application/${app.id}/?$`));
+    await page.getByRole('link', { name: 'Banner' }).first().click();
     await page.waitForURL(new RegExp(`/application/${app.id}/banner$`));
-    await page.getByRole('link', { name: 'Banner' }).first().waitFor();
     expect(await page.getByRole('link', { name: 'Thành viên' }).count()).toBe(0);
     await shot(page, '18-viewer-banners-vi');
 

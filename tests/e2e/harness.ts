@@ -36,6 +36,8 @@ export type Smtp = Awaited<ReturnType<typeof startSmtp>>;
 /** The real server (`tsx server/main.ts`) on a fresh SQLite directory, mailing to a local SMTP server. */
 export interface Stack {
   url: string;
+  /** DATA_DIR of the server: its SQLite file is `nudge.db` there. */
+  dataDir: string;
   smtp: Smtp;
   browser: Browser;
   stop(): Promise<void>;
@@ -56,9 +58,10 @@ async function waitUntilUp(url: string, server: ChildProcess, log: () => string)
   throw new Error(`server did not answer within 60 s\n${log()}`);
 }
 
-export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
+/** `port` lets a caller that must name the server's URL before it starts (a fake platform) choose it. */
+export async function startStack(extraEnv: Record<string, string> = {}, port?: number): Promise<Stack> {
   const smtp = await startSmtp();
-  const port = await freePort();
+  port ??= await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'nudge-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let output = '';
@@ -82,6 +85,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return {
     url,
+    dataDir,
     smtp,
     browser,
     async stop() {

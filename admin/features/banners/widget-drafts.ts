@@ -112,6 +112,7 @@ export function defaultSettings<T extends WidgetType>(type: T, t: Translate): Se
       color: '#202223',
     },
     fake_noti: {
+      source: 'manual',
       items: [{ name: '', city: '', product: '', url: '', image_url: '', minutes_ago: 5 }],
       min_interval_seconds: 8,
       max_interval_seconds: 20,

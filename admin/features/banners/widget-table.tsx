@@ -1,6 +1,5 @@
 import {
   Badge,
-  Banner,
   BlockStack,
   Button,
   ButtonGroup,
@@ -8,7 +7,6 @@ import {
   EmptyState,
   IndexTable,
   InlineStack,
-  Modal,
   Text,
   useBreakpoints,
 } from '@shopify/polaris';
@@ -16,15 +14,15 @@ import { DeleteIcon, EditIcon } from '@shopify/polaris-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { z } from 'zod';
 import { Widget, type WidgetType, page } from '../../../shared/contract';
 import { abbreviateNumber, formatDate } from '../../../shared/format';
 import { isViewerOnly } from '../../../shared/permissions';
-import { api, isApiError } from '../../api';
+import { api } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
 import { QueryState, tablePagination } from '../../components/query-state';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 
 const PAGE_SIZE = 20;
 const WidgetPage = page(Widget);
@@ -296,39 +294,13 @@ interface DeleteWidgetModalProps {
 /** The confirmation before a widget goes: it can't be undone; its leads stay in the report. */
 function DeleteWidgetModal({ path, widget, onClose, onDone }: DeleteWidgetModalProps) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function remove() {
-    setFailure(null);
-    setBusy(true);
-    try {
-      await api.delete(path, z.unknown(), { quiet: true });
-      onDone();
-    } catch (cause) {
-      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
-      setBusy(false);
-    }
-  }
-
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <ConfirmDeleteModal
+      path={path}
       title={t('widgets.delete.title', { name: widget.name })}
-      primaryAction={{ content: t('common.delete'), onAction: remove, loading: busy, destructive: true }}
-      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: busy }]}
-    >
-      <Modal.Section>
-        <BlockStack gap="300">
-          {failure ? (
-            <Banner tone="critical" onDismiss={() => setFailure(null)}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
-          <Text as="p">{t('widgets.delete.body', { name: widget.name })}</Text>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+      body={t('widgets.delete.body', { name: widget.name })}
+      onClose={onClose}
+      onDone={onDone}
+    />
   );
 }

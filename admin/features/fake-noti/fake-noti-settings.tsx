@@ -1,7 +1,10 @@
-import { BlockStack, Button, Card, FormLayout, InlineError, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Button, Card, ChoiceList, FormLayout, InlineError, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { PlusIcon } from '@shopify/polaris-icons';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FAKE_NOTI_SOURCES } from '../../../shared/contract';
+import { isShopPlatformApplication } from '../../../shared/permissions';
+import { useCurrentApplication } from '../../app/application-scope';
 import { NumberField, useErrorOf } from '../banners/form-fields';
 import { ItemCard } from '../banners/item-controls';
 import type { SettingsSectionProps } from '../banners/widget-editor';
@@ -12,15 +15,30 @@ export const MAX_FAKE_NOTI_ITEMS = 100;
 
 type Item = SettingsOf<'fake_noti'>['items'][number];
 
-/** Fake-buyer notices: who bought what, where and when, and the rhythm of the pop-ups. */
+const SOURCE_LABELS = { manual: 'embed.fakeNoti.sourceManual', shop_orders: 'embed.fakeNoti.sourceShopOrders' } as const;
+
+/**
+ * Fake-buyer notices: who bought what, where and when, and the rhythm of the pop-ups. A shop-platform
+ * application may take them from its real recent orders instead of a written list.
+ */
 export function FakeNotiSettingsSection({ settings, onChange, errors, disabled }: SettingsSectionProps<'fake_noti'>) {
   const { t } = useTranslation();
   const errorOf = useErrorOf(errors);
   const itemsId = useId();
+  const { applicationId } = useCurrentApplication();
+  const fromOrders = settings.source === 'shop_orders';
+  // Shown to shop applications, and to any widget already set to orders so it can be switched back.
+  const offerSource = isShopPlatformApplication(applicationId) || fromOrders;
   const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
 
   function setItem(index: number, item: Item) {
     set('items')(settings.items.map((current, i) => (i === index ? item : current)));
+  }
+
+  /** Orders need no written list: the blank notices a new widget starts with go, the written ones stay for a way back. */
+  function chooseSource(source: (typeof FAKE_NOTI_SOURCES)[number]) {
+    const items = source === 'shop_orders' ? settings.items.filter((item) => item.product.trim() !== '') : settings.items;
+    onChange({ ...settings, source, items: source === 'manual' && items.length === 0 ? [{ name: '', city: '', product: '', url: '', image_url: '', minutes_ago: 5 }] : items });
   }
 
   function addItem() {
@@ -29,102 +47,119 @@ export function FakeNotiSettingsSection({ settings, onChange, errors, disabled }
 
   return (
     <>
-      <Card>
-        <BlockStack gap="400">
-          <BlockStack gap="100">
-            <Text as="h2" variant="headingMd">
-              {t('fakeNoti.editor.items')}
-            </Text>
-            <Text as="p" tone="subdued">
-              {t('fakeNoti.editor.itemsHelp')}
-            </Text>
-          </BlockStack>
-          {settings.items.map((item, index) => {
-            const name = t('fakeNoti.editor.item', { number: index + 1 });
-            const path = (field: string) => `items.${index}.${field}`;
-            return (
-              <ItemCard
-                key={index}
-                name={name}
-                index={index}
-                items={settings.items}
-                onChange={set('items')}
-                disabled={disabled}
-              >
-                <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                  <TextField
-                    label={t('fakeNoti.editor.buyer')}
-                    placeholder={t('fakeNoti.editor.buyerPlaceholder')}
-                    value={item.name}
-                    onChange={(value) => setItem(index, { ...item, name: value })}
-                    autoComplete="off"
-                    maxLength={60}
-                    disabled={disabled}
-                    error={errorOf(path('name'))}
-                  />
-                  <TextField
-                    label={t('fakeNoti.editor.city')}
-                    value={item.city}
-                    onChange={(city) => setItem(index, { ...item, city })}
-                    autoComplete="off"
-                    maxLength={60}
-                    disabled={disabled}
-                    error={errorOf(path('city'))}
-                  />
-                  <NumberField
-                    label={t('fakeNoti.editor.minutesAgo')}
-                    value={item.minutes_ago}
-                    min={0}
-                    max={60 * 24 * 30}
-                    suffix={t('widgets.units.minutes')}
-                    onChange={(minutes) => setItem(index, { ...item, minutes_ago: minutes ?? Number.NaN })}
-                    disabled={disabled}
-                    error={errorOf(path('minutes_ago'))}
-                  />
-                </InlineGrid>
-                <TextField
-                  label={t('fakeNoti.editor.product')}
-                  value={item.product}
-                  onChange={(product) => setItem(index, { ...item, product })}
-                  autoComplete="off"
-                  maxLength={120}
+      {offerSource ? (
+        <Card>
+          <ChoiceList
+            title={t('embed.fakeNoti.source')}
+            choices={FAKE_NOTI_SOURCES.map((source) => ({
+              value: source,
+              label: t(SOURCE_LABELS[source]),
+              helpText: source === 'shop_orders' ? t('embed.fakeNoti.shopOrdersHelp') : undefined,
+            }))}
+            selected={[settings.source]}
+            onChange={([source]) => chooseSource(source as (typeof FAKE_NOTI_SOURCES)[number])}
+            disabled={disabled}
+          />
+        </Card>
+      ) : null}
+      {fromOrders ? null : (
+        <Card>
+          <BlockStack gap="400">
+            <BlockStack gap="100">
+              <Text as="h2" variant="headingMd">
+                {t('fakeNoti.editor.items')}
+              </Text>
+              <Text as="p" tone="subdued">
+                {t('fakeNoti.editor.itemsHelp')}
+              </Text>
+            </BlockStack>
+            {settings.items.map((item, index) => {
+              const name = t('fakeNoti.editor.item', { number: index + 1 });
+              const path = (field: string) => `items.${index}.${field}`;
+              return (
+                <ItemCard
+                  key={index}
+                  name={name}
+                  index={index}
+                  items={settings.items}
+                  onChange={set('items')}
                   disabled={disabled}
-                  error={errorOf(path('product'))}
-                />
-                <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                >
+                  <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+                    <TextField
+                      label={t('fakeNoti.editor.buyer')}
+                      placeholder={t('fakeNoti.editor.buyerPlaceholder')}
+                      value={item.name}
+                      onChange={(value) => setItem(index, { ...item, name: value })}
+                      autoComplete="off"
+                      maxLength={60}
+                      disabled={disabled}
+                      error={errorOf(path('name'))}
+                    />
+                    <TextField
+                      label={t('fakeNoti.editor.city')}
+                      value={item.city}
+                      onChange={(city) => setItem(index, { ...item, city })}
+                      autoComplete="off"
+                      maxLength={60}
+                      disabled={disabled}
+                      error={errorOf(path('city'))}
+                    />
+                    <NumberField
+                      label={t('fakeNoti.editor.minutesAgo')}
+                      value={item.minutes_ago}
+                      min={0}
+                      max={60 * 24 * 30}
+                      suffix={t('widgets.units.minutes')}
+                      onChange={(minutes) => setItem(index, { ...item, minutes_ago: minutes ?? Number.NaN })}
+                      disabled={disabled}
+                      error={errorOf(path('minutes_ago'))}
+                    />
+                  </InlineGrid>
                   <TextField
-                    label={t('fakeNoti.editor.url')}
-                    type="url"
-                    value={item.url ?? ''}
-                    onChange={(url) => setItem(index, { ...item, url })}
+                    label={t('fakeNoti.editor.product')}
+                    value={item.product}
+                    onChange={(product) => setItem(index, { ...item, product })}
                     autoComplete="off"
+                    maxLength={120}
                     disabled={disabled}
-                    error={errorOf(path('url'))}
+                    error={errorOf(path('product'))}
                   />
-                  <TextField
-                    label={t('widgets.fields.imageUrl')}
-                    type="url"
-                    value={item.image_url ?? ''}
-                    onChange={(url) => setItem(index, { ...item, image_url: url })}
-                    autoComplete="off"
-                    disabled={disabled}
-                    error={errorOf(path('image_url'))}
-                  />
-                </InlineGrid>
-              </ItemCard>
-            );
-          })}
-          {errorOf('items') ? <InlineError message={errorOf('items') ?? ''} fieldID={itemsId} /> : null}
-          <InlineStack align="space-between" blockAlign="center">
-            <Button icon={PlusIcon} disabled={disabled || settings.items.length >= MAX_FAKE_NOTI_ITEMS} onClick={addItem}>
-              {t('fakeNoti.editor.addItem')}
-            </Button>
-            <Text as="span" tone="subdued" variant="bodySm">
-              {t('widgets.items.count', { count: settings.items.length, max: MAX_FAKE_NOTI_ITEMS })}
-            </Text>
-          </InlineStack>
-        </BlockStack>
-      </Card>
+                  <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                    <TextField
+                      label={t('fakeNoti.editor.url')}
+                      type="url"
+                      value={item.url ?? ''}
+                      onChange={(url) => setItem(index, { ...item, url })}
+                      autoComplete="off"
+                      disabled={disabled}
+                      error={errorOf(path('url'))}
+                    />
+                    <TextField
+                      label={t('widgets.fields.imageUrl')}
+                      type="url"
+                      value={item.image_url ?? ''}
+                      onChange={(url) => setItem(index, { ...item, image_url: url })}
+                      autoComplete="off"
+                      disabled={disabled}
+                      error={errorOf(path('image_url'))}
+                    />
+                  </InlineGrid>
+                </ItemCard>
+              );
+            })}
+            {errorOf('items') ? <InlineError message={errorOf('items') ?? ''} fieldID={itemsId} /> : null}
+            <InlineStack align="space-between" blockAlign="center">
+              <Button icon={PlusIcon} disabled={disabled || settings.items.length >= MAX_FAKE_NOTI_ITEMS} onClick={addItem}>
+                {t('fakeNoti.editor.addItem')}
+              </Button>
+              <Text as="span" tone="subdued" variant="bodySm">
+                {t('widgets.items.count', { count: settings.items.length, max: MAX_FAKE_NOTI_ITEMS })}
+              </Text>
+            </InlineStack>
+          </BlockStack>
+        </Card>
+      )}
       <Card>
         <BlockStack gap="400">
           <Text as="h2" variant="headingMd">

@@ -5,6 +5,8 @@ import { ApiError } from '../../api/api-error';
 export interface DownloadDeps {
   /** The session's token, sent as X-Token so it never sits in a URL. */
   token: string | null;
+  /** Headers that authenticate in place of the token (the embedded admin's session token), as the API client sends them. */
+  authorization?: Record<string, string> | null;
   language: string;
   /** The page's URL: a link that carries its own access_token uses it, as the API client does. */
   pageUrl: string;
@@ -51,7 +53,8 @@ export async function downloadLeadsCsv(applicationId: string, filters: Query, de
   } catch {
     linkToken = null;
   }
-  if (linkToken) url.searchParams.set('access_token', linkToken);
+  if (deps.authorization) Object.assign(headers, deps.authorization);
+  else if (linkToken) url.searchParams.set('access_token', linkToken);
   else if (deps.token) headers['X-Token'] = deps.token;
 
   const controller = new AbortController();

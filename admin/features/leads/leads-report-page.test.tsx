@@ -153,6 +153,22 @@ describe('the CSV export', () => {
     expect(save).toHaveBeenCalledWith(expect.any(Blob), 'leads-shop_one-2025-03-02.csv');
   });
 
+  it("sends the embedded admin's session-token headers instead of any stored token", async () => {
+    const fetcher = vi.fn(async () => new Response('"id"\n', { headers: { 'content-type': 'text/csv' } }));
+    await downloadLeadsCsv('shop_one', {}, {
+      token: 'stale-token',
+      authorization: { Authorization: 'Bearer session.jwt', 'X-Token': 'shopify-embedded' },
+      language: 'en',
+      pageUrl: 'https://console.example/shopify-maxlead/application/shop_one/maxlead_report?access_token=link',
+      fetch: fetcher as unknown as typeof fetch,
+      save: vi.fn(),
+      unknownError: 'Unknown error',
+    });
+    const [url, init] = fetcher.mock.calls[0] as unknown as [string, RequestInit];
+    expect(new URL(url).searchParams.has('access_token')).toBe(false);
+    expect(init.headers).toMatchObject({ Authorization: 'Bearer session.jwt', 'X-Token': 'shopify-embedded' });
+  });
+
   it("gives the server's message when it refuses", async () => {
     const fetcher = vi.fn(async () => answer({ success: false, error: 'NO_PERMISSION', message: 'Permission denied!' }, 403));
     await expect(

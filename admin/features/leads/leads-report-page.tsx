@@ -20,7 +20,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ButtonClicks, LEAD_SOURCES, Lead, page } from '../../../shared/contract';
 import { abbreviateNumber, formatDate } from '../../../shared/format';
-import { isApiError } from '../../api';
+import { apiAuthorization, isApiError } from '../../api';
 import type { Query } from '../../api/client';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -93,6 +93,7 @@ export function LeadsReportPage() {
       const state = useAppStore.getState();
       await downloadLeadsCsv(applicationId, filters, {
         token: state.token,
+        authorization: await apiAuthorization(),
         language: selectLanguage(state),
         pageUrl: window.location.href,
         unknownError: t('common.unknownError'),

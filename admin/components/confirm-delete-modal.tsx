@@ -1,0 +1,61 @@
+import { Banner, BlockStack, Modal, Text } from '@shopify/polaris';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { api, isApiError } from '../api';
+
+export interface ConfirmDeleteModalProps {
+  /** The API path the DELETE goes to. */
+  path: string;
+  title: string;
+  /** What goes, and what stays, in the user's words. */
+  body: string;
+  /** The destructive button's label; "Delete" unless the screen says more. */
+  confirmLabel?: string;
+  onClose(): void;
+  /** Called once the server has deleted it. */
+  onDone(): void;
+}
+
+/**
+ * The one confirmation before something is deleted: nothing is sent until the user confirms; a refusal shows
+ * in the dialog, which stays open so the user can retry or cancel.
+ */
+export function ConfirmDeleteModal({ path, title, body, confirmLabel, onClose, onDone }: ConfirmDeleteModalProps) {
+  const { t } = useTranslation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  async function remove() {
+    setFailure(null);
+    setDeleting(true);
+    try {
+      await api.delete(path, z.unknown(), { quiet: true });
+      onDone();
+    } catch (cause) {
+      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+      setDeleting(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={title}
+      primaryAction={{ content: confirmLabel ?? t('common.delete'), onAction: remove, loading: deleting, destructive: true }}
+      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: deleting }]}
+    >
+      <Modal.Section>
+        <BlockStack gap="300">
+          {failure ? (
+            <Banner tone="critical" onDismiss={() => setFailure(null)}>
+              <p>{failure}</p>
+            </Banner>
+          ) : null}
+          <Text as="p">{body}</Text>
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
+  );
+}

@@ -1,0 +1,71 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AppProvider } from '@shopify/polaris';
+import polarisEn from '@shopify/polaris/locales/en.json';
+import { TimeChart, niceMax } from './time-chart';
+// Unmounts between tests (vitest runs without globals).
+import '../test-utils';
+
+function draw(kind: 'line' | 'bar' = 'line') {
+  render(
+    <AppProvider i18n={polarisEn}>
+      <TimeChart
+        title="Players per day"
+        kind={kind}
+        days={['2025-03-01', '2025-03-02', '2025-03-03']}
+        series={[
+          { label: 'New', values: [1, 2, 3] },
+          { label: 'Active', values: [10, 20, 1500] },
+        ]}
+        formatDay={(day) => day.slice(5)}
+      />
+    </AppProvider>,
+  );
+}
+
+describe('the time chart', () => {
+  it('is an image named by its title, with its numbers in a table for screen readers', () => {
+    draw();
+    expect(screen.getByRole('img', { name: 'Players per day' })).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Players per day' });
+    const row = within(table).getByRole('row', { name: /03-03/ });
+    expect(within(row).getByText('1500')).toBeTruthy();
+  });
+
+  it('shows the values of the day under keyboard focus', () => {
+    draw('bar');
+    const chart = screen.getByRole('img', { name: 'Players per day' });
+    fireEvent.keyDown(chart, { key: 'ArrowRight' });
+    fireEvent.keyDown(chart, { key: 'ArrowRight' });
+    const tooltip = screen.getByRole('status');
+    expect(within(tooltip).getByText('03-02')).toBeTruthy();
+    expect(within(tooltip).getByText('20')).toBeTruthy();
+    fireEvent.keyDown(chart, { key: 'Escape' });
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('labels its axis with abbreviated round values', () => {
+    draw();
+    // 1,500 at most: four steps of 400.
+    expect(screen.getByText('1.6k')).toBeTruthy();
+    expect(screen.getByText('800')).toBeTruthy();
+  });
+});
+
+describe('niceMax', () => {
+  it('rounds the top of the axis up to four round whole steps', () => {
+    expect(niceMax(1500)).toBe(1600);
+    expect(niceMax(2100)).toBe(2400);
+    expect(niceMax(37)).toBe(40);
+    expect(niceMax(5)).toBe(8);
+    expect(niceMax(0)).toBe(4);
+  });
+
+  it('puts every grid line on a whole number', () => {
+    for (const value of [1, 3, 5, 7, 9, 13, 37, 99, 101, 999, 1234, 98765]) {
+      const max = niceMax(value);
+      expect(max).toBeGreaterThanOrEqual(value);
+      expect(Number.isInteger(max / 4)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import type { AttributeDefinition } from '../../../shared/contract';
+import { ApplicationScope } from '../../app/application-scope';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { application } from '../players/fixtures';
+import { AttributesPage } from './attributes-page';
+
+const vip: AttributeDefinition = {
+  id: 3,
+  name: 'vip',
+  type: 'boolean',
+  description: 'Spent over 10M',
+  source: 'sdk',
+  players: 4200,
+  created_at: '2025-01-01T00:00:00.000Z',
+  updated_at: '2025-01-01T00:00:00.000Z',
+};
+let writes: { method: string; path: string; body: unknown }[] = [];
+
+beforeEach(() => {
+  useAppStore.setState({ token: 'tok', roles: ['manager'] });
+  writes = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const path = new URL(url).pathname;
+      const method = init.method ?? 'GET';
+      if (path === '/api/application/shop_one') return answer({ success: true, data: application });
+      if (method !== 'GET') {
+        const body = init.body ? JSON.parse(String(init.body)) : undefined;
+        writes.push({ method, path, body });
+        return answer({ success: true, data: method === 'DELETE' ? {} : { ...vip, id: 4, ...body, description: body.description ?? null, source: 'console', players: 0 } });
+      }
+      if (path === '/api/application/shop_one/attribute') return answer({ success: true, data: { items: [vip], total: 1, page: 1, limit: 20 } });
+      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function open() {
+  renderInConsole(
+    <Route path="/application/:application_id" nest>
+      <ApplicationScope>
+        <AttributesPage />
+      </ApplicationScope>
+    </Route>,
+    { path: '/application/shop_one/attribute' },
+  );
+}
+
+describe('the attributes screen', () => {
+  it('lists each definition with its type, source and players', async () => {
+    open();
+    const row = (await screen.findByText('vip')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('True/false')).toBeTruthy();
+    expect(within(row).getByText('SDK')).toBeTruthy();
+    expect(within(row).getByText('4.2k')).toBeTruthy();
+  });
+
+  it('refuses a date attribute whose name does not end with .date, and creates it once it does', async () => {
+    open();
+    await screen.findByText('vip');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add attribute' })[0]);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'birthday' } });
+    fireEvent.change(within(dialog).getByLabelText('Type'), { target: { value: 'date' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(await within(dialog).findByText('Date field names must end with .date')).toBeTruthy();
+    expect(writes).toHaveLength(0);
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'birthday.date' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(writes).toEqual([{ method: 'POST', path: '/api/application/shop_one/attribute', body: { name: 'birthday.date', type: 'date' } }]));
+  });
+
+  it('deletes a definition only after the confirmation', async () => {
+    open();
+    await screen.findByText('vip');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete vip' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/4,200 players hold a value/)).toBeTruthy();
+    expect(writes).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(writes).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/attribute/3', body: undefined }]));
+  });
+});

@@ -1,0 +1,168 @@
+import { Badge, BlockStack, Button, ButtonGroup, Card, EmptyState, IndexTable, InlineStack, Page, Text, useBreakpoints } from '@shopify/polaris';
+import { DeleteIcon, EditIcon, PlusIcon } from '@shopify/polaris-icons';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AttributeDefinition, page } from '../../../shared/contract';
+import { abbreviateNumber } from '../../../shared/format';
+import { isViewerOnly } from '../../../shared/permissions';
+import { useApiQuery } from '../../api/use-api-query';
+import { useCurrentApplication } from '../../app/application-scope';
+import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
+import { QueryState, tablePagination } from '../../components/query-state';
+import { useAppStore } from '../../stores/store';
+import { PropertyBadge } from '../events/events-page';
+import { AttributeModal, DeleteAttributeModal } from './attribute-modals';
+
+const PAGE_SIZE = 20;
+const AttributePage = page(AttributeDefinition);
+
+type Dialog = { kind: 'create' } | { kind: 'edit'; attribute: AttributeDefinition } | { kind: 'delete'; attribute: AttributeDefinition };
+
+/** /attribute: the attribute definitions (text, number, boolean, date) the segment editor and templates use. */
+export function AttributesPage() {
+  const { t } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const { smDown } = useBreakpoints();
+  const showToast = useAppStore((state) => state.showToast);
+  const readOnly = isViewerOnly(useAppStore((state) => state.roles));
+  const [pageNumber, setPageNumber] = useState(1);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const base = `/application/${encodeURIComponent(applicationId)}/attribute`;
+  const attributes = useApiQuery(base, AttributePage, { page: pageNumber, limit: PAGE_SIZE });
+  const items = attributes.data?.items ?? [];
+  const total = attributes.data?.total ?? 0;
+
+  function done(message: string) {
+    setDialog(null);
+    showToast(message);
+    attributes.reload();
+  }
+
+  function actions(attribute: AttributeDefinition) {
+    return (
+      <ButtonGroup>
+        <Button
+          variant="tertiary"
+          icon={EditIcon}
+          disabled={readOnly}
+          accessibilityLabel={t('attributes.actions.edit', { name: attribute.name })}
+          onClick={() => setDialog({ kind: 'edit', attribute })}
+        />
+        <Button
+          variant="tertiary"
+          tone="critical"
+          icon={DeleteIcon}
+          disabled={readOnly}
+          accessibilityLabel={t('attributes.actions.delete', { name: attribute.name })}
+          onClick={() => setDialog({ kind: 'delete', attribute })}
+        />
+      </ButtonGroup>
+    );
+  }
+
+  const source = (attribute: AttributeDefinition) => t(`attributes.sources.${attribute.source}`);
+  const rows = items.map((attribute, index) =>
+    smDown ? (
+      <IndexTable.Row id={String(attribute.id)} key={attribute.id} position={index}>
+        <div style={{ padding: '12px 16px' }}>
+          <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
+            <BlockStack gap="100">
+              <PropertyBadge name={attribute.name} type={attribute.type} />
+              <Text as="span" tone="subdued" variant="bodySm">
+                {[source(attribute), t('attributes.playersCount', { count: abbreviateNumber(attribute.players) })].join(' · ')}
+              </Text>
+              {attribute.description ? <Text as="p">{attribute.description}</Text> : null}
+            </BlockStack>
+            {actions(attribute)}
+          </InlineStack>
+        </div>
+      </IndexTable.Row>
+    ) : (
+      <IndexTable.Row id={String(attribute.id)} key={attribute.id} position={index}>
+        <IndexTable.Cell>
+          <BlockStack gap="050">
+            <Text as="span" fontWeight="semibold">
+              <span className="nudge-mono">{attribute.name}</span>
+            </Text>
+            {attribute.description ? (
+              <Text as="span" tone="subdued" variant="bodySm">
+                {attribute.description}
+              </Text>
+            ) : null}
+          </BlockStack>
+        </IndexTable.Cell>
+        <IndexTable.Cell>
+          <Badge>{t(`attributes.types.${attribute.type}`)}</Badge>
+        </IndexTable.Cell>
+        <IndexTable.Cell>{source(attribute)}</IndexTable.Cell>
+        <IndexTable.Cell>
+          <span title={attribute.players.toLocaleString()}>
+            <Text as="span" numeric alignment="end">
+              {abbreviateNumber(attribute.players)}
+            </Text>
+          </span>
+        </IndexTable.Cell>
+        <IndexTable.Cell>{actions(attribute)}</IndexTable.Cell>
+      </IndexTable.Row>
+    ),
+  );
+
+  const createAction = {
+    content: t('attributes.create.open'),
+    icon: PlusIcon,
+    disabled: readOnly,
+    helpText: readOnly ? t('errors.NO_PERMISSION') : undefined,
+    onAction: () => setDialog({ kind: 'create' }),
+  };
+
+  return (
+    <Page title={t('menu.attributes')} subtitle={t('attributes.subtitle')} primaryAction={createAction}>
+      <Card padding="0">
+        <QueryState query={attributes} lines={5}>
+          {() => (
+            <IndexTable
+              resourceName={{ singular: t('attributes.one'), plural: t('attributes.other') }}
+              itemCount={items.length}
+              selectable={false}
+              condensed={smDown}
+              loading={attributes.loading}
+              emptyState={
+                <EmptyState
+                  heading={t('attributes.empty.title')}
+                  image={EMPTY_ILLUSTRATION}
+                  action={readOnly ? undefined : { content: t('attributes.create.open'), onAction: () => setDialog({ kind: 'create' }) }}
+                >
+                  <p>{t('attributes.empty.body')}</p>
+                </EmptyState>
+              }
+              headings={[
+                { title: t('attributes.columns.name') },
+                { title: t('attributes.columns.type') },
+                { title: t('attributes.columns.source') },
+                { title: t('attributes.columns.players'), alignment: 'end' },
+                { title: t('attributes.columns.actions') },
+              ]}
+              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+            >
+              {rows}
+            </IndexTable>
+          )}
+        </QueryState>
+      </Card>
+      {dialog?.kind === 'create' ? (
+        <AttributeModal base={base} onClose={() => setDialog(null)} onDone={(attribute) => done(t('attributes.create.done', { name: attribute.name }))} />
+      ) : null}
+      {dialog?.kind === 'edit' ? (
+        <AttributeModal base={base} attribute={dialog.attribute} onClose={() => setDialog(null)} onDone={() => done(t('common.changed'))} />
+      ) : null}
+      {dialog?.kind === 'delete' ? (
+        <DeleteAttributeModal
+          base={base}
+          attribute={dialog.attribute}
+          onClose={() => setDialog(null)}
+          onDone={() => done(t('attributes.delete.done', { name: dialog.attribute.name }))}
+        />
+      ) : null}
+    </Page>
+  );
+}

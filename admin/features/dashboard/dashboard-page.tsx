@@ -1,0 +1,306 @@
+import {
+  BlockStack,
+  Box,
+  Button,
+  ButtonGroup,
+  Card,
+  EmptyState,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Page,
+  ProgressBar,
+  SkeletonBodyText,
+  SkeletonDisplayText,
+  Text,
+} from '@shopify/polaris';
+import { ClipboardIcon } from '@shopify/polaris-icons';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import { Dashboard } from '../../../shared/contract';
+import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { useApiQuery } from '../../api/use-api-query';
+import { useCurrentApplication } from '../../app/application-scope';
+import { copyText } from '../../components/clipboard';
+import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
+import { TimeChart } from '../../components/time-chart';
+import { useAppStore } from '../../stores/store';
+
+export const PERIODS = [7, 30, 90] as const;
+export type Period = (typeof PERIODS)[number];
+const DEFAULT_PERIOD: Period = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The UTC days (inclusive) of the last `days` days ending today, as the dashboard call takes them. */
+export function periodRange(days: number, now: Date = new Date()): { from: string; to: string } {
+  const to = now.toISOString().slice(0, 10);
+  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  return { from, to };
+}
+
+/** The period in the address (`?period=7`), or the default. */
+export function periodOf(search: string): Period {
+  const value = Number(new URLSearchParams(search).get('period'));
+  return (PERIODS as readonly number[]).includes(value) ? (value as Period) : DEFAULT_PERIOD;
+}
+
+/** The shop's script tag, with this console's address and the application's client key. */
+export function installSnippet(origin: string, clientKey: string): string {
+  return `<script async src="${origin}/sdk/nudge.js" data-app="${clientKey}"></script>`;
+}
+
+function Metric({ label, value, detail }: { label: string; value: number; detail?: string }) {
+  return (
+    <Card>
+      <BlockStack gap="100">
+        <Text as="h3" variant="bodyMd" tone="subdued">
+          {label}
+        </Text>
+        <span title={value.toLocaleString()}>
+          <Text as="p" variant="heading2xl">
+            {abbreviateNumber(value)}
+          </Text>
+        </span>
+        {detail ? (
+          <Text as="p" variant="bodySm" tone="subdued">
+            {detail}
+          </Text>
+        ) : null}
+      </BlockStack>
+    </Card>
+  );
+}
+
+/** A titled card of "name — count" lines with a bar for each share of the largest. */
+function Shares({ title, rows, empty }: { title: string; rows: { key: string; label: ReactNode; value: number; detail?: string }[]; empty: string }) {
+  const largest = Math.max(1, ...rows.map((row) => row.value));
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {title}
+        </Text>
+        {rows.length === 0 ? (
+          <Text as="p" tone="subdued">
+            {empty}
+          </Text>
+        ) : (
+          <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 12 }}>
+            {rows.map((row) => (
+              <li key={row.key}>
+                <BlockStack gap="100">
+                  <InlineStack align="space-between" gap="200" wrap={false}>
+                    <Text as="span">{row.label}</Text>
+                    <Text as="span" numeric fontWeight="semibold">
+                      {abbreviateNumber(row.value)}
+                      {row.detail ? (
+                        <Text as="span" tone="subdued" fontWeight="regular">
+                          {` · ${row.detail}`}
+                        </Text>
+                      ) : null}
+                    </Text>
+                  </InlineStack>
+                  <ProgressBar progress={(row.value / largest) * 100} size="small" tone="primary" />
+                </BlockStack>
+              </li>
+            ))}
+          </ul>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function DashboardSkeleton() {
+  return (
+    <BlockStack gap="400">
+      <InlineGrid columns={{ xs: 2, md: 4 }} gap="400">
+        {[0, 1, 2, 3].map((n) => (
+          <Card key={n}>
+            <BlockStack gap="200">
+              <SkeletonBodyText lines={1} />
+              <SkeletonDisplayText size="medium" />
+            </BlockStack>
+          </Card>
+        ))}
+      </InlineGrid>
+      <Card>
+        <SkeletonBodyText lines={8} />
+      </Card>
+    </BlockStack>
+  );
+}
+
+/** What a new application shows until its first player arrives: how to put the script on the shop. */
+function InstallScript() {
+  const { t } = useTranslation();
+  const { application } = useCurrentApplication();
+  const showToast = useAppStore((state) => state.showToast);
+  const snippet = application ? installSnippet(window.location.origin, application.client_key) : null;
+  return (
+    <Card>
+      <EmptyState heading={t('dashboard.empty.title')} image={EMPTY_ILLUSTRATION}>
+        <BlockStack gap="300">
+          <p>{t('dashboard.empty.body')}</p>
+          {snippet ? (
+            <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+              <pre className="nudge-mono" style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', textAlign: 'left' }}>
+                {snippet}
+              </pre>
+            </Box>
+          ) : null}
+          {snippet ? (
+            <InlineStack align="center">
+              <Button
+                icon={ClipboardIcon}
+                onClick={() =>
+                  void copyText(snippet).then((copied) => showToast(copied ? t('common.copied') : t('common.unknownError'), { error: !copied }))
+                }
+              >
+                {t('dashboard.empty.copy')}
+              </Button>
+            </InlineStack>
+          ) : null}
+          <p>{t('dashboard.empty.events')}</p>
+        </BlockStack>
+      </EmptyState>
+    </Card>
+  );
+}
+
+/**
+ * The application's root route: players and subscribers in total, by platform and by channel, new and
+ * active players, sessions and page views per day over 7, 30 or 90 days, and the top events.
+ */
+export function DashboardPage() {
+  const { t, i18n } = useTranslation();
+  const { applicationId, application } = useCurrentApplication();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const period = periodOf(search);
+  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const range = periodRange(period);
+  const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, range);
+  const data = dashboard.data;
+  const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
+  const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '0%');
+
+  const periodPicker = (
+    <ButtonGroup variant="segmented">
+      {PERIODS.map((days) => (
+        <Button
+          key={days}
+          pressed={period === days}
+          onClick={() => navigate(`${location}${days === DEFAULT_PERIOD ? '' : `?period=${days}`}`, { replace: true })}
+        >
+          {t('dashboard.period', { count: days })}
+        </Button>
+      ))}
+    </ButtonGroup>
+  );
+
+  let body: ReactNode;
+  if (dashboard.error && !data) {
+    body = (
+      <Card>
+        <BlockStack gap="300" inlineAlign="start">
+          <Text as="p" tone="critical">
+            {dashboard.error.message}
+          </Text>
+          <Button onClick={dashboard.reload}>{t('common.retry')}</Button>
+        </BlockStack>
+      </Card>
+    );
+  } else if (!data) {
+    body = <DashboardSkeleton />;
+  } else if (data.players === 0) {
+    body = <InstallScript />;
+  } else {
+    const days = data.days.map((entry) => entry.day);
+    const sum = (key: 'new_players' | 'sessions' | 'page_views') => data.days.reduce((total, entry) => total + entry[key], 0);
+    body = (
+      <BlockStack gap="400">
+        <InlineGrid columns={{ xs: 2, md: 4 }} gap="400">
+          <Metric label={t('dashboard.metrics.players')} value={data.players} />
+          <Metric label={t('dashboard.metrics.subscribers')} value={data.subscribers} detail={t('dashboard.metrics.ofPlayers', { share: percent(data.subscribers, data.players) })} />
+          <Metric label={t('dashboard.metrics.newPlayers')} value={sum('new_players')} detail={t('dashboard.metrics.inPeriod', { count: period })} />
+          <Metric label={t('dashboard.metrics.sessions')} value={sum('sessions')} detail={t('dashboard.metrics.pageViews', { count: abbreviateNumber(sum('page_views')) })} />
+        </InlineGrid>
+        <Layout>
+          <Layout.Section>
+            <BlockStack gap="400">
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    {t('dashboard.charts.players')}
+                  </Text>
+                  <TimeChart
+                    title={t('dashboard.charts.players')}
+                    days={days}
+                    formatDay={day}
+                    series={[
+                      { label: t('dashboard.charts.new'), values: data.days.map((entry) => entry.new_players) },
+                      { label: t('dashboard.charts.active'), values: data.days.map((entry) => entry.active_players) },
+                    ]}
+                  />
+                </BlockStack>
+              </Card>
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    {t('dashboard.charts.activity')}
+                  </Text>
+                  <TimeChart
+                    title={t('dashboard.charts.activity')}
+                    kind="bar"
+                    days={days}
+                    formatDay={day}
+                    series={[
+                      { label: t('dashboard.charts.sessions'), values: data.days.map((entry) => entry.sessions) },
+                      { label: t('dashboard.charts.pageViews'), values: data.days.map((entry) => entry.page_views) },
+                    ]}
+                  />
+                </BlockStack>
+              </Card>
+            </BlockStack>
+          </Layout.Section>
+          <Layout.Section variant="oneThird">
+            <BlockStack gap="400">
+              <Shares
+                title={t('dashboard.byPlatform')}
+                empty={t('dashboard.none')}
+                rows={data.by_platform.map((row) => ({
+                  key: row.platform,
+                  label: t(`players.platforms.${row.platform}`),
+                  value: row.players,
+                  detail: t('dashboard.subscribersShort', { count: abbreviateNumber(row.subscribers) }),
+                }))}
+              />
+              <Shares
+                title={t('dashboard.byChannel')}
+                empty={t('dashboard.noChannels')}
+                rows={data.by_channel.map((row) => ({ key: row.channel, label: t(`players.channels.${row.channel}`), value: row.players }))}
+              />
+              <Shares
+                title={t('dashboard.topEvents')}
+                empty={t('dashboard.noEvents')}
+                rows={data.top_events.map((row) => ({ key: row.name, label: <span className="nudge-mono">{row.name}</span>, value: row.count }))}
+              />
+            </BlockStack>
+          </Layout.Section>
+        </Layout>
+      </BlockStack>
+    );
+  }
+
+  return (
+    <Page
+      title={t('menu.dashboard')}
+      subtitle={application ? t('dashboard.subtitle', { application: application.name }) : undefined}
+      primaryAction={periodPicker}
+    >
+      {body}
+    </Page>
+  );
+}

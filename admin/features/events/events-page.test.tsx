@@ -1,0 +1,70 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import type { EventDefinition } from '../../../shared/contract';
+import { ApplicationScope } from '../../app/application-scope';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { application } from '../players/fixtures';
+import { EventsPage } from './events-page';
+
+let events: EventDefinition[] = [];
+
+beforeEach(() => {
+  useAppStore.setState({ token: 'tok', roles: ['viewer'] });
+  events = [
+    {
+      name: 'purchase',
+      count: 1_250_000,
+      first_seen_at: '2025-01-05T00:00:00.000Z',
+      last_seen_at: '2025-03-01T00:00:00.000Z',
+      properties: { value: 'number', 'delivery.date': 'date', gift: 'boolean', note: 'text' },
+    },
+  ];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const path = new URL(url).pathname;
+      if (path === '/api/application/shop_one') return answer({ success: true, data: application });
+      if (path === '/api/application/shop_one/event') return answer({ success: true, data: { items: events, total: events.length, page: 1, limit: 20 } });
+      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function open() {
+  renderInConsole(
+    <Route path="/application/:application_id" nest>
+      <ApplicationScope>
+        <EventsPage />
+      </ApplicationScope>
+    </Route>,
+    { path: '/application/shop_one/event' },
+  );
+}
+
+describe('the events screen', () => {
+  it('lists each event with its abbreviated count, first seen day and properties with their types', async () => {
+    open();
+    const row = (await screen.findByText('purchase')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('1.3M')).toBeTruthy();
+    expect(within(row).getByText('2025-01-05')).toBeTruthy();
+    const property = (name: string) => within(row).getByText(name).parentElement as HTMLElement;
+    expect(within(property('delivery.date')).getByText('Date')).toBeTruthy();
+    expect(within(property('value')).getByText('Number')).toBeTruthy();
+    expect(within(property('gift')).getByText('True/false')).toBeTruthy();
+    expect(within(property('note')).getByText('Text')).toBeTruthy();
+  });
+
+  it('explains how to send an event when there is none', async () => {
+    events = [];
+    open();
+    expect(await screen.findByText('No events yet')).toBeTruthy();
+    expect(screen.getByText(/nudge\('event', 'purchase'/)).toBeTruthy();
+    expect(screen.getByText('Property names ending in .date are stored as dates.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,151 @@
+import { Badge, BlockStack, Box, Card, EmptyState, IndexTable, InlineStack, Page, Text, useBreakpoints } from '@shopify/polaris';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type AttributeType, EventDefinition, page } from '../../../shared/contract';
+import { abbreviateNumber, formatDate, relativeTime } from '../../../shared/format';
+import { useApiQuery } from '../../api/use-api-query';
+import { useCurrentApplication } from '../../app/application-scope';
+import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
+import { QueryState, tablePagination } from '../../components/query-state';
+
+const PAGE_SIZE = 20;
+const EventPage = page(EventDefinition);
+
+const TYPE_TONES: Record<AttributeType, 'info' | 'success' | 'magic' | undefined> = {
+  text: undefined,
+  number: 'info',
+  boolean: 'success',
+  date: 'magic',
+};
+
+/** A property name with its type as a badge (`.date` properties are dates). */
+export function PropertyBadge({ name, type }: { name: string; type: AttributeType }) {
+  const { t } = useTranslation();
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}>
+      <span className="nudge-mono">{name}</span>
+      <Badge tone={TYPE_TONES[type]} size="small">
+        {t(`attributes.types.${type}`)}
+      </Badge>
+    </span>
+  );
+}
+
+const EXAMPLE = "nudge('event', 'purchase', { value: 250000, 'delivery.date': '2025-03-02' });";
+
+/** /event: the events the application's players sent, how often, when first and last, and their properties. */
+export function EventsPage() {
+  const { t, i18n } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const { smDown } = useBreakpoints();
+  const [pageNumber, setPageNumber] = useState(1);
+  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const events = useApiQuery(`/application/${encodeURIComponent(applicationId)}/event`, EventPage, { page: pageNumber, limit: PAGE_SIZE });
+  const items = events.data?.items ?? [];
+  const total = events.data?.total ?? 0;
+  const day = (value: string) => formatDate(value, '{y}-{m}-{d}', { lang });
+
+  function properties(event: EventDefinition) {
+    const entries = Object.entries(event.properties);
+    if (entries.length === 0) {
+      return (
+        <Text as="span" tone="subdued">
+          {t('events.noProperties')}
+        </Text>
+      );
+    }
+    return (
+      <InlineStack gap="200">
+        {entries.map(([name, type]) => (
+          <PropertyBadge key={name} name={name} type={type} />
+        ))}
+      </InlineStack>
+    );
+  }
+
+  const rows = items.map((event, index) =>
+    smDown ? (
+      <IndexTable.Row id={event.name} key={event.name} position={index}>
+        <div style={{ padding: '12px 16px' }}>
+          <BlockStack gap="150">
+            <InlineStack align="space-between" gap="200" wrap={false}>
+              <Text as="span" fontWeight="semibold" truncate>
+                <span className="nudge-mono">{event.name}</span>
+              </Text>
+              <Text as="span" numeric>
+                {abbreviateNumber(event.count)}
+              </Text>
+            </InlineStack>
+            <Text as="span" tone="subdued" variant="bodySm">
+              {t('events.seenRange', { first: day(event.first_seen_at), last: relativeTime(event.last_seen_at, Date.now(), t) })}
+            </Text>
+            {properties(event)}
+          </BlockStack>
+        </div>
+      </IndexTable.Row>
+    ) : (
+      <IndexTable.Row id={event.name} key={event.name} position={index}>
+        <IndexTable.Cell>
+          <Text as="span" fontWeight="semibold">
+            <span className="nudge-mono">{event.name}</span>
+          </Text>
+        </IndexTable.Cell>
+        <IndexTable.Cell>
+          <span title={event.count.toLocaleString()}>
+            <Text as="span" numeric alignment="end">
+              {abbreviateNumber(event.count)}
+            </Text>
+          </span>
+        </IndexTable.Cell>
+        <IndexTable.Cell>{day(event.first_seen_at)}</IndexTable.Cell>
+        <IndexTable.Cell>
+          <span title={formatDate(event.last_seen_at, '{y}-{m}-{d} {h}:{i}:{s}', { lang })}>{relativeTime(event.last_seen_at, Date.now(), t)}</span>
+        </IndexTable.Cell>
+        <IndexTable.Cell>
+          <div style={{ maxWidth: 420, whiteSpace: 'normal' }}>{properties(event)}</div>
+        </IndexTable.Cell>
+      </IndexTable.Row>
+    ),
+  );
+
+  return (
+    <Page title={t('menu.events')} subtitle={t('events.subtitle')}>
+      <Card padding="0">
+        <QueryState query={events} lines={6}>
+          {() => (
+            <IndexTable
+              resourceName={{ singular: t('events.one'), plural: t('events.other') }}
+              itemCount={items.length}
+              selectable={false}
+              condensed={smDown}
+              loading={events.loading}
+              emptyState={
+                <EmptyState heading={t('events.empty.title')} image={EMPTY_ILLUSTRATION}>
+                  <BlockStack gap="300">
+                    <p>{t('events.empty.body')}</p>
+                    <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+                      <pre className="nudge-mono" style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', textAlign: 'left' }}>
+                        {EXAMPLE}
+                      </pre>
+                    </Box>
+                    <p>{t('events.empty.dates')}</p>
+                  </BlockStack>
+                </EmptyState>
+              }
+              headings={[
+                { title: t('events.columns.name') },
+                { title: t('events.columns.count'), alignment: 'end' },
+                { title: t('events.columns.firstSeen') },
+                { title: t('events.columns.lastSeen') },
+                { title: t('events.columns.properties') },
+              ]}
+              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+            >
+              {rows}
+            </IndexTable>
+          )}
+        </QueryState>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,83 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import { ApplicationScope } from '../../app/application-scope';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { WidgetEditor } from '../banners/widget-editor';
+import { FakeNotiSettingsSection, fakeNotiProblems } from './fake-noti-settings';
+
+const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+let writes: { url: string; body: any }[] = [];
+
+function serve(applicationId: string) {
+  fetchMock.mockImplementation(async (url, init) => {
+    const method = init.method ?? 'GET';
+    const path = new URL(url).pathname;
+    if (method === 'GET' && path === `/api/application/${applicationId}`) {
+      return answer({
+        success: true,
+        data: { application_id: applicationId, name: 'Shop', client_key: 'ck_0123456789', total_users: 0, platforms: [], created: '2025-01-01T00:00:00.000Z', deleting_at: null, role: 'super_user' },
+      });
+    }
+    if (method === 'POST') {
+      const body = JSON.parse(String(init.body));
+      writes.push({ url: path, body });
+      return answer({ success: true, data: { id: 9, views: 0, clicks: 0, leads: 0, created: '2025-01-01T00:00:00.000Z', updated: '2025-01-01T00:00:00.000Z', ...body } });
+    }
+    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
+  });
+}
+
+function openEditor(applicationId: string) {
+  serve(applicationId);
+  renderInConsole(
+    <Route path="/application/:application_id" nest>
+      <ApplicationScope>
+        <WidgetEditor
+          applicationId={applicationId}
+          type="fake_noti"
+          title="New fake-buyer notices"
+          renderSettings={(props) => <FakeNotiSettingsSection {...props} />}
+          check={fakeNotiProblems}
+          onSaved={vi.fn()}
+        />
+      </ApplicationScope>
+    </Route>,
+    { path: `/application/${applicationId}/fake_noti` },
+  );
+}
+
+beforeEach(() => {
+  (window as unknown as { happyDOM: { settings: { handleDisabledFileLoadingAsSuccess: boolean } } }).happyDOM.settings.handleDisabledFileLoadingAsSuccess = true;
+  useAppStore.setState({ token: 'tok', roles: ['super_user'] });
+  writes = [];
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the fake-buyer notice settings', () => {
+  it('offer a shop application its real recent orders instead of a written list, and save that choice', async () => {
+    openEditor('demo_myshopify_com');
+    fireEvent.click(await screen.findByLabelText('Your real recent orders'));
+    expect(screen.getByText(/never a last name, an email or an address/i)).toBeTruthy();
+    expect(screen.queryByText('Add a notice')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Widget name'), { target: { value: 'Real orders' } });
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
+    });
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0].body.settings.source).toBe('shop_orders');
+    expect(writes[0].body.settings.items).toEqual([]);
+  });
+
+  it('do not offer orders to an application that is not a shop', async () => {
+    openEditor('my_website');
+    await screen.findByText('Add a notice');
+    expect(screen.queryByText('Where the notices come from')).toBeNull();
+  });
+});

@@ -1,0 +1,79 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import type { Player } from '../../../shared/contract';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { player } from '../players/fixtures';
+import { PlayerInfoPage } from './playerinfo-page';
+
+let record: Player;
+let writes: { path: string; headers: Record<string, string> }[] = [];
+
+beforeEach(() => {
+  useAppStore.setState({ token: null, roles: [] });
+  record = { ...player };
+  writes = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const path = new URL(url).pathname;
+      if (path === '/api/public/application/shop_one/playerinfo/v_8f2c1a9e77/unsubscribe' && init.method === 'POST') {
+        writes.push({ path, headers: init.headers as Record<string, string> });
+        record = { ...record, subscribed: false, channels: [] };
+        return answer({ success: true, data: {} });
+      }
+      if (path === '/api/public/application/shop_one/playerinfo/v_8f2c1a9e77') return answer({ success: true, data: record });
+      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function open(search: string) {
+  renderInConsole(<Route path="/application/:application_id/playerinfo" component={PlayerInfoPage} />, { path: `/application/shop_one/playerinfo${search}` });
+}
+
+describe("a visitor's own record", () => {
+  it('shows the device, place, subscription and tags, signed out', async () => {
+    open('?device=v_8f2c1a9e77');
+    expect(await screen.findByText('Android 14 · Chrome')).toBeTruthy();
+    expect(screen.getByText(/Hà Nội/)).toBeTruthy();
+    expect(screen.getByText('Subscribed')).toBeTruthy();
+    expect(screen.getByText('tea-lover')).toBeTruthy();
+    expect(screen.queryByText('lan@example.vn')).toBeNull();
+  });
+
+  it('unsubscribes after the confirmation', async () => {
+    open('?device=v_8f2c1a9e77');
+    fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(writes).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Unsubscribe' }));
+    expect(await screen.findByText(/You are unsubscribed/)).toBeTruthy();
+    expect(writes).toHaveLength(1);
+    await waitFor(() => expect(screen.getByText('Not subscribed')).toBeTruthy());
+    expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+  });
+
+  it('lets a visitor who is also a signed-in viewer unsubscribe their own device', async () => {
+    useAppStore.setState({ token: 'tok', roles: ['viewer'] });
+    open('?device=v_8f2c1a9e77');
+    fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Unsubscribe' }));
+    await waitFor(() => expect(writes).toHaveLength(1));
+  });
+
+  it('says the link is incomplete without a device id', async () => {
+    open('');
+    expect(await screen.findByText('This link is incomplete')).toBeTruthy();
+  });
+
+  it('says the device is unknown when the server has no record of it', async () => {
+    open('?device=nobody_123');
+    expect(await screen.findByText('Device not found')).toBeTruthy();
+  });
+});

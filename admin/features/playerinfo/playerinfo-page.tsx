@@ -1,0 +1,188 @@
+import { Banner, BlockStack, Button, InlineStack, Modal, SkeletonBodyText, Tag, Text } from '@shopify/polaris';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearch } from 'wouter';
+import { z } from 'zod';
+import { Player } from '../../../shared/contract';
+import { relativeTime } from '../../../shared/format';
+import { type ApiError, api, isApiError } from '../../api';
+import { AuthLayout } from '../auth/auth-layout';
+import { PlatformLabel, SubscribedBadge, countryName } from '../players/player-bits';
+
+/** The public address of one device's record. */
+export function playerInfoPath(applicationId: string, deviceId: string): string {
+  return `/public/application/${encodeURIComponent(applicationId)}/playerinfo/${encodeURIComponent(deviceId)}`;
+}
+
+// Not a member's write: the viewer rule of the console (spec §6) doesn't apply to a visitor's own record.
+const PUBLIC_CALL = { quiet: true, roles: [] } as const;
+
+function Line({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <InlineStack align="space-between" gap="200" blockAlign="center">
+      <Text as="span" tone="subdued">
+        {label}
+      </Text>
+      <div style={{ textAlign: 'right', minWidth: 0, overflowWrap: 'anywhere' }}>{typeof children === 'string' ? <Text as="span">{children}</Text> : children}</div>
+    </InlineStack>
+  );
+}
+
+type State = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed'; error: ApiError | null } | { kind: 'ready'; player: Player };
+
+/**
+ * /application/:application_id/playerinfo?device=…: a visitor's own record (the link the SDK gives them),
+ * in plain words, with a way to unsubscribe. Open to anyone: the device id is the key.
+ */
+export function PlayerInfoPage() {
+  const { t, i18n } = useTranslation();
+  const { application_id: applicationId = '' } = useParams<{ application_id: string }>();
+  const deviceId = new URLSearchParams(useSearch()).get('device')?.trim() ?? '';
+  const [state, setState] = useState<State>(deviceId ? { kind: 'loading' } : { kind: 'missing' });
+  const [confirming, setConfirming] = useState(false);
+  const [unsubscribing, setUnsubscribing] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const lang = i18n.language === 'en' ? 'en' : 'vi';
+
+  const load = useCallback(
+    (signal?: AbortSignal) => {
+      if (!deviceId) {
+        setState({ kind: 'missing' });
+        return;
+      }
+      setState({ kind: 'loading' });
+      api
+        .get(playerInfoPath(applicationId, deviceId), Player, { ...PUBLIC_CALL, signal })
+        .then(({ data }) => setState({ kind: 'ready', player: data }))
+        .catch((cause: unknown) => {
+          if (signal?.aborted) return;
+          setState({ kind: 'failed', error: isApiError(cause) ? cause : null });
+        });
+    },
+    [applicationId, deviceId],
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  async function unsubscribe() {
+    setFailure(null);
+    setUnsubscribing(true);
+    try {
+      await api.post(`${playerInfoPath(applicationId, deviceId)}/unsubscribe`, {}, z.unknown(), PUBLIC_CALL);
+      setConfirming(false);
+      setDone(true);
+      load();
+    } catch (cause) {
+      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+    } finally {
+      setUnsubscribing(false);
+    }
+  }
+
+  let body: ReactNode;
+  if (state.kind === 'missing') {
+    body = (
+      <Banner tone="warning" title={t('playerinfo.missing.title')}>
+        <p>{t('playerinfo.missing.body')}</p>
+      </Banner>
+    );
+  } else if (state.kind === 'loading') {
+    body = <SkeletonBodyText lines={6} />;
+  } else if (state.kind === 'failed') {
+    const unknown = state.error?.status === 404 || state.error?.code === 'NOT_FOUND';
+    body = (
+      <BlockStack gap="300">
+        <Banner tone={unknown ? 'warning' : 'critical'} title={unknown ? t('playerinfo.unknown.title') : t('playerinfo.failed')}>
+          <p>{unknown ? t('playerinfo.unknown.body') : state.error?.message ?? t('common.unknownError')}</p>
+        </Banner>
+        {unknown ? null : (
+          <InlineStack>
+            <Button onClick={() => load()}>{t('common.retry')}</Button>
+          </InlineStack>
+        )}
+      </BlockStack>
+    );
+  } else {
+    const { player } = state;
+    const software = [player.os && [player.os, player.os_version].filter(Boolean).join(' '), player.browser].filter(Boolean).join(' · ');
+    const place = [player.city, countryName(player.country, lang)].filter(Boolean).join(', ');
+    body = (
+      <BlockStack gap="400">
+        {done ? (
+          <Banner tone="success" onDismiss={() => setDone(false)}>
+            <p>{t('playerinfo.unsubscribed')}</p>
+          </Banner>
+        ) : null}
+        <BlockStack gap="300">
+          <Line label={t('playerinfo.fields.device')}>
+            <PlatformLabel platform={player.platform} deviceType={player.device_type} />
+          </Line>
+          <Line label={t('playerinfo.fields.deviceType')}>{t(`players.deviceTypes.${player.device_type}`)}</Line>
+          {software ? <Line label={t('playerinfo.fields.software')}>{software}</Line> : null}
+          {place ? <Line label={t('playerinfo.fields.location')}>{place}</Line> : null}
+          <Line label={t('playerinfo.fields.lastSeen')}>{player.last_seen_at ? relativeTime(player.last_seen_at, Date.now(), t) : '—'}</Line>
+          <Line label={t('playerinfo.fields.subscribed')}>
+            <SubscribedBadge subscribed={player.subscribed} />
+          </Line>
+          <BlockStack gap="150">
+            <Text as="span" tone="subdued">
+              {t('playerinfo.fields.tags')}
+            </Text>
+            {player.tags.length === 0 ? (
+              <Text as="span">{t('playerinfo.noTags')}</Text>
+            ) : (
+              <InlineStack gap="100">
+                {player.tags.map((tag) => (
+                  <Tag key={tag}>{tag}</Tag>
+                ))}
+              </InlineStack>
+            )}
+          </BlockStack>
+          <Text as="p" tone="subdued" variant="bodySm">
+            <span style={{ overflowWrap: 'anywhere' }}>{t('playerinfo.deviceId', { id: player.device_id })}</span>
+          </Text>
+        </BlockStack>
+        {player.subscribed ? (
+          <Button variant="primary" tone="critical" fullWidth onClick={() => setConfirming(true)}>
+            {t('playerinfo.unsubscribe.open')}
+          </Button>
+        ) : (
+          <Text as="p" tone="subdued">
+            {t('playerinfo.notSubscribed')}
+          </Text>
+        )}
+      </BlockStack>
+    );
+  }
+
+  return (
+    <AuthLayout title="playerinfo.title" subtitle={t('playerinfo.subtitle')}>
+      {body}
+      {confirming ? (
+        <Modal
+          open
+          onClose={() => setConfirming(false)}
+          title={t('playerinfo.unsubscribe.title')}
+          primaryAction={{ content: t('playerinfo.unsubscribe.submit'), onAction: () => void unsubscribe(), loading: unsubscribing, destructive: true }}
+          secondaryActions={[{ content: t('common.cancel'), onAction: () => setConfirming(false), disabled: unsubscribing }]}
+        >
+          <Modal.Section>
+            <BlockStack gap="300">
+              {failure ? (
+                <Banner tone="critical" onDismiss={() => setFailure(null)}>
+                  <p>{failure}</p>
+                </Banner>
+              ) : null}
+              <Text as="p">{t('playerinfo.unsubscribe.body')}</Text>
+            </BlockStack>
+          </Modal.Section>
+        </Modal>
+      ) : null}
+    </AuthLayout>
+  );
+}

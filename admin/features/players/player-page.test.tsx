@@ -1,0 +1,140 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import type { PlayerDetail } from '../../../shared/contract';
+import { ApplicationScope } from '../../app/application-scope';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { application, player } from './fixtures';
+import { PlayerPage, utcOffset } from './player-page';
+
+const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+let calls: { method: string; path: string; body: unknown }[] = [];
+let detail: PlayerDetail;
+
+beforeEach(() => {
+  useAppStore.setState({ token: 'tok', roles: ['manager'] });
+  calls = [];
+  detail = {
+    player,
+    attributes: [
+      { name: 'vip', type: 'boolean', value: true, updated_at: '2025-03-01T08:00:00.000Z' },
+      { name: 'birthday.date', type: 'date', value: '1990-05-04T00:00:00.000Z', updated_at: '2025-03-01T08:00:00.000Z' },
+    ],
+    events: [{ id: 1, name: 'purchase', properties: { value: 250000 }, session_id: 's1', occurred_at: '2025-03-01T08:10:00.000Z' }],
+  };
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (url, init) => {
+    const parsed = new URL(url);
+    const method = init.method ?? 'GET';
+    calls.push({ method, path: parsed.pathname, body: init.body ? JSON.parse(String(init.body)) : undefined });
+    if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
+    if (parsed.pathname === '/api/application/shop_one/player/42' && method === 'GET') return answer({ success: true, data: detail });
+    if (parsed.pathname === '/api/application/shop_one/player/42/tags' && method === 'POST') {
+      const body = JSON.parse(String(init.body)) as { tags: string[] };
+      detail = { ...detail, player: { ...detail.player, tags: [...detail.player.tags, ...body.tags] } };
+      return answer({ success: true, data: {} });
+    }
+    if (parsed.pathname.startsWith('/api/application/shop_one/player/42/tags/') && method === 'DELETE') return answer({ success: true, data: {} });
+    if (parsed.pathname === '/api/application/shop_one/player/42' && method === 'DELETE') return answer({ success: true, data: {} });
+    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function open(id = '42') {
+  return renderInConsole(
+    <Route path="/application/:application_id" nest>
+      <ApplicationScope>
+        <Route path="/player/:player_id" component={PlayerPage} />
+        <Route path="/player">the list</Route>
+      </ApplicationScope>
+    </Route>,
+    { path: `/application/shop_one/player/${id}` },
+  );
+}
+
+describe("a player's page", () => {
+  it('shows the fields of spec §3 in their groups, attributes with types and recent events', async () => {
+    open();
+    expect(await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 })).toBeTruthy();
+    const identity = screen.getByRole('region', { name: 'Identity' });
+    expect(within(identity).getByText('lan@example.vn')).toBeTruthy();
+    const location = screen.getByRole('region', { name: 'Location' });
+    expect(within(location).getByText('Hà Nội')).toBeTruthy();
+    expect(within(location).getByText('UTC+07:00')).toBeTruthy();
+    const utm = screen.getByRole('region', { name: 'UTM (first visit)' });
+    expect(within(utm).getByText('tet-sale')).toBeTruthy();
+    const attributes = screen.getByRole('region', { name: 'Attributes' });
+    expect(within(attributes).getByText('1990-05-04')).toBeTruthy();
+    expect(within(attributes).getByText('Date')).toBeTruthy();
+    expect(within(attributes).getByText('True/false')).toBeTruthy();
+    expect(screen.getByText('value: 250,000')).toBeTruthy();
+    expect(screen.getByText(/once messaging is available/)).toBeTruthy();
+  });
+
+  it('refuses a tag the contract refuses, with its message, and sends nothing', async () => {
+    open();
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    fireEvent.change(screen.getByLabelText('Add a tag'), { target: { value: 'two words' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('Invalid tag value')).toBeTruthy();
+    expect(calls.some((call) => call.path.endsWith('/tags'))).toBe(false);
+  });
+
+  it('adds a tag and shows it', async () => {
+    open();
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    fireEvent.change(screen.getByLabelText('Add a tag'), { target: { value: 'returning' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('returning', undefined, { timeout: 4000 })).toBeTruthy();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ tags: ['returning'] });
+  });
+
+  it('removes a tag with its ×', async () => {
+    open();
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove tea-lover' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.path.endsWith('/tags/tea-lover'))).toBe(true));
+  });
+
+  it('deletes the player only after the confirmation, then returns to the list', async () => {
+    const view = open();
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    // The page draws its actions twice (the phone menu and the wide bar); either opens the confirmation.
+    fireEvent.click(screen.getAllByRole('button', { name: 'Delete player' })[0]);
+    const dialog = await screen.findByRole('dialog');
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete player' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/player'));
+    expect(calls.some((call) => call.method === 'DELETE' && call.path === '/api/application/shop_one/player/42')).toBe(true);
+  });
+
+  it('gives a viewer no way to change tags or delete', async () => {
+    useAppStore.setState({ roles: ['viewer'] });
+    open();
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    expect(screen.queryByLabelText('Add a tag')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove vip' })).toBeNull();
+    for (const button of screen.getAllByRole('button', { name: 'Delete player' })) {
+      expect(button.hasAttribute('disabled') || button.getAttribute('aria-disabled') === 'true').toBe(true);
+    }
+  });
+
+  it('says so when the player does not exist', async () => {
+    open('999');
+    expect(await screen.findByText('This player does not exist or was deleted.')).toBeTruthy();
+  });
+});
+
+describe('utcOffset', () => {
+  it('writes minutes east of UTC as ±hh:mm', () => {
+    expect(utcOffset(420)).toBe('UTC+07:00');
+    expect(utcOffset(-570)).toBe('UTC-09:30');
+    expect(utcOffset(0)).toBe('UTC+00:00');
+  });
+});

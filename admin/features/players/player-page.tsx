@@ -1,0 +1,460 @@
+import {
+  Badge,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  Divider,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Page,
+  SkeletonBodyText,
+  SkeletonPage,
+  Tag,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { DeleteIcon } from '@shopify/polaris-icons';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useParams } from 'wouter';
+import { z } from 'zod';
+import { type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, Tag as TagName } from '../../../shared/contract';
+import { formatDate, relativeTime } from '../../../shared/format';
+import { isViewerOnly } from '../../../shared/permissions';
+import { api, isApiError } from '../../api';
+import { useApiQuery } from '../../api/use-api-query';
+import { useCurrentApplication } from '../../app/application-scope';
+import { useAppStore } from '../../stores/store';
+import { Missing, PlatformLabel, SubscribedBadge, countryName } from './player-bits';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
+
+type Lang = 'vi' | 'en';
+
+/** One "label: value" line of a field list; an unknown value shows a dash. */
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  const empty = children === null || children === undefined || children === '';
+  return (
+    <div style={{ display: 'grid', gridTemplateColumns: 'minmax(110px, 40%) 1fr', gap: 8, alignItems: 'baseline' }}>
+      <Text as="dt" tone="subdued">
+        {label}
+      </Text>
+      <dd style={{ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }}>{empty ? <Missing /> : typeof children === 'string' ? <Text as="span">{children}</Text> : children}</dd>
+    </div>
+  );
+}
+
+function FieldCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <section aria-label={title}>
+        <BlockStack gap="300">
+          <Text as="h2" variant="headingMd">
+            {title}
+          </Text>
+          <dl style={{ margin: 0, display: 'grid', gap: 8 }}>{children}</dl>
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
+/** A date with its relative form, e.g. "2025-03-02 09:30 (2 hours ago)". */
+function When({ value, lang, t }: { value: string | null; lang: Lang; t: (key: string, params?: Record<string, string | number>) => string }) {
+  if (!value) return <Missing />;
+  return (
+    <Text as="span">
+      {formatDate(value, '{y}-{m}-{d} {h}:{i}', { lang })}{' '}
+      <Text as="span" tone="subdued">
+        ({relativeTime(value, Date.now(), t)})
+      </Text>
+    </Text>
+  );
+}
+
+/** An attribute's or property's value as its type reads: dates as dates, booleans in words. */
+function scalarText(value: unknown, type: string, lang: Lang, t: (key: string) => string): string {
+  if (value === null || value === undefined) return '—';
+  if (type === 'date') return formatDate(value as string | number, '{y}-{m}-{d}', { lang }) || String(value);
+  if (typeof value === 'boolean') return value ? t('players.detail.true') : t('players.detail.false');
+  if (typeof value === 'number') return value.toLocaleString();
+  return String(value);
+}
+
+function AttributesCard({ attributes, lang }: { attributes: PlayerAttribute[]; lang: Lang }) {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <section aria-label={t('players.detail.attributes')}>
+        <BlockStack gap="300">
+          <Text as="h2" variant="headingMd">
+            {t('players.detail.attributes')}
+          </Text>
+          {attributes.length === 0 ? (
+            <Text as="p" tone="subdued">
+              {t('players.detail.noAttributes')}
+            </Text>
+          ) : (
+            <dl style={{ margin: 0, display: 'grid', gap: 8 }}>
+              {attributes.map((attribute) => (
+                <Field key={attribute.name} label={attribute.name}>
+                  <InlineStack gap="200" blockAlign="center">
+                    <Text as="span">{scalarText(attribute.value, attribute.type, lang, t)}</Text>
+                    <Badge size="small">{t(`attributes.types.${attribute.type}`)}</Badge>
+                  </InlineStack>
+                </Field>
+              ))}
+            </dl>
+          )}
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
+function EventsCard({ events, lang }: { events: PlayerEvent[]; lang: Lang }) {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {t('players.detail.events')}
+        </Text>
+        {events.length === 0 ? (
+          <Text as="p" tone="subdued">
+            {t('players.detail.noEvents')}
+          </Text>
+        ) : (
+          <BlockStack gap="300">
+            {events.map((event, index) => (
+              <BlockStack key={event.id} gap="100">
+                {index > 0 ? <Divider /> : null}
+                <InlineStack align="space-between" gap="200" blockAlign="center">
+                  <Text as="span" fontWeight="semibold">
+                    <span className="nudge-mono">{event.name}</span>
+                  </Text>
+                  <Text as="span" tone="subdued" variant="bodySm">
+                    {formatDate(event.occurred_at, '{y}-{m}-{d} {h}:{i}', { lang })}
+                  </Text>
+                </InlineStack>
+                {event.properties && Object.keys(event.properties).length > 0 ? (
+                  <InlineStack gap="100">
+                    {Object.entries(event.properties).map(([name, value]) => (
+                      <Tag key={name}>{`${name}: ${scalarText(value, name.endsWith('.date') ? 'date' : typeof value, lang, t)}`}</Tag>
+                    ))}
+                  </InlineStack>
+                ) : null}
+              </BlockStack>
+            ))}
+          </BlockStack>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+interface TagsCardProps {
+  player: Player;
+  base: string;
+  readOnly: boolean;
+  onChanged(): void;
+}
+
+/** The player's tags: add one (checked with the contract's Tag rule), remove one with its ×. */
+function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
+  const { t } = useTranslation();
+  const showToast = useAppStore((state) => state.showToast);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function add() {
+    const parsed = TagName.safeParse(text);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'validation.tag');
+      return;
+    }
+    if (player.tags.includes(parsed.data)) {
+      setText('');
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await api.post(`${base}/tags`, { tags: [parsed.data] }, z.unknown(), { quiet: true });
+      setText('');
+      onChanged();
+    } catch (cause) {
+      setError(isApiError(cause) ? cause.message : t('common.unknownError'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove(tag: string) {
+    setBusy(true);
+    try {
+      await api.delete(`${base}/tags/${encodeURIComponent(tag)}`, z.unknown());
+      showToast(t('players.detail.tagRemoved', { tag }));
+      onChanged();
+    } catch {
+      // The client has shown the failure.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {t('players.detail.tags')}
+        </Text>
+        {player.tags.length === 0 ? (
+          <Text as="p" tone="subdued">
+            {t('players.detail.noTags')}
+          </Text>
+        ) : (
+          <InlineStack gap="200">
+            {player.tags.map((tag) => (
+              <Tag key={tag} disabled={busy} onRemove={readOnly ? undefined : () => void remove(tag)}>
+                {tag}
+              </Tag>
+            ))}
+          </InlineStack>
+        )}
+        {readOnly ? null : (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              void add();
+            }}
+          >
+            <TextField
+              label={t('players.detail.addTag')}
+              value={text}
+              onChange={(value) => {
+                setText(value);
+                setError(null);
+              }}
+              autoComplete="off"
+              maxLength={64}
+              error={error ? t(error) : undefined}
+              helpText={t('players.detail.tagHelp')}
+              connectedRight={
+                <Button submit loading={busy} disabled={text.trim() === ''}>
+                  {t('players.detail.add')}
+                </Button>
+              }
+            />
+          </form>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+/** The confirmation before a player and everything recorded about them is deleted. */
+function DeletePlayerModal({ player, base, onClose, onDone }: { player: Player; base: string; onClose(): void; onDone(): void }) {
+  const { t } = useTranslation();
+  return (
+    <ConfirmDeleteModal
+      path={base}
+      title={t('players.delete.title')}
+      body={t('players.delete.body', { device: player.device_id })}
+      confirmLabel={t('players.delete.submit')}
+      onClose={onClose}
+      onDone={onDone}
+    />
+  );
+}
+
+/**
+ * /player/:player_id: every field of a player (spec §3) by group, its attributes with their types, recent
+ * events and tags; add or remove a tag, delete the player.
+ */
+export function PlayerPage() {
+  const { t, i18n } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const { player_id: playerId = '' } = useParams<{ player_id: string }>();
+  const [, navigate] = useLocation();
+  const showToast = useAppStore((state) => state.showToast);
+  const readOnly = isViewerOnly(useAppStore((state) => state.roles));
+  const [confirming, setConfirming] = useState(false);
+  const lang: Lang = i18n.language === 'en' ? 'en' : 'vi';
+  const base = `/application/${encodeURIComponent(applicationId)}/player/${encodeURIComponent(playerId)}`;
+  const detail = useApiQuery(base, PlayerDetail);
+  const backAction = { content: t('menu.players'), onAction: () => navigate('/player') };
+
+  if (detail.error && !detail.data) {
+    return (
+      <Page title={t('menu.player')} backAction={backAction}>
+        <Card>
+          <BlockStack gap="300" inlineAlign="start">
+            <Text as="p" tone="critical">
+              {detail.error.status === 404 ? t('players.detail.notFound') : detail.error.message}
+            </Text>
+            <Button onClick={detail.reload}>{t('common.retry')}</Button>
+          </BlockStack>
+        </Card>
+      </Page>
+    );
+  }
+  if (!detail.data) {
+    return (
+      <SkeletonPage title={t('menu.player')} backAction>
+        <Layout>
+          <Layout.Section>
+            <Card>
+              <SkeletonBodyText lines={8} />
+            </Card>
+          </Layout.Section>
+          <Layout.Section variant="oneThird">
+            <Card>
+              <SkeletonBodyText lines={5} />
+            </Card>
+          </Layout.Section>
+        </Layout>
+      </SkeletonPage>
+    );
+  }
+
+  const { player, attributes, events } = detail.data;
+  const when = (value: string | null) => <When value={value} lang={lang} t={t} />;
+  const text = (value: string | null) => value ?? null;
+
+  return (
+    <Page
+      title={player.device_id}
+      titleMetadata={<SubscribedBadge subscribed={player.subscribed} />}
+      subtitle={player.external_user_id ?? player.email ?? undefined}
+      backAction={backAction}
+      secondaryActions={[
+        {
+          content: t('players.delete.open'),
+          icon: DeleteIcon,
+          destructive: true,
+          disabled: readOnly,
+          helpText: readOnly ? t('errors.NO_PERMISSION') : undefined,
+          onAction: () => setConfirming(true),
+        },
+      ]}
+    >
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+              <FieldCard title={t('players.detail.identity')}>
+                <Field label={t('players.fields.device_id')}>
+                  <span className="nudge-mono">{player.device_id}</span>
+                </Field>
+                <Field label={t('players.fields.external_user_id')}>{text(player.external_user_id)}</Field>
+                <Field label={t('players.fields.email')}>{text(player.email)}</Field>
+                <Field label={t('players.fields.mobile_number')}>{text(player.mobile_number)}</Field>
+                <Field label={t('players.fields.fb_psid')}>{text(player.fb_psid)}</Field>
+                <Field label={t('players.fields.device_token')}>
+                  {player.device_token ? (
+                    <span className="nudge-mono" title={player.device_token}>
+                      {player.device_token.length > 40 ? `${player.device_token.slice(0, 40)}…` : player.device_token}
+                    </span>
+                  ) : null}
+                </Field>
+              </FieldCard>
+              <FieldCard title={t('players.detail.device')}>
+                <Field label={t('players.fields.platform')}>
+                  <PlatformLabel platform={player.platform} deviceType={player.device_type} />
+                </Field>
+                <Field label={t('players.fields.device_type')}>{t(`players.deviceTypes.${player.device_type}`)}</Field>
+                <Field label={t('players.fields.os')}>{[player.os, player.os_version].filter(Boolean).join(' ') || null}</Field>
+                <Field label={t('players.fields.browser')}>{text(player.browser)}</Field>
+                <Field label={t('players.fields.app_version')}>{text(player.app_version)}</Field>
+                <Field label={t('players.fields.device_model')}>{text(player.device_model)}</Field>
+                <Field label={t('players.fields.language')}>{text(player.language)}</Field>
+                <Field label={t('players.fields.gender')}>{text(player.gender)}</Field>
+              </FieldCard>
+              <FieldCard title={t('players.detail.location')}>
+                <Field label={t('players.fields.country')}>{countryName(player.country, lang)}</Field>
+                <Field label={t('players.fields.city')}>{text(player.city)}</Field>
+                <Field label={t('players.fields.timezone')}>{text(player.timezone)}</Field>
+                <Field label={t('players.fields.timezone_offset')}>{player.timezone_offset === null ? null : utcOffset(player.timezone_offset)}</Field>
+              </FieldCard>
+              <FieldCard title={t('players.detail.sessions')}>
+                <Field label={t('players.fields.first_session_at')}>{when(player.first_session_at)}</Field>
+                <Field label={t('players.fields.last_session_at')}>{when(player.last_session_at)}</Field>
+                <Field label={t('players.fields.last_seen_at')}>{when(player.last_seen_at)}</Field>
+                <Field label={t('players.fields.session_count')}>{player.session_count.toLocaleString()}</Field>
+                <Field label={t('players.fields.page_views')}>{player.page_views.toLocaleString()}</Field>
+                <Field label={t('players.fields.created_at')}>{when(player.created_at)}</Field>
+              </FieldCard>
+              <FieldCard title={t('players.detail.utm')}>
+                <Field label="utm_source">{text(player.utm_source)}</Field>
+                <Field label="utm_medium">{text(player.utm_medium)}</Field>
+                <Field label="utm_campaign">{text(player.utm_campaign)}</Field>
+                <Field label="utm_term">{text(player.utm_term)}</Field>
+                <Field label="utm_content">{text(player.utm_content)}</Field>
+              </FieldCard>
+              <FieldCard title={t('players.detail.subscription')}>
+                <Field label={t('players.fields.subscribed')}>
+                  <SubscribedBadge subscribed={player.subscribed} />
+                </Field>
+                <Field label={t('players.fields.subscribed_at')}>{when(player.subscribed_at)}</Field>
+                <Field label={t('players.fields.unsubscribed_at')}>{when(player.unsubscribed_at)}</Field>
+                <Field label={t('players.fields.channels')}>
+                  {player.channels.length > 0 ? (
+                    <InlineStack gap="100">
+                      {player.channels.map((channel) => (
+                        <Badge key={channel} tone="info">
+                          {t(`players.channels.${channel}`)}
+                        </Badge>
+                      ))}
+                    </InlineStack>
+                  ) : null}
+                </Field>
+              </FieldCard>
+            </InlineGrid>
+            <EventsCard events={events} lang={lang} />
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <BlockStack gap="400">
+            <TagsCard player={player} base={base} readOnly={readOnly} onChanged={detail.reload} />
+            <AttributesCard attributes={attributes} lang={lang} />
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  {t('players.detail.messages')}
+                </Text>
+                <Box>
+                  <Text as="p" tone="subdued">
+                    {t('players.detail.messagesLater')}
+                  </Text>
+                </Box>
+              </BlockStack>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+      {confirming ? (
+        <DeletePlayerModal
+          player={player}
+          base={base}
+          onClose={() => setConfirming(false)}
+          onDone={() => {
+            showToast(t('players.delete.done', { device: player.device_id }));
+            navigate('/player', { replace: true });
+            // A tab for a player that no longer exists would only lead to "not found".
+            useAppStore.getState().removeVisitedView(base);
+          }}
+        />
+      ) : null}
+    </Page>
+  );
+}
+
+/** Minutes east of UTC as "UTC+07:00". */
+export function utcOffset(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const size = Math.abs(minutes);
+  return `UTC${sign}${String(Math.floor(size / 60)).padStart(2, '0')}:${String(size % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,337 @@
+import {
+  BlockStack,
+  Card,
+  ChoiceList,
+  EmptySearchResult,
+  EmptyState,
+  Filters,
+  IndexTable,
+  InlineStack,
+  Link,
+  Page,
+  Tag,
+  Text,
+  TextField,
+  useBreakpoints,
+} from '@shopify/polaris';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import { DEVICE_TYPES, PLAYER_PLATFORMS, Player, page } from '../../../shared/contract';
+import { relativeTime } from '../../../shared/format';
+import { useApiQuery } from '../../api/use-api-query';
+import { useCurrentApplication } from '../../app/application-scope';
+import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
+import { QueryState, tablePagination } from '../../components/query-state';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { type PlayerFilterKey, type PlayerFilters, filtersFromSearch, isFiltered, searchOf, withFilter, withoutFilters } from './player-filters';
+import { Missing, PlatformLabel, SubscribedBadge, countryName } from './player-bits';
+
+const PlayerPage = page(Player);
+const SEEN_CHOICES = [1, 7, 30, 90, 365];
+const SORT_COLUMNS = { 6: 'session_count', 7: 'last_seen_at' } as const;
+const TAGS_SHOWN = 3;
+
+/** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
+function TextFilter({ label, value, onCommit, maxLength, upper }: { label: string; value: string; onCommit(value: string): void; maxLength?: number; upper?: boolean }) {
+  const [text, setText] = useState(value);
+  const settled = useDebouncedValue(text, 400);
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (settled.trim() !== value) onCommit(settled.trim());
+    // Only a settled change is applied; `value` changing from outside is synced above.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
+  return (
+    <TextField
+      label={label}
+      labelHidden
+      value={text}
+      maxLength={maxLength}
+      onChange={(next) => setText(upper ? next.toUpperCase() : next)}
+      autoComplete="off"
+      clearButton
+      onClearButtonClick={() => setText('')}
+    />
+  );
+}
+
+/** The player list's filters, kept in the URL's query so a reload or a shared link shows the same list. */
+function usePlayerFilters(): [PlayerFilters, (next: PlayerFilters) => void] {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const setFilters = (next: PlayerFilters) => {
+    const query = searchOf(next);
+    navigate(`${location}${query ? `?${query}` : ''}`, { replace: true });
+  };
+  return [filters, setFilters];
+}
+
+/**
+ * /player: every device of the application, newest activity first; filters by country, device type, OS,
+ * platform, subscription, last seen and tag, and a search by device id, user id, email or mobile number.
+ */
+export function PlayersPage() {
+  const { t, i18n } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const { smDown } = useBreakpoints();
+  const [filters, setFilters] = usePlayerFilters();
+  const [queryText, setQueryText] = useState(filters.q ?? '');
+  const settledQuery = useDebouncedValue(queryText, 400);
+  const lang = i18n.language === 'en' ? 'en' : 'vi';
+
+  useEffect(() => setQueryText(filters.q ?? ''), [filters.q]);
+  useEffect(() => {
+    if (settledQuery.trim() !== (filters.q ?? '')) setFilters(withFilter(filters, 'q', settledQuery.trim() || undefined));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settledQuery]);
+
+  const base = `/application/${encodeURIComponent(applicationId)}`;
+  const players = useApiQuery(`${base}/player`, PlayerPage, { ...filters });
+  const items = players.data?.items ?? [];
+  const total = players.data?.total ?? 0;
+  const filtered = isFiltered(filters);
+
+  const set = <K extends PlayerFilterKey>(key: K) => (value: PlayerFilters[K] | undefined) => setFilters(withFilter(filters, key, value));
+  const choice = <K extends PlayerFilterKey>(key: K) => (selected: string[]) => set(key)((selected[0] || undefined) as PlayerFilters[K] | undefined);
+
+  const seenChoices = [...new Set([...SEEN_CHOICES, ...(filters.seen_within_days ? [filters.seen_within_days] : [])])].sort((a, b) => a - b);
+
+  const filterDefs = [
+    {
+      key: 'country',
+      label: t('players.filters.country'),
+      filter: <TextFilter label={t('players.filters.country')} value={filters.country ?? ''} maxLength={2} upper onCommit={(value) => set('country')(value || undefined)} />,
+      shortcut: true,
+    },
+    {
+      key: 'platform',
+      label: t('players.filters.platform'),
+      filter: (
+        <ChoiceList
+          title={t('players.filters.platform')}
+          titleHidden
+          choices={PLAYER_PLATFORMS.map((value) => ({ value, label: t(`players.platforms.${value}`) }))}
+          selected={filters.platform ? [filters.platform] : []}
+          onChange={choice('platform')}
+        />
+      ),
+      shortcut: true,
+    },
+    {
+      key: 'subscribed',
+      label: t('players.filters.subscribed'),
+      filter: (
+        <ChoiceList
+          title={t('players.filters.subscribed')}
+          titleHidden
+          choices={[
+            { value: 'true', label: t('players.subscribed.yes') },
+            { value: 'false', label: t('players.subscribed.no') },
+          ]}
+          selected={filters.subscribed ? [filters.subscribed] : []}
+          onChange={choice('subscribed')}
+        />
+      ),
+      shortcut: true,
+    },
+    {
+      key: 'seen_within_days',
+      label: t('players.filters.lastSeen'),
+      filter: (
+        <ChoiceList
+          title={t('players.filters.lastSeen')}
+          titleHidden
+          choices={seenChoices.map((days) => ({ value: String(days), label: t('players.filters.withinDays', { count: days }) }))}
+          selected={filters.seen_within_days ? [String(filters.seen_within_days)] : []}
+          onChange={(selected) => set('seen_within_days')(selected[0] ? Number(selected[0]) : undefined)}
+        />
+      ),
+    },
+    {
+      key: 'device_type',
+      label: t('players.filters.deviceType'),
+      filter: (
+        <ChoiceList
+          title={t('players.filters.deviceType')}
+          titleHidden
+          choices={DEVICE_TYPES.map((value) => ({ value, label: t(`players.deviceTypes.${value}`) }))}
+          selected={filters.device_type ? [filters.device_type] : []}
+          onChange={choice('device_type')}
+        />
+      ),
+    },
+    {
+      key: 'os',
+      label: t('players.filters.os'),
+      filter: <TextFilter label={t('players.filters.os')} value={filters.os ?? ''} maxLength={64} onCommit={(value) => set('os')(value || undefined)} />,
+    },
+    {
+      key: 'tag',
+      label: t('players.filters.tag'),
+      filter: <TextFilter label={t('players.filters.tag')} value={filters.tag ?? ''} maxLength={64} onCommit={(value) => set('tag')(value || undefined)} />,
+    },
+  ];
+
+  const applied = [
+    filters.country ? { key: 'country', label: t('players.applied.country', { value: filters.country }) } : null,
+    filters.platform ? { key: 'platform', label: t('players.applied.platform', { value: t(`players.platforms.${filters.platform}`) }) } : null,
+    filters.subscribed ? { key: 'subscribed', label: filters.subscribed === 'true' ? t('players.subscribed.yes') : t('players.subscribed.no') } : null,
+    filters.seen_within_days ? { key: 'seen_within_days', label: t('players.applied.lastSeen', { count: filters.seen_within_days }) } : null,
+    filters.device_type ? { key: 'device_type', label: t(`players.deviceTypes.${filters.device_type}`) } : null,
+    filters.os ? { key: 'os', label: t('players.applied.os', { value: filters.os }) } : null,
+    filters.tag ? { key: 'tag', label: t('players.applied.tag', { value: filters.tag }) } : null,
+  ]
+    .filter((entry): entry is { key: PlayerFilterKey; label: string } => entry !== null)
+    .map((entry) => ({ ...entry, onRemove: () => set(entry.key)(undefined) }));
+
+  const sortColumn = filters.sort === 'session_count' ? 6 : filters.sort === 'last_seen_at' ? 7 : undefined;
+
+  function onSort(index: number, direction: 'ascending' | 'descending') {
+    const sort = SORT_COLUMNS[index as keyof typeof SORT_COLUMNS];
+    if (!sort) return;
+    setFilters({ ...filters, sort, order: direction === 'ascending' ? 'asc' : 'desc', page: 1 });
+  }
+
+  const playerUrl = (player: Player) => `/player/${player.id}`;
+  const seen = (player: Player) => (player.last_seen_at ? relativeTime(player.last_seen_at, Date.now(), t) : null);
+  const software = (player: Player) => [player.os && [player.os, player.os_version].filter(Boolean).join(' '), player.browser ?? player.app_version].filter(Boolean).join(' · ');
+
+  function who(player: Player) {
+    const known = player.external_user_id ?? player.email ?? player.mobile_number;
+    return (
+      <BlockStack gap="050">
+        <Link url={playerUrl(player)} dataPrimaryLink removeUnderline monochrome>
+          <Text as="span" fontWeight="semibold" truncate>
+            <span className="nudge-mono">{player.device_id}</span>
+          </Text>
+        </Link>
+        {known ? (
+          <Text as="span" tone="subdued" variant="bodySm" truncate>
+            {known}
+          </Text>
+        ) : null}
+      </BlockStack>
+    );
+  }
+
+  function tags(player: Player) {
+    if (player.tags.length === 0) return <Missing />;
+    return (
+      <InlineStack gap="100" wrap={false}>
+        {player.tags.slice(0, TAGS_SHOWN).map((tag) => (
+          <Tag key={tag}>{tag}</Tag>
+        ))}
+        {player.tags.length > TAGS_SHOWN ? (
+          <Text as="span" tone="subdued" variant="bodySm">
+            +{player.tags.length - TAGS_SHOWN}
+          </Text>
+        ) : null}
+      </InlineStack>
+    );
+  }
+
+  const rows = items.map((player, index) =>
+    smDown ? (
+      <IndexTable.Row id={String(player.id)} key={player.id} position={index}>
+        <div style={{ padding: '12px 16px' }}>
+          <BlockStack gap="150">
+            <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
+              <div style={{ minWidth: 0 }}>{who(player)}</div>
+              <SubscribedBadge subscribed={player.subscribed} />
+            </InlineStack>
+            <InlineStack gap="200" blockAlign="center">
+              <PlatformLabel platform={player.platform} deviceType={player.device_type} />
+              <Text as="span" tone="subdued" variant="bodySm">
+                {[countryName(player.country, lang), software(player), t('players.sessionsCount', { count: player.session_count }), seen(player)].filter(Boolean).join(' · ')}
+              </Text>
+            </InlineStack>
+            {player.tags.length > 0 ? tags(player) : null}
+          </BlockStack>
+        </div>
+      </IndexTable.Row>
+    ) : (
+      <IndexTable.Row id={String(player.id)} key={player.id} position={index}>
+        <IndexTable.Cell>
+          <div style={{ maxWidth: 220 }}>{who(player)}</div>
+        </IndexTable.Cell>
+        <IndexTable.Cell>
+          <PlatformLabel platform={player.platform} deviceType={player.device_type} />
+        </IndexTable.Cell>
+        <IndexTable.Cell>{player.country ? <span title={countryName(player.country, lang) ?? undefined}>{player.country}</span> : <Missing />}</IndexTable.Cell>
+        <IndexTable.Cell>{t(`players.deviceTypes.${player.device_type}`)}</IndexTable.Cell>
+        <IndexTable.Cell>{software(player) || <Missing />}</IndexTable.Cell>
+        <IndexTable.Cell>
+          <SubscribedBadge subscribed={player.subscribed} />
+        </IndexTable.Cell>
+        <IndexTable.Cell>
+          <Text as="span" numeric alignment="end">
+            {player.session_count.toLocaleString()}
+          </Text>
+        </IndexTable.Cell>
+        <IndexTable.Cell>{seen(player) ?? <Missing />}</IndexTable.Cell>
+        <IndexTable.Cell>{tags(player)}</IndexTable.Cell>
+      </IndexTable.Row>
+    ),
+  );
+
+  const emptyState = filtered ? (
+    <EmptySearchResult title={t('players.empty.filteredTitle')} description={t('players.empty.filteredBody')} withIllustration />
+  ) : (
+    <EmptyState heading={t('players.empty.title')} image={EMPTY_ILLUSTRATION}>
+      <p>{t('players.empty.body')}</p>
+    </EmptyState>
+  );
+
+  return (
+    <Page title={t('menu.players')} subtitle={players.data ? t('players.total', { count: total.toLocaleString() }) : t('players.subtitle')}>
+      <Card padding="0">
+        <Filters
+          queryValue={queryText}
+          queryPlaceholder={t('players.searchPlaceholder')}
+          filters={filterDefs}
+          appliedFilters={applied}
+          onQueryChange={setQueryText}
+          onQueryClear={() => setQueryText('')}
+          onClearAll={() => {
+            setQueryText('');
+            setFilters(withoutFilters(filters));
+          }}
+          loading={players.loading && players.data !== undefined}
+        />
+        <QueryState query={players} lines={8}>
+          {() => (
+            <IndexTable
+              resourceName={{ singular: t('players.one'), plural: t('players.other') }}
+              itemCount={items.length}
+              selectable={false}
+              condensed={smDown}
+              loading={players.loading}
+              emptyState={emptyState}
+              headings={[
+                { title: t('players.columns.device') },
+                { title: t('players.columns.platform') },
+                { title: t('players.columns.country') },
+                { title: t('players.columns.deviceType') },
+                { title: t('players.columns.os') },
+                { title: t('players.columns.subscribed') },
+                { title: t('players.columns.sessions'), alignment: 'end' },
+                { title: t('players.columns.lastSeen') },
+                { title: t('players.columns.tags') },
+              ]}
+              sortable={[false, false, false, false, false, false, true, true, false]}
+              sortColumnIndex={sortColumn}
+              sortDirection={filters.order === 'asc' ? 'ascending' : 'descending'}
+              defaultSortDirection="descending"
+              onSort={onSort}
+              pagination={tablePagination(t, filters.page, total, filters.limit, (update) => setFilters({ ...filters, page: update(filters.page) }))}
+            >
+              {rows}
+            </IndexTable>
+          )}
+        </QueryState>
+      </Card>
+    </Page>
+  );
+}

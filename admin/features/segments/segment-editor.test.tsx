@@ -1,0 +1,224 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import type { SegmentDetail, SegmentRule } from '../../../shared/contract';
+import { ApplicationScope } from '../../app/application-scope';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { application } from '../players/fixtures';
+import { SegmentPage } from './segment-page';
+
+const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+let counts: { rule: SegmentRule; signal: AbortSignal }[] = [];
+let writes: { method: string; path: string; body: unknown }[] = [];
+/** When set, count requests wait until this is called (to hold one in flight). */
+let holdCounts = false;
+
+const saved: SegmentDetail = {
+  id: 7,
+  name: 'Tea lovers',
+  rule: { any: [{ all: [{ kind: 'tag', op: 'has', tag: 'tea' }] }] },
+  size: 1200,
+  measured_at: '2025-03-01T00:00:00.000Z',
+  created_at: '2025-02-01T00:00:00.000Z',
+  updated_at: '2025-02-01T00:00:00.000Z',
+  sizes: [
+    { day: '2025-02-27', size: 1000 },
+    { day: '2025-02-28', size: 1100 },
+    { day: '2025-03-01', size: 1200 },
+  ],
+};
+
+beforeEach(() => {
+  useAppStore.setState({ token: 'tok', roles: ['manager'] });
+  counts = [];
+  writes = [];
+  holdCounts = false;
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (url, init) => {
+    const parsed = new URL(url);
+    const method = init.method ?? 'GET';
+    const body = init.body ? JSON.parse(String(init.body)) : undefined;
+    if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
+    if (parsed.pathname === '/api/application/shop_one/attribute') {
+      const items = [{ id: 1, name: 'vip', type: 'boolean', description: null, source: 'sdk', players: 3, created_at: '2025-01-01', updated_at: '2025-01-01' }];
+      return answer({ success: true, data: { items, total: 1, page: 1, limit: 100 } });
+    }
+    if (parsed.pathname === '/api/application/shop_one/event') {
+      const items = [{ name: 'purchase', count: 10, first_seen_at: '2025-01-01', last_seen_at: '2025-03-01', properties: {} }];
+      return answer({ success: true, data: { items, total: 1, page: 1, limit: 100 } });
+    }
+    if (parsed.pathname === '/api/application/shop_one/segment/count') {
+      const signal = init.signal as AbortSignal;
+      counts.push({ rule: body.rule, signal });
+      if (holdCounts) {
+        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      }
+      const country = body.rule.any[0].all[0].value;
+      return answer({ success: true, data: { count: country === 'VN' ? 1234 : 56, total: 5000 } });
+    }
+    if (parsed.pathname === '/api/application/shop_one/segment' && method === 'POST') {
+      writes.push({ method, path: parsed.pathname, body });
+      return answer({ success: true, data: { ...saved, id: 8, name: body.name, rule: body.rule } });
+    }
+    if (parsed.pathname === '/api/application/shop_one/segment/7') {
+      if (method !== 'GET') {
+        writes.push({ method, path: parsed.pathname, body });
+        return answer({ success: true, data: {} });
+      }
+      return answer({ success: true, data: saved });
+    }
+    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function open(id = 'new') {
+  return renderInConsole(
+    <Route path="/application/:application_id" nest>
+      <ApplicationScope>
+        <Route path="/segment/:segment_id" component={SegmentPage} />
+        <Route path="/segment">the list</Route>
+      </ApplicationScope>
+    </Route>,
+    { path: `/application/shop_one/segment/${id}` },
+  );
+}
+
+const row = (number: string) => screen.getByRole('group', { name: `Condition ${number}` });
+
+describe('the segment editor', () => {
+  it('counts nothing while the first condition is empty, then counts it live once typing pauses', async () => {
+    open();
+    expect(await screen.findByText('Complete the conditions to see how many players match.')).toBeTruthy();
+    expect(counts).toHaveLength(0);
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
+    expect(counts).toHaveLength(1);
+    expect(counts[0].rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] });
+  });
+
+  it('cancels a count in flight when the rule changes, and shows only the newest', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    holdCounts = true;
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await waitFor(() => expect(counts).toHaveLength(1));
+    expect(screen.getAllByText('Counting…').length).toBeGreaterThan(0);
+    holdCounts = false;
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'FR' } });
+    expect(await screen.findByText('56 of 5,000 players')).toBeTruthy();
+    expect(counts[0].signal.aborted).toBe(true);
+    expect(counts).toHaveLength(2);
+  });
+
+  it('offers the operators of the chosen field and a day for dates', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'last_session_at' } });
+    const operator = within(row('1.1')).getByLabelText('Condition 1.1: operator') as HTMLSelectElement;
+    expect([...operator.options].map((option) => option.value)).toEqual(['before', 'after', 'within_days', 'older_than_days', 'exists', 'not_exists']);
+    expect((within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement).type).toBe('date');
+    fireEvent.change(operator, { target: { value: 'within_days' } });
+    expect((within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement).type).toBe('number');
+  });
+
+  it('builds OR groups of AND conditions over player fields, events and attributes', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add condition' }));
+    fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: what to test'), { target: { value: 'event' } });
+    fireEvent.change(await within(row('1.2')).findByLabelText('Condition 1.2: event'), { target: { value: 'purchase' } });
+    fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: how many times'), { target: { value: 'gte' } });
+    fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: count'), { target: { value: '2' } });
+    fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: within days'), { target: { value: '30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add OR group' }));
+    fireEvent.change(within(row('2.1')).getByLabelText('Condition 2.1: what to test'), { target: { value: 'attribute' } });
+    fireEvent.change(await within(row('2.1')).findByLabelText('Condition 2.1: attribute'), { target: { value: 'vip' } });
+    fireEvent.change(within(row('2.1')).getByLabelText('Condition 2.1: operator'), { target: { value: 'is_true' } });
+    await waitFor(() =>
+      expect(counts.at(-1)?.rule).toEqual({
+        any: [
+          {
+            all: [
+              { kind: 'field', field: 'country', op: 'eq', value: 'VN' },
+              { kind: 'event', name: 'purchase', performed: true, count: { op: 'gte', value: 2 }, within_days: 30 },
+            ],
+          },
+          { all: [{ kind: 'attribute', name: 'vip', type: 'boolean', op: 'is_true' }] },
+        ],
+      }),
+    );
+  });
+
+  it('shows a problem under its own row, and refuses to save an incomplete rule', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add condition' }));
+    fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: what to test'), { target: { value: 'tag' } });
+    fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: tag'), { target: { value: 'two words' } });
+    expect(await within(row('1.2')).findByText('Invalid tag value')).toBeTruthy();
+    expect(within(row('1.1')).queryByText('Invalid tag value')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'Vietnam' } });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
+    await screen.findByText('Invalid tag value');
+    expect(writes).toHaveLength(0);
+  });
+
+  it('refuses a rule whose conditions were all removed (spec §5)', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove condition 1.1' }));
+    expect(await screen.findByText('Conditions may not be empty')).toBeTruthy();
+  });
+
+  it('saves a new segment and opens it', async () => {
+    const view = open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'Vietnam' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment/8'));
+    expect(writes[0]).toEqual({
+      method: 'POST',
+      path: '/api/application/shop_one/segment',
+      body: { name: 'Vietnam', rule: { any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] } },
+    });
+  });
+
+  it('opens a saved segment with its rule, size and size over time', async () => {
+    open('7');
+    expect(await screen.findByDisplayValue('Tea lovers')).toBeTruthy();
+    expect((within(row('1.1')).getByLabelText('Condition 1.1: tag') as HTMLInputElement).value).toBe('tea');
+    expect(screen.getByText('1,200 players')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Segment size per day' })).toBeTruthy();
+  });
+
+  it('deletes a saved segment after the confirmation', async () => {
+    const view = open('7');
+    await screen.findByDisplayValue('Tea lovers');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Delete' })[0]);
+    const dialog = await screen.findByRole('dialog');
+    expect(writes).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment'));
+    expect(writes).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/segment/7', body: undefined }]);
+  });
+
+  it('lets an Ads Manager, who may not list attributes or events, type their names', async () => {
+    useAppStore.setState({ roles: ['ads_manager'] });
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'event' } });
+    expect((within(row('1.1')).getByLabelText('Condition 1.1: event') as HTMLElement).tagName).toBe('INPUT');
+    const asked = fetchMock.mock.calls.map(([url]) => new URL(url).pathname);
+    expect(asked).not.toContain('/api/application/shop_one/attribute');
+    expect(asked).not.toContain('/api/application/shop_one/event');
+  });
+});

@@ -1,0 +1,466 @@
+import { Banner, BlockStack, Box, Button, Divider, InlineError, InlineStack, Select, Spinner, Text, TextField } from '@shopify/polaris';
+import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  ATTRIBUTE_TYPES,
+  AUDIENCE_CHANNELS,
+  type AttributeDefinition,
+  type AttributeType,
+  type AudienceChannel,
+  type Operator,
+  SEGMENT_CONDITIONS_MAX,
+  SEGMENT_GROUPS_MAX,
+  type SegmentField,
+} from '../../../shared/contract';
+import {
+  CONDITION_KINDS,
+  COUNT_OPS,
+  type ConditionKind,
+  type CountOp,
+  type DraftCondition,
+  type DraftRule,
+  type RowErrors,
+  type RuleCheck,
+  addCondition,
+  addGroup,
+  operatorsFor,
+  removeCondition,
+  removeGroup,
+  updateCondition,
+  valueInputFor,
+  valueTypeOf,
+} from './segment-editor-model';
+import type { LiveCount } from './use-live-count';
+
+/** The player fields the editor offers, grouped the way a merchant looks for them. */
+const FIELD_GROUPS: { key: string; fields: SegmentField[] }[] = [
+  { key: 'activity', fields: ['first_session_at', 'last_session_at', 'created_at', 'session_count', 'page_views'] },
+  { key: 'location', fields: ['country', 'city', 'language', 'timezone_offset'] },
+  { key: 'device', fields: ['platform', 'device_type', 'os', 'browser', 'app_version'] },
+  { key: 'identity', fields: ['external_user_id', 'email'] },
+  { key: 'utm', fields: ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term'] },
+];
+
+export interface SegmentEditorProps {
+  rule: DraftRule;
+  onChange(rule: DraftRule): void;
+  /** The rule's check (model checkRule): problems are shown under their rows. */
+  check: RuleCheck;
+  /** Show every problem, also on rows not touched yet (after a save was tried). */
+  showAllErrors: boolean;
+  /** Attribute definitions to pick from; undefined when the user may not list them (then names are typed). */
+  attributes: readonly AttributeDefinition[] | undefined;
+  /** Event names to pick from; undefined when the user may not list them (then names are typed). */
+  events: readonly string[] | undefined;
+}
+
+/** A control with room to shrink on a phone and to sit beside others on a wide screen. */
+function Part({ children, grow = 1, min = 150 }: { children: ReactNode; grow?: number; min?: number }) {
+  return <div style={{ flex: `${grow} 1 ${min}px`, minWidth: Math.min(min, 140) }}>{children}</div>;
+}
+
+/**
+ * The visual segment editor: groups joined by OR, each of conditions joined by AND; a row picks what it
+ * tests (a player field, an attribute, a tag, an event performed or not, a subscribed channel), then an
+ * operator by the value's type, then the value. Each problem shows under its row.
+ */
+export function SegmentEditor({ rule, onChange, check, showAllErrors, attributes, events }: SegmentEditorProps) {
+  const { t } = useTranslation();
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+
+  const touch = (key: string) => {
+    if (!touched.has(key)) setTouched(new Set([...touched, key]));
+  };
+  const change = (groupIndex: number, conditionIndex: number, key: string) => (patch: Partial<Omit<DraftCondition, 'key'>>) => {
+    touch(key);
+    onChange(updateCondition(rule, groupIndex, conditionIndex, patch));
+  };
+
+  const ruleError = check.groups.rule;
+
+  return (
+    <BlockStack gap="300">
+      {rule.groups.map((group, groupIndex) => (
+        <BlockStack key={group.key} gap="300">
+          {groupIndex > 0 ? (
+            <InlineStack gap="200" blockAlign="center" wrap={false}>
+              <div style={{ flex: 1 }}>
+                <Divider />
+              </div>
+              <Text as="span" fontWeight="semibold" tone="subdued">
+                {t('segments.editor.or')}
+              </Text>
+              <div style={{ flex: 1 }}>
+                <Divider />
+              </div>
+            </InlineStack>
+          ) : null}
+          <Box borderWidth="025" borderColor="border" borderRadius="200" padding="300" background="bg-surface-secondary">
+            <section aria-label={t('segments.editor.group', { number: groupIndex + 1 })}>
+              <BlockStack gap="300">
+                <InlineStack align="space-between" blockAlign="center">
+                  <Text as="h3" variant="headingSm">
+                    {t('segments.editor.group', { number: groupIndex + 1 })}
+                  </Text>
+                  {rule.groups.length > 1 ? (
+                    <Button variant="tertiary" tone="critical" onClick={() => onChange(removeGroup(rule, groupIndex))}>
+                      {t('segments.editor.removeGroup')}
+                    </Button>
+                  ) : null}
+                </InlineStack>
+                {group.conditions.map((condition, conditionIndex) => (
+                  <BlockStack key={condition.key} gap="200">
+                    {conditionIndex > 0 ? (
+                      <Text as="span" variant="bodySm" fontWeight="semibold" tone="subdued">
+                        {t('segments.editor.and')}
+                      </Text>
+                    ) : null}
+                    <ConditionRow
+                      condition={condition}
+                      number={`${groupIndex + 1}.${conditionIndex + 1}`}
+                      errors={showAllErrors || touched.has(condition.key) ? check.rows[`${groupIndex}.${conditionIndex}`] ?? {} : {}}
+                      attributes={attributes}
+                      events={events}
+                      onChange={change(groupIndex, conditionIndex, condition.key)}
+                      onRemove={() => onChange(removeCondition(rule, groupIndex, conditionIndex))}
+                    />
+                  </BlockStack>
+                ))}
+                {check.groups[String(groupIndex)] && showAllErrors ? <InlineError message={t(check.groups[String(groupIndex)])} fieldID={group.key} /> : null}
+                <InlineStack>
+                  <Button icon={PlusIcon} onClick={() => onChange(addCondition(rule, groupIndex))} disabled={group.conditions.length >= SEGMENT_CONDITIONS_MAX}>
+                    {t('segments.editor.addCondition')}
+                  </Button>
+                </InlineStack>
+              </BlockStack>
+            </section>
+          </Box>
+        </BlockStack>
+      ))}
+      {ruleError && (showAllErrors || rule.groups.length === 0) ? (
+        <Banner tone="critical">
+          <p>{t(ruleError)}</p>
+        </Banner>
+      ) : null}
+      <InlineStack>
+        <Button icon={PlusIcon} variant="secondary" onClick={() => onChange(addGroup(rule))} disabled={rule.groups.length >= SEGMENT_GROUPS_MAX}>
+          {t('segments.editor.addGroup')}
+        </Button>
+      </InlineStack>
+    </BlockStack>
+  );
+}
+
+interface ConditionRowProps {
+  condition: DraftCondition;
+  /** "1.2": group and row, for accessible names. */
+  number: string;
+  errors: RowErrors;
+  attributes: readonly AttributeDefinition[] | undefined;
+  events: readonly string[] | undefined;
+  onChange(patch: Partial<Omit<DraftCondition, 'key'>>): void;
+  onRemove(): void;
+}
+
+/** One condition: what it tests, how, and against what; its problems under the inputs they belong to. */
+function ConditionRow({ condition, number, errors, attributes, events, onChange, onRemove }: ConditionRowProps) {
+  const { t } = useTranslation();
+  const error = (part: keyof RowErrors) => (errors[part] ? t(errors[part] as string) : undefined);
+  const label = (key: string) => t(`segments.editor.labels.${key}`, { number });
+
+  const kindSelect = (
+    <Part min={130} grow={0.8}>
+      <Select
+        label={label('kind')}
+        labelHidden
+        options={CONDITION_KINDS.map((kind) => ({ value: kind, label: t(`segments.kinds.${kind}`) }))}
+        value={condition.kind}
+        onChange={(kind) => onChange({ kind: kind as ConditionKind })}
+      />
+    </Part>
+  );
+
+  let parts: ReactNode;
+  switch (condition.kind) {
+    case 'field':
+    case 'attribute':
+      parts = (
+        <>
+          {condition.kind === 'field' ? (
+            <Part min={170}>
+              <Select
+                label={label('field')}
+                labelHidden
+                options={FIELD_GROUPS.map((group) => ({
+                  title: t(`segments.fieldGroups.${group.key}`),
+                  options: group.fields.map((field) => ({ value: field, label: t(`segments.fields.${field}`) })),
+                }))}
+                value={condition.field}
+                onChange={(field) => onChange({ field: field as SegmentField })}
+                error={error('field')}
+              />
+            </Part>
+          ) : (
+            <AttributePicker condition={condition} attributes={attributes} label={label('attribute')} typeLabel={label('attributeType')} error={error('name')} onChange={onChange} />
+          )}
+          <Part min={150}>
+            <Select
+              label={label('operator')}
+              labelHidden
+              options={operatorsFor(condition).map((op) => ({ value: op, label: t(`segments.ops.${opLabel(op, valueTypeOf(condition))}`) }))}
+              value={condition.op}
+              onChange={(op) => onChange({ op: op as Operator })}
+              error={error('op')}
+            />
+          </Part>
+          <ValueInput condition={condition} label={label('value')} error={error('value')} onChange={(value) => onChange({ value })} />
+        </>
+      );
+      break;
+    case 'tag':
+      parts = (
+        <>
+          <Part min={150}>
+            <Select
+              label={label('tagOp')}
+              labelHidden
+              options={[
+                { value: 'has', label: t('segments.ops.has') },
+                { value: 'not_has', label: t('segments.ops.not_has') },
+              ]}
+              value={condition.tagOp}
+              onChange={(tagOp) => onChange({ tagOp: tagOp as 'has' | 'not_has' })}
+            />
+          </Part>
+          <Part min={170}>
+            <TextField label={label('tag')} labelHidden placeholder={t('segments.editor.tagPlaceholder')} value={condition.tag} onChange={(tag) => onChange({ tag })} autoComplete="off" maxLength={64} error={error('tag')} />
+          </Part>
+        </>
+      );
+      break;
+    case 'event':
+      parts = (
+        <>
+          <Part min={150}>
+            <Select
+              label={label('performed')}
+              labelHidden
+              options={[
+                { value: 'yes', label: t('segments.editor.performed') },
+                { value: 'no', label: t('segments.editor.notPerformed') },
+              ]}
+              value={condition.performed ? 'yes' : 'no'}
+              onChange={(value) => onChange({ performed: value === 'yes' })}
+            />
+          </Part>
+          <Part min={170}>
+            {events && events.length > 0 ? (
+              <Select
+                label={label('event')}
+                labelHidden
+                placeholder={t('segments.editor.chooseEvent')}
+                options={[...new Set([...events, ...(condition.name ? [condition.name] : [])])].map((name) => ({ value: name, label: name }))}
+                value={condition.name}
+                onChange={(name) => onChange({ name })}
+                error={error('name')}
+              />
+            ) : (
+              <TextField label={label('event')} labelHidden placeholder={t('segments.editor.eventPlaceholder')} value={condition.name} onChange={(name) => onChange({ name })} autoComplete="off" maxLength={64} error={error('name')} />
+            )}
+          </Part>
+          {condition.performed ? (
+            <>
+              <Part min={170} grow={0.8}>
+                <Select
+                  label={label('countOp')}
+                  labelHidden
+                  options={[{ value: '', label: t('segments.editor.anyCount') }, ...COUNT_OPS.map((op) => ({ value: op, label: t(`segments.countOps.${op}`) }))]}
+                  value={condition.countOp}
+                  onChange={(countOp) => onChange({ countOp: countOp as CountOp | '' })}
+                />
+              </Part>
+              {condition.countOp !== '' ? (
+                <Part min={110} grow={0.6}>
+                  <TextField
+                    label={label('count')}
+                    labelHidden
+                    type="number"
+                    min={0}
+                    value={condition.countValue}
+                    onChange={(countValue) => onChange({ countValue })}
+                    suffix={t('segments.editor.times')}
+                    autoComplete="off"
+                    error={error('count')}
+                  />
+                </Part>
+              ) : null}
+            </>
+          ) : null}
+          <Part min={150} grow={0.8}>
+            <TextField
+              label={label('withinDays')}
+              labelHidden
+              type="number"
+              min={1}
+              placeholder={t('segments.editor.anyTime')}
+              prefix={t('segments.editor.inLast')}
+              suffix={t('segments.editor.days')}
+              value={condition.withinDays}
+              onChange={(withinDays) => onChange({ withinDays })}
+              autoComplete="off"
+              error={error('within_days')}
+            />
+          </Part>
+        </>
+      );
+      break;
+    case 'channel':
+      parts = (
+        <>
+          <Part min={150}>
+            <Select
+              label={label('subscribed')}
+              labelHidden
+              options={[
+                { value: 'yes', label: t('segments.editor.subscribedTo') },
+                { value: 'no', label: t('segments.editor.notSubscribedTo') },
+              ]}
+              value={condition.subscribed ? 'yes' : 'no'}
+              onChange={(value) => onChange({ subscribed: value === 'yes' })}
+            />
+          </Part>
+          <Part min={150}>
+            <Select
+              label={label('channel')}
+              labelHidden
+              options={AUDIENCE_CHANNELS.map((channel) => ({ value: channel, label: t(`players.channels.${channel}`) }))}
+              value={condition.channel}
+              onChange={(channel) => onChange({ channel: channel as AudienceChannel })}
+            />
+          </Part>
+        </>
+      );
+      break;
+  }
+
+  return (
+    <div role="group" aria-label={t('segments.editor.condition', { number })} style={{ display: 'flex', gap: 8, alignItems: 'flex-start' }}>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, flex: 1, minWidth: 0 }}>
+        {kindSelect}
+        {parts}
+      </div>
+      <Button variant="tertiary" icon={DeleteIcon} accessibilityLabel={t('segments.editor.removeCondition', { number })} onClick={onRemove} />
+    </div>
+  );
+}
+
+/** Date operators read better in words of their own ("before", "in the last"); the rest share labels by name. */
+function opLabel(op: Operator, type: AttributeType): string {
+  if (type === 'number' && (op === 'eq' || op === 'neq')) return `${op}_number`;
+  return op;
+}
+
+/** The attribute a row tests: picked from the definitions, or typed with its type when they can't be listed. */
+function AttributePicker({
+  condition,
+  attributes,
+  label,
+  typeLabel,
+  error,
+  onChange,
+}: {
+  condition: DraftCondition;
+  attributes: readonly AttributeDefinition[] | undefined;
+  label: string;
+  typeLabel: string;
+  error: string | undefined;
+  onChange(patch: Partial<Omit<DraftCondition, 'key'>>): void;
+}) {
+  const { t } = useTranslation();
+  if (attributes && attributes.length > 0) {
+    const known = attributes.some((attribute) => attribute.name === condition.name);
+    const options = attributes.map((attribute) => ({ value: attribute.name, label: `${attribute.name} (${t(`attributes.types.${attribute.type}`)})` }));
+    if (condition.name && !known) options.push({ value: condition.name, label: `${condition.name} (${t(`attributes.types.${condition.type}`)})` });
+    return (
+      <Part min={170}>
+        <Select
+          label={label}
+          labelHidden
+          placeholder={t('segments.editor.chooseAttribute')}
+          options={options}
+          value={condition.name}
+          onChange={(name) => {
+            const definition = attributes.find((attribute) => attribute.name === name);
+            onChange({ name, type: definition?.type ?? condition.type });
+          }}
+          error={error}
+        />
+      </Part>
+    );
+  }
+  return (
+    <>
+      <Part min={150}>
+        <TextField label={label} labelHidden placeholder={t('segments.editor.attributePlaceholder')} value={condition.name} onChange={(name) => onChange({ name })} autoComplete="off" maxLength={64} error={error} />
+      </Part>
+      <Part min={110} grow={0.6}>
+        <Select
+          label={typeLabel}
+          labelHidden
+          options={ATTRIBUTE_TYPES.map((type) => ({ value: type, label: t(`attributes.types.${type}`) }))}
+          value={condition.type}
+          onChange={(type) => onChange({ type: type as AttributeType })}
+        />
+      </Part>
+    </>
+  );
+}
+
+/** The value input a row's type and operator call for: none, text, a number, a day, or a number of days. */
+function ValueInput({ condition, label, error, onChange }: { condition: DraftCondition; label: string; error: string | undefined; onChange(value: string): void }) {
+  const { t } = useTranslation();
+  const input = valueInputFor(valueTypeOf(condition), condition.op);
+  if (input === 'none') return null;
+  return (
+    <Part min={150}>
+      <TextField
+        label={label}
+        labelHidden
+        type={input === 'text' ? 'text' : input === 'date' ? 'date' : 'number'}
+        min={input === 'days' ? 1 : undefined}
+        suffix={input === 'days' ? t('segments.editor.days') : undefined}
+        placeholder={input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
+        value={condition.value}
+        onChange={onChange}
+        autoComplete="off"
+        error={error}
+      />
+    </Part>
+  );
+}
+
+/** "N of M players" with a spinner while the current rule is being counted. */
+export function LiveCountLine({ live }: { live: LiveCount }) {
+  const { t } = useTranslation();
+  return (
+    <div aria-live="polite">
+      <InlineStack gap="200" blockAlign="center" wrap={false}>
+        {live.counting ? <Spinner size="small" accessibilityLabel={t('segments.count.counting')} /> : null}
+        {live.count ? (
+          <Text as="p" variant="headingMd" tone={live.counting ? 'subdued' : undefined}>
+            {t('segments.count.of', { count: live.count.count.toLocaleString(), total: live.count.total.toLocaleString() })}
+          </Text>
+        ) : live.error ? (
+          <Text as="p" tone="critical">
+            {live.error}
+          </Text>
+        ) : (
+          <Text as="p" tone="subdued">
+            {live.counting ? t('segments.count.counting') : t('segments.count.incomplete')}
+          </Text>
+        )}
+      </InlineStack>
+    </div>
+  );
+}

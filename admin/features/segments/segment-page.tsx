@@ -1,0 +1,246 @@
+import { Banner, BlockStack, Box, Button, Card, Layout, Page, SkeletonBodyText, SkeletonPage, Text, TextField } from '@shopify/polaris';
+import { DeleteIcon } from '@shopify/polaris-icons';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useParams } from 'wouter';
+import { z } from 'zod';
+import { AttributeDefinition, EventDefinition, SegmentBody, SegmentDetail, page } from '../../../shared/contract';
+import { formatDate, relativeTime } from '../../../shared/format';
+import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
+import { api, isApiError } from '../../api';
+import { useApiQuery } from '../../api/use-api-query';
+import { useCurrentApplication } from '../../app/application-scope';
+import { TimeChart } from '../../components/time-chart';
+import { useAppStore } from '../../stores/store';
+import { type DraftRule, checkRule, emptyRule, fromRule } from './segment-editor-model';
+import { LiveCountLine, SegmentEditor } from './segment-editor';
+import { useLiveCount } from './use-live-count';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
+
+/** The route parameter of a segment not saved yet. */
+export const NEW_SEGMENT = 'new';
+const NAME_LIMIT = 100;
+
+/** The confirmation before a segment is deleted. */
+function DeleteSegmentModal({ path, name, onClose, onDone }: { path: string; name: string; onClose(): void; onDone(): void }) {
+  const { t } = useTranslation();
+  return <ConfirmDeleteModal path={path} title={t('segments.delete.title')} body={t('segments.delete.body', { name })} onClose={onClose} onDone={onDone} />;
+}
+
+/**
+ * /segment/:segment_id (`new` for a new one): the segment's name and its rule in the visual editor, the live
+ * count of the rule as it is edited, and, once saved, its size over time.
+ */
+export function SegmentPage() {
+  const { t, i18n } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const { segment_id: segmentId = NEW_SEGMENT } = useParams<{ segment_id: string }>();
+  const [, navigate] = useLocation();
+  const roles = useAppStore((state) => state.roles);
+  const showToast = useAppStore((state) => state.showToast);
+  const readOnly = isViewerOnly(roles);
+  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const isNew = segmentId === NEW_SEGMENT;
+  const base = `/application/${encodeURIComponent(applicationId)}`;
+  const path = `${base}/segment/${encodeURIComponent(segmentId)}`;
+
+  const saved = useApiQuery(isNew ? null : path, SegmentDetail);
+  // Attribute and event lists need their own areas (spec §6); without them names are typed instead.
+  const attributes = useApiQuery(canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition), { limit: 100 });
+  const events = useApiQuery(canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition), { limit: 100 });
+  const eventNames = useMemo(() => events.data?.items.map((event) => event.name), [events.data]);
+
+  const [name, setName] = useState('');
+  const [rule, setRule] = useState<DraftRule>(emptyRule);
+  const [loadedId, setLoadedId] = useState<number | null>(null);
+  const [showAllErrors, setShowAllErrors] = useState(false);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  // The saved segment fills the form once; later reloads (after a save) leave the edits alone.
+  useEffect(() => {
+    if (saved.data && saved.data.id !== loadedId) {
+      setName(saved.data.name);
+      setRule(fromRule(saved.data.rule));
+      setLoadedId(saved.data.id);
+    }
+  }, [saved.data, loadedId]);
+
+  const check = useMemo(() => checkRule(rule), [rule]);
+  const live = useLiveCount(`${base}/segment/count`, check.rule);
+
+  async function save() {
+    setShowAllErrors(true);
+    setFailure(null);
+    const parsed = SegmentBody.safeParse({ name, rule: check.rule ?? { any: [] } });
+    const nameIssue = parsed.success ? undefined : parsed.error.issues.find((issue) => issue.path[0] === 'name');
+    setNameError(nameIssue ? nameIssue.message : null);
+    if (!parsed.success || !check.rule) return;
+    setSaving(true);
+    try {
+      if (isNew) {
+        const result = await api.post(`${base}/segment`, parsed.data, z.object({ id: z.number().int() }), { quiet: true });
+        showToast(t('segments.editor.created', { name: parsed.data.name }));
+        navigate(`/segment/${result.data.id}`, { replace: true });
+        // The saved segment takes the place of the "new" one, also among the visited-view tabs.
+        useAppStore.getState().removeVisitedView(`${base}/segment/${NEW_SEGMENT}`);
+      } else {
+        await api.put(path, parsed.data, z.unknown(), { quiet: true });
+        showToast(t('common.changed'));
+        saved.reload();
+      }
+    } catch (cause) {
+      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const backAction = { content: t('menu.segments'), onAction: () => navigate('/segment') };
+
+  if (!isNew && saved.error && !saved.data) {
+    return (
+      <Page title={t('menu.segment')} backAction={backAction}>
+        <Card>
+          <BlockStack gap="300" inlineAlign="start">
+            <Text as="p" tone="critical">
+              {saved.error.status === 404 ? t('segments.editor.notFound') : saved.error.message}
+            </Text>
+            <Button onClick={saved.reload}>{t('common.retry')}</Button>
+          </BlockStack>
+        </Card>
+      </Page>
+    );
+  }
+  if (!isNew && (!saved.data || loadedId !== saved.data.id)) {
+    return (
+      <SkeletonPage title={t('menu.segment')} backAction primaryAction>
+        <Card>
+          <SkeletonBodyText lines={8} />
+        </Card>
+      </SkeletonPage>
+    );
+  }
+
+  const sizes = saved.data?.sizes ?? [];
+  const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
+
+  return (
+    <Page
+      title={isNew ? t('segments.editor.newTitle') : saved.data?.name ?? t('menu.segment')}
+      backAction={backAction}
+      primaryAction={{ content: t('common.save'), onAction: () => void save(), loading: saving, disabled: readOnly }}
+      secondaryActions={
+        isNew
+          ? []
+          : [{ content: t('common.delete'), icon: DeleteIcon, destructive: true, disabled: readOnly, onAction: () => setConfirming(true) }]
+      }
+    >
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {failure ? (
+              <Banner tone="critical" onDismiss={() => setFailure(null)}>
+                <p>{failure}</p>
+              </Banner>
+            ) : null}
+            <Card>
+              <TextField
+                label={t('segments.editor.name')}
+                value={name}
+                onChange={(value) => {
+                  setName(value);
+                  setNameError(null);
+                }}
+                autoComplete="off"
+                maxLength={NAME_LIMIT}
+                error={nameError ? t(nameError) : undefined}
+              />
+            </Card>
+            <Card>
+              <BlockStack gap="400">
+                <BlockStack gap="100">
+                  <Text as="h2" variant="headingMd">
+                    {t('segments.editor.rule')}
+                  </Text>
+                  <Text as="p" tone="subdued" variant="bodySm">
+                    {t('segments.editor.ruleHelp')}
+                  </Text>
+                </BlockStack>
+                <Box
+                  position="sticky"
+                  insetBlockStart="0"
+                  zIndex="1"
+                  background="bg-surface"
+                  paddingBlock="200"
+                  borderBlockEndWidth="025"
+                  borderColor="border-secondary"
+                >
+                  <LiveCountLine live={live} />
+                </Box>
+                <SegmentEditor
+                  rule={rule}
+                  onChange={setRule}
+                  check={check}
+                  showAllErrors={showAllErrors}
+                  attributes={attributes.data?.items}
+                  events={eventNames}
+                />
+              </BlockStack>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+        {!isNew && saved.data ? (
+          <Layout.Section variant="oneThird">
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {t('segments.size.title')}
+                </Text>
+                {saved.data.size !== null ? (
+                  <BlockStack gap="050">
+                    <Text as="p" variant="headingLg">
+                      {t('segments.size.players', { count: saved.data.size.toLocaleString() })}
+                    </Text>
+                    {saved.data.measured_at ? (
+                      <Text as="p" tone="subdued" variant="bodySm">
+                        {t('segments.size.measured', { when: relativeTime(saved.data.measured_at, Date.now(), t) })}
+                      </Text>
+                    ) : null}
+                  </BlockStack>
+                ) : null}
+                {sizes.length > 1 ? (
+                  <TimeChart
+                    title={t('segments.size.chart')}
+                    days={sizes.map((entry) => entry.day)}
+                    series={[{ label: t('segments.size.series'), values: sizes.map((entry) => entry.size) }]}
+                    formatDay={day}
+                    height={160}
+                  />
+                ) : (
+                  <Text as="p" tone="subdued">
+                    {t('segments.size.noHistory')}
+                  </Text>
+                )}
+              </BlockStack>
+            </Card>
+          </Layout.Section>
+        ) : null}
+      </Layout>
+      {confirming && saved.data ? (
+        <DeleteSegmentModal
+          path={path}
+          name={saved.data.name}
+          onClose={() => setConfirming(false)}
+          onDone={() => {
+            showToast(t('segments.delete.done', { name: saved.data?.name ?? '' }));
+            navigate('/segment', { replace: true });
+            useAppStore.getState().removeVisitedView(path);
+          }}
+        />
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,69 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import type { Segment } from '../../../shared/contract';
+import { ApplicationScope } from '../../app/application-scope';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { application } from '../players/fixtures';
+import { SegmentsPage } from './segments-page';
+
+let segments: Segment[] = [];
+
+beforeEach(() => {
+  useAppStore.setState({ token: 'tok', roles: ['ads_manager'] });
+  segments = [
+    {
+      id: 7,
+      name: 'Tea lovers',
+      rule: { any: [{ all: [{ kind: 'tag', op: 'has', tag: 'tea' }, { kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] },
+      size: 1_234_567,
+      measured_at: null,
+      created_at: '2025-02-01T00:00:00.000Z',
+      updated_at: '2025-02-03T00:00:00.000Z',
+    },
+  ];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const path = new URL(url).pathname;
+      if (path === '/api/application/shop_one') return answer({ success: true, data: application });
+      if (path === '/api/application/shop_one/segment') return answer({ success: true, data: { items: segments, total: segments.length, page: 1, limit: 20 } });
+      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function open() {
+  renderInConsole(
+    <Route path="/application/:application_id" nest>
+      <ApplicationScope>
+        <SegmentsPage />
+      </ApplicationScope>
+    </Route>,
+    { path: '/application/shop_one/segment' },
+  );
+}
+
+describe('the saved segments', () => {
+  it('list each segment with its rule in short, its size and a link to it', async () => {
+    open();
+    const link = await screen.findByRole('link', { name: 'Tea lovers' });
+    expect(link.getAttribute('href')).toBe('/application/shop_one/segment/7');
+    const row = link.closest('tr') as HTMLElement;
+    expect(within(row).getByText('1 group · 2 conditions')).toBeTruthy();
+    expect(within(row).getByText('1.2M')).toBeTruthy();
+    expect(within(row).getByText('2025-02-03')).toBeTruthy();
+  });
+
+  it('invite the first segment when there is none', async () => {
+    segments = [];
+    open();
+    expect(await screen.findByText('No segments yet')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Create segment' }).length).toBeGreaterThan(0);
+  });
+});

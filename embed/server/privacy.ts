@@ -1,0 +1,124 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../../server/db/schema';
+
+/*
+ * The platform's three mandatory privacy webhooks, on what this app keeps about a shop's customers: the leads
+ * its widgets collected (`leads`), the storefront audience (`players`, whose tags, attributes, events and
+ * days go with them) and the spin-wheel draws (`spins`, keyed by the email or phone of the gate).
+ * A customer is matched by email (case-insensitive) or by phone (digits only, so `+84 90-123` matches
+ * `8490123`).
+ */
+
+/** Who a customers/* webhook is about, as the platform sends it. */
+export interface CustomerRef {
+  email: string | null;
+  phone: string | null;
+}
+
+/** The customer of a `customers/data_request` or `customers/redact` payload. */
+export function customerOf(payload: unknown): CustomerRef {
+  const customer = (payload as { customer?: { email?: unknown; phone?: unknown } } | null)?.customer;
+  const email = typeof customer?.email === 'string' && customer.email.trim() ? customer.email.trim().toLowerCase() : null;
+  const digits = typeof customer?.phone === 'string' ? customer.phone.replace(/\D/g, '') : '';
+  return { email, phone: digits.length >= 6 ? digits : null };
+}
+
+/** A column's value with the usual phone punctuation removed, in SQL both dialects speak. */
+function digitsOf(column: string): RawBuilder<string> {
+  let expression: RawBuilder<string> = sql<string>`${sql.ref(column)}`;
+  for (const mark of [' ', '-', '.', '+', '(', ')']) expression = sql<string>`replace(${expression}, ${mark}, '')`;
+  return expression;
+}
+
+function matches(customer: CustomerRef, emailColumn: string, phoneColumn: string) {
+  return sql<boolean>`(${sql.join(
+    [
+      customer.email ? sql`lower(${sql.ref(emailColumn)}) = ${customer.email}` : sql`1 = 0`,
+      customer.phone ? sql`${digitsOf(phoneColumn)} = ${customer.phone}` : sql`1 = 0`,
+    ],
+    sql` or `,
+  )})`;
+}
+
+/** Everything kept about one customer of an application, for a data request. */
+export interface CustomerData {
+  leads: Record<string, unknown>[];
+  players: Record<string, unknown>[];
+  spins: Record<string, unknown>[];
+}
+
+/** Finds the customer's leads, audience records and spins in the application. */
+export async function findCustomerData(db: Kysely<Database>, applicationId: string, customer: CustomerRef): Promise<CustomerData> {
+  if (!customer.email && !customer.phone) return { leads: [], players: [], spins: [] };
+  const leads = await db
+    .selectFrom('leads')
+    .select(['source', 'name', 'email', 'phone', 'message', 'button_type', 'prize', 'code', 'page_url', 'created_at'])
+    .where('application_id', '=', applicationId)
+    .where(matches(customer, 'email', 'phone'))
+    .orderBy('created_at')
+    .execute();
+  const players = await db
+    .selectFrom('players')
+    .select([
+      'device_id', 'platform', 'device_type', 'external_user_id', 'email', 'mobile_number', 'os', 'browser',
+      'language', 'country', 'city', 'timezone', 'first_session_at', 'last_session_at', 'session_count', 'page_views',
+      'subscribed', 'created_at',
+    ])
+    .where('application_id', '=', applicationId)
+    .where(matches(customer, 'email', 'mobile_number'))
+    .orderBy('created_at')
+    .execute();
+  const spins = await db
+    .selectFrom('spins')
+    .innerJoin('widgets', 'widgets.id', 'spins.widget_id')
+    .select(['spins.contact', 'spins.prize', 'spins.code', 'spins.created_at'])
+    .where('widgets.application_id', '=', applicationId)
+    .where(matches(customer, 'spins.contact', 'spins.contact'))
+    .orderBy('spins.created_at')
+    .execute();
+  return { leads, players, spins };
+}
+
+/** How many records an erasure removed. */
+export interface Erased {
+  leads: number;
+  players: number;
+  spins: number;
+}
+
+/** Deletes the customer's leads, audience records and spins in the application (customers/redact). */
+export async function eraseCustomer(db: Kysely<Database>, applicationId: string, customer: CustomerRef): Promise<Erased> {
+  if (!customer.email && !customer.phone) return { leads: 0, players: 0, spins: 0 };
+  const leads = await db
+    .deleteFrom('leads')
+    .where('application_id', '=', applicationId)
+    .where(matches(customer, 'email', 'phone'))
+    .executeTakeFirst();
+  const players = await db
+    .deleteFrom('players')
+    .where('application_id', '=', applicationId)
+    .where(matches(customer, 'email', 'mobile_number'))
+    .executeTakeFirst();
+  const spins = await db
+    .deleteFrom('spins')
+    .where('widget_id', 'in', (eb) => eb.selectFrom('widgets').select('id').where('application_id', '=', applicationId))
+    .where(matches(customer, 'contact', 'contact'))
+    .executeTakeFirst();
+  return { leads: Number(leads.numDeletedRows), players: Number(players.numDeletedRows), spins: Number(spins.numDeletedRows) };
+}
+
+/**
+ * Deletes every customer record of the application (shop/redact, 48 hours after an uninstall). The application,
+ * its widgets' settings and their counters stay: the merchant's configuration, not anyone's personal data.
+ */
+export async function eraseShopCustomers(db: Kysely<Database>, applicationId: string): Promise<Erased> {
+  const leads = await db.deleteFrom('leads').where('application_id', '=', applicationId).executeTakeFirst();
+  const players = await db.deleteFrom('players').where('application_id', '=', applicationId).executeTakeFirst();
+  const spins = await db
+    .deleteFrom('spins')
+    .where('widget_id', 'in', (eb) => eb.selectFrom('widgets').select('id').where('application_id', '=', applicationId))
+    .executeTakeFirst();
+  // Outbound webhook payloads carry copies of the leads.
+  await db.deleteFrom('webhook_outbox').where('application_id', '=', applicationId).execute();
+  return { leads: Number(leads.numDeletedRows), players: Number(players.numDeletedRows), spins: Number(spins.numDeletedRows) };
+}

@@ -1,0 +1,424 @@
+import { sql, type Kysely } from 'kysely';
+import { inferValueType, type AttributeType, type ScalarValue } from '../shared/contract/audience';
+import type { Dialect } from '../server/db';
+import type { Database } from '../server/db/schema';
+import { insertRows, type Column, type Row } from '../server/domain/ingest-sql';
+import { upsertEventDefinitions } from '../server/domain/ingest';
+import { hashPassword } from '../server/security/passwords';
+import { randomClientKey } from '../server/security/tokens';
+
+/*
+ * The audience seed generator behind `npm run seed` and the benchmarks: realistic players (countries weighted
+ * towards Vietnam, devices, platforms, sessions and page views, last seen over 90 days, UTM, tags, attributes
+ * including a `.date` one), their events, daily activity and event definitions. Bulk inserts in large
+ * transactions (ingest-sql.ts: VALUES lists on SQLite, unnest arrays on PostgreSQL). Seeded data is marked:
+ * device ids start with `seed-`, push endpoints point at the reserved `.invalid` domain.
+ */
+
+export interface SeedOptions {
+  applicationId: string;
+  players: number;
+  /** Average events per player (0 for none). Default 5. */
+  eventsPerPlayer?: number;
+  /** How far back first sessions go. Default 90 days. */
+  days?: number;
+  now?: Date;
+  /** The random generator's seed: the same seed gives the same data. */
+  seed?: number;
+  /** Players per transaction. */
+  chunk?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface SeedResult {
+  players: number;
+  events: number;
+  playerDays: number;
+  /** The first and last player ids inserted (ids are consecutive). */
+  firstPlayerId: number;
+  lastPlayerId: number;
+  ms: number;
+}
+
+/** mulberry32: small, fast, seedable. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
+  /** Picks by weight from [value, weight] pairs. */
+  const weighted = <T>(pairs: readonly (readonly [T, number])[]) => {
+    const total = pairs.reduce((sum, [, weight]) => sum + weight, 0);
+    let roll = next() * total;
+    for (const [value, weight] of pairs) {
+      roll -= weight;
+      if (roll < 0) return value;
+    }
+    return pairs[pairs.length - 1][0];
+  };
+  return { next, int, pick, weighted };
+}
+
+const COUNTRIES = [
+  // country, weight, language, timezone, offset (minutes east of UTC), cities
+  ['VN', 45, 'vi', 'Asia/Ho_Chi_Minh', 420, ['Ho Chi Minh City', 'Hanoi', 'Da Nang', 'Hai Phong', 'Can Tho']],
+  ['US', 14, 'en', 'America/New_York', -300, ['New York', 'Los Angeles', 'Chicago', 'Houston', 'Seattle']],
+  ['TH', 7, 'th', 'Asia/Bangkok', 420, ['Bangkok', 'Chiang Mai']],
+  ['ID', 6, 'id', 'Asia/Jakarta', 420, ['Jakarta', 'Surabaya']],
+  ['PH', 5, 'en', 'Asia/Manila', 480, ['Manila', 'Cebu']],
+  ['SG', 5, 'en', 'Asia/Singapore', 480, ['Singapore']],
+  ['JP', 4, 'ja', 'Asia/Tokyo', 540, ['Tokyo', 'Osaka']],
+  ['KR', 3, 'ko', 'Asia/Seoul', 540, ['Seoul', 'Busan']],
+  ['IN', 4, 'en', 'Asia/Kolkata', 330, ['Mumbai', 'Bangalore', 'Delhi']],
+  ['GB', 3, 'en', 'Europe/London', 0, ['London', 'Manchester']],
+  ['DE', 2, 'de', 'Europe/Berlin', 60, ['Berlin', 'Munich']],
+  ['AU', 2, 'en', 'Australia/Sydney', 600, ['Sydney', 'Melbourne']],
+] as const;
+
+const COUNTRY_WEIGHTS = COUNTRIES.map((entry) => [entry, entry[1]] as const);
+const TAGS = ['vip', 'newsletter', 'wholesale', 'returning', 'cart_abandoner', 'tet_2025', 'loyal'] as const;
+const UTM_SOURCES = [
+  ['google', 'cpc'],
+  ['facebook', 'social'],
+  ['zalo', 'social'],
+  ['tiktok', 'social'],
+  ['newsletter', 'email'],
+] as const;
+const CAMPAIGNS = ['tet_sale', 'summer', 'black_friday', 'new_arrivals', 'retargeting'] as const;
+const PRODUCTS = ['SHIRT-01', 'SHIRT-02', 'DRESS-10', 'SHOES-07', 'HAT-03', 'BAG-12', 'WATCH-05', 'JEANS-08'] as const;
+const PAGES = ['/', '/collections/all', '/collections/sale', '/products/shirt', '/products/dress', '/cart', '/pages/about'] as const;
+const EVENT_NAMES = [
+  ['page_view', 45],
+  ['view_product', 20],
+  ['add_to_cart', 14],
+  ['search', 6],
+  ['begin_checkout', 8],
+  ['purchase', 7],
+] as const;
+
+const PLAYER_COLUMNS: Column[] = [
+  ['id', 'bigint'],
+  ['application_id', 'text'],
+  ['device_id', 'text'],
+  ['platform', 'text'],
+  ['device_type', 'text'],
+  ['device_token', 'text'],
+  ['external_user_id', 'text'],
+  ['email', 'text'],
+  ['mobile_number', 'text'],
+  ['os', 'text'],
+  ['os_version', 'text'],
+  ['browser', 'text'],
+  ['app_version', 'text'],
+  ['device_model', 'text'],
+  ['language', 'text'],
+  ['country', 'text'],
+  ['city', 'text'],
+  ['timezone', 'text'],
+  ['timezone_offset', 'integer'],
+  ['utm_source', 'text'],
+  ['utm_medium', 'text'],
+  ['utm_campaign', 'text'],
+  ['first_session_at', 'text'],
+  ['last_session_at', 'text'],
+  ['last_seen_at', 'text'],
+  ['session_count', 'integer'],
+  ['page_views', 'integer'],
+  ['subscribed', 'integer'],
+  ['push_endpoint', 'text'],
+  ['push_p256dh', 'text'],
+  ['push_auth', 'text'],
+  ['subscribed_at', 'text'],
+  ['created_at', 'text'],
+  ['updated_at', 'text'],
+].map(([name, type]) => ({ name, type }) as Column);
+
+const EVENT_COLUMNS: Column[] = [
+  { name: 'application_id', type: 'text' },
+  { name: 'player_id', type: 'bigint' },
+  { name: 'name', type: 'text' },
+  { name: 'properties', type: 'text' },
+  { name: 'client_event_id', type: 'text' },
+  { name: 'session_id', type: 'text' },
+  { name: 'occurred_at', type: 'text' },
+  { name: 'received_at', type: 'text' },
+];
+const DAY_COLUMNS: Column[] = [
+  { name: 'application_id', type: 'text' },
+  { name: 'day', type: 'text' },
+  { name: 'player_id', type: 'bigint' },
+  { name: 'sessions', type: 'integer' },
+  { name: 'page_views', type: 'integer' },
+  { name: 'events', type: 'integer' },
+];
+const ATTRIBUTE_COLUMNS: Column[] = [
+  { name: 'player_id', type: 'bigint' },
+  { name: 'application_id', type: 'text' },
+  { name: 'name', type: 'text' },
+  { name: 'value', type: 'text' },
+  { name: 'number_value', type: 'double precision' },
+  { name: 'updated_at', type: 'text' },
+];
+const TAG_COLUMNS: Column[] = [
+  { name: 'player_id', type: 'bigint' },
+  { name: 'application_id', type: 'text' },
+  { name: 'tag', type: 'text' },
+];
+
+const DAY_MS = 24 * 3600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Inserts `players` new players (and their events, tags, attributes, daily activity) into an existing
+ * application, with consecutive ids after the current largest. Event and attribute definitions are
+ * upserted at the end. Returns counts and the id range.
+ */
+export async function seedAudience(db: Kysely<Database>, dialect: Dialect, options: SeedOptions): Promise<SeedResult> {
+  const started = Date.now();
+  const now = (options.now ?? new Date()).getTime();
+  const historyMs = (options.days ?? 90) * DAY_MS;
+  const eventsPerPlayer = options.eventsPerPlayer ?? 5;
+  const chunk = options.chunk ?? 20_000;
+  const random = generator(options.seed ?? 20_250_101);
+  const app = options.applicationId;
+  const run = `${Date.now().toString(36)}${Math.floor(random.next() * 1e6).toString(36)}`;
+
+  // SQLite's default page cache (2 MB) makes every index insert of a large table a trip to the file; the
+  // seed's indexes fit in a larger one. Restored at the end (benches seed through the app's own connection).
+  let cacheSize: number | null = null;
+  if (dialect === 'sqlite') {
+    cacheSize = Number((await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0]?.cache_size ?? -2000);
+    await sql`pragma cache_size = -1048576`.execute(db);
+  }
+  const maxRow = await db.selectFrom('players').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const firstId = Number(maxRow?.id ?? 0) + 1;
+  const definitions = new Map<string, { count: number; first: string; last: string; properties: Record<string, AttributeType> }>();
+  let events = 0;
+  let playerDays = 0;
+  const attributeTypes = new Map<string, AttributeType>();
+
+  for (let offset = 0; offset < options.players; offset += chunk) {
+    const count = Math.min(chunk, options.players - offset);
+    const players: Row[] = [];
+    const eventRows: Row[] = [];
+    const dayRows: Row[] = [];
+    const attributeRows: Row[] = [];
+    const tagRows: Row[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const id = firstId + offset + index;
+      const [country, , language, timezone, tzOffset, cities] = random.weighted(COUNTRY_WEIGHTS);
+      const platform = random.weighted([['web', 70], ['android', 18], ['ios', 12]] as const);
+      const deviceType = platform === 'web' ? random.weighted([['mobile', 55], ['desktop', 45]] as const) : 'mobile';
+      const os =
+        platform === 'android' ? 'Android' : platform === 'ios' ? 'iOS' : deviceType === 'mobile' ? random.weighted([['Android', 60], ['iOS', 40]] as const) : random.weighted([['Windows', 65], ['macOS', 30], ['Linux', 5]] as const);
+      const osVersion = os === 'Android' ? random.pick(['12', '13', '14', '15']) : os === 'iOS' ? random.pick(['16.7', '17.5', '18.1']) : os === 'Windows' ? random.pick(['10', '11']) : os === 'macOS' ? random.pick(['14.5', '15.1']) : null;
+      const browser = platform === 'web' ? random.weighted([['Chrome', 62], ['Safari', 22], ['Edge', 9], ['Firefox', 7]] as const) : null;
+      const appVersion = platform === 'web' ? null : random.pick(['2.1.0', '2.2.0', '2.3.1', '3.0.0']);
+      const model = platform === 'android' ? random.pick(['SM-S918B', 'SM-A546E', 'Pixel 8', 'Redmi Note 13']) : platform === 'ios' ? random.pick(['iPhone14,5', 'iPhone15,2', 'iPhone16,1']) : null;
+
+      // First seen somewhere in the history; last seen after it, more often recently.
+      const created = now - Math.floor(random.next() * historyMs);
+      const lastSeen = Math.min(now, created + Math.floor(Math.pow(random.next(), 0.5) * (now - created)));
+      const sessions = 1 + Math.floor(-Math.log(1 - random.next() * 0.999) * 3);
+      const pageViews = sessions + Math.floor(random.next() * sessions * 5);
+      const withUtm = random.next() < 0.4;
+      const [utmSource, utmMedium] = withUtm ? random.pick(UTM_SOURCES) : [null, null];
+      const subscribed = random.next() < (platform === 'web' ? 0.55 : 0.3);
+      const identified = random.next() < 0.2;
+      players.push([
+        id,
+        app,
+        `seed-${run}-${offset + index}`,
+        platform,
+        deviceType,
+        subscribed && platform !== 'web' ? `seed-token-${run}-${id}` : null,
+        identified ? `customer-${id}` : null,
+        identified ? `customer${id}@example.com` : null,
+        identified && random.next() < 0.5 ? `+849${String(10_000_000 + (id % 89_999_999)).padStart(8, '0')}` : null,
+        os,
+        osVersion,
+        browser,
+        appVersion,
+        model,
+        language,
+        country,
+        random.pick(cities),
+        timezone,
+        tzOffset,
+        utmSource,
+        utmMedium,
+        withUtm ? random.pick(CAMPAIGNS) : null,
+        iso(created),
+        iso(lastSeen),
+        iso(lastSeen),
+        sessions,
+        pageViews,
+        subscribed ? 1 : 0,
+        subscribed && platform === 'web' ? `https://push.invalid/seed/${run}/${id}` : null,
+        subscribed && platform === 'web' ? 'seed-p256dh' : null,
+        subscribed && platform === 'web' ? 'seed-auth' : null,
+        subscribed ? iso(created) : null,
+        iso(created),
+        iso(lastSeen),
+      ]);
+
+      // Active days: the first, the last, and some between, sharing the sessions and page views.
+      const firstDay = Math.floor(created / DAY_MS);
+      const lastDay = Math.floor(lastSeen / DAY_MS);
+      const activeDays = new Set<number>([firstDay, lastDay]);
+      for (let extra = Math.min(sessions, 6) - activeDays.size; extra > 0; extra -= 1) activeDays.add(random.int(firstDay, lastDay));
+      const days = [...activeDays].sort((a, b) => a - b);
+      const perDay = days.map(() => ({ sessions: 0, pageViews: 0, events: 0 }));
+      for (let s = 0; s < sessions; s += 1) perDay[s % days.length].sessions += 1;
+      for (let p = 0; p < pageViews; p += 1) perDay[p % days.length].pageViews += 1;
+
+      const eventCount = eventsPerPlayer > 0 ? random.int(0, eventsPerPlayer * 2) : 0;
+      for (let e = 0; e < eventCount; e += 1) {
+        const slot = random.int(0, days.length - 1);
+        const day = days[slot];
+        const at = Math.min(lastSeen, Math.max(created, day * DAY_MS + Math.floor(random.next() * DAY_MS)));
+        const name = random.weighted(EVENT_NAMES);
+        const sku = random.pick(PRODUCTS);
+        const price = random.int(9, 250) * 10_000;
+        const properties: Record<string, ScalarValue> =
+          name === 'page_view'
+            ? { url: `https://shop.example.com${random.pick(PAGES)}` }
+            : name === 'search'
+              ? { query: random.pick(['ao so mi', 'vay', 'giay', 'tui xach', 'dong ho']) }
+              : name === 'purchase'
+                ? { order_id: `ORD-${id}-${e}`, total: price * random.int(1, 3), 'paid.date': iso(at) }
+                : { sku, price, quantity: random.int(1, 3) };
+        perDay[slot].events += 1;
+        eventRows.push([app, id, name, JSON.stringify(properties), `seed-${run}-${id}-${e}`, `seed-session-${id}-${slot}`, iso(at), iso(at)]);
+        const definition = definitions.get(name) ?? { count: 0, first: iso(at), last: iso(at), properties: {} };
+        definition.count += 1;
+        if (iso(at) < definition.first) definition.first = iso(at);
+        if (iso(at) > definition.last) definition.last = iso(at);
+        if (definition.count === 1) for (const [key, value] of Object.entries(properties)) definition.properties[key] = inferValueType(key, value);
+        definitions.set(name, definition);
+      }
+      events += eventCount;
+      days.forEach((day, slot) => dayRows.push([app, iso(day * DAY_MS).slice(0, 10), id, perDay[slot].sessions, perDay[slot].pageViews, perDay[slot].events]));
+      playerDays += days.length;
+
+      const tagCount = random.next() < 0.3 ? random.int(1, 2) : 0;
+      const tags = new Set<string>();
+      while (tags.size < tagCount) tags.add(random.pick(TAGS));
+      for (const tag of tags) tagRows.push([id, app, tag]);
+
+      if (random.next() < 0.6) {
+        const orders = random.int(0, 20);
+        const signup = created - random.int(0, 400) * DAY_MS;
+        const values: [string, ScalarValue, number | null][] = [
+          ['plan', random.weighted([['free', 70], ['silver', 20], ['gold', 10]] as const), null],
+          ['orders', orders, orders],
+          ['lifetime_value', orders * random.int(10, 90) * 10_000, null],
+          ['newsletter', random.next() < 0.4, null],
+          ['signup.date', iso(signup), signup],
+        ];
+        for (const [name, value, number] of values) {
+          attributeTypes.set(name, inferValueType(name, value));
+          const numeric = typeof value === 'number' ? value : typeof value === 'boolean' ? (value ? 1 : 0) : number;
+          attributeRows.push([id, app, name, String(value), numeric, iso(lastSeen)]);
+        }
+      }
+    }
+
+    await db.transaction().execute(async (trx) => {
+      await insertRows(trx, dialect, 'players', PLAYER_COLUMNS, players);
+      await insertRows(trx, dialect, 'events', EVENT_COLUMNS, eventRows);
+      await insertRows(trx, dialect, 'player_days', DAY_COLUMNS, dayRows);
+      await insertRows(trx, dialect, 'player_attributes', ATTRIBUTE_COLUMNS, attributeRows);
+      await insertRows(trx, dialect, 'player_tags', TAG_COLUMNS, tagRows);
+    });
+    options.onProgress?.(offset + count, options.players);
+  }
+
+  // Ids were given explicitly: PostgreSQL's sequence must move past them.
+  if (dialect === 'postgres' && options.players > 0) {
+    await sql`select setval(pg_get_serial_sequence('players', 'id'), (select max(id) from players))`.execute(db);
+  }
+
+  const at = iso(now);
+  await upsertEventDefinitions(
+    db,
+    dialect,
+    [...definitions.entries()].map(([name, definition]) => ({ applicationId: app, name, ...definition })),
+  );
+  await insertRows(
+    db,
+    dialect,
+    'attribute_definitions',
+    [
+      { name: 'application_id', type: 'text' },
+      { name: 'name', type: 'text' },
+      { name: 'type', type: 'text' },
+      { name: 'source', type: 'text' },
+      { name: 'created_at', type: 'text' },
+      { name: 'updated_at', type: 'text' },
+    ],
+    [...attributeTypes.entries()].map(([name, type]) => [app, name, type, 'sdk', at, at]),
+    'ON CONFLICT (application_id, name) DO NOTHING',
+  );
+
+  if (cacheSize !== null) await sql.raw(`pragma cache_size = ${Math.trunc(cacheSize)}`).execute(db);
+
+  return {
+    players: options.players,
+    events,
+    playerDays,
+    firstPlayerId: firstId,
+    lastPlayerId: firstId + options.players - 1,
+    ms: Date.now() - started,
+  };
+}
+
+/**
+ * The application to seed: reused when it exists, else created with an owner (reused by email, or created
+ * verified with `password` so one can sign in and look). Returns its client key.
+ */
+export async function ensureSeedApplication(
+  db: Kysely<Database>,
+  options: { applicationId: string; email: string; password: string },
+): Promise<{ clientKey: string; created: boolean }> {
+  const existing = await db.selectFrom('applications').select('client_key').where('application_id', '=', options.applicationId).executeTakeFirst();
+  if (existing) return { clientKey: existing.client_key, created: false };
+  const now = new Date().toISOString();
+  const email = options.email.trim().toLowerCase();
+  let user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (!user) {
+    user = await db
+      .insertInto('users')
+      .values({
+        email,
+        name: 'Seed owner',
+        password_hash: await hashPassword(options.password),
+        mobile_number: null,
+        agency: null,
+        language: 'vi',
+        email_verified_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  }
+  const clientKey = randomClientKey();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('applications')
+      .values({ application_id: options.applicationId, name: `Seed ${options.applicationId}`, client_key: clientKey, created_by: user.id, created_at: now, updated_at: now, deleting_at: null })
+      .execute();
+    await trx
+      .insertInto('memberships')
+      .values({ application_id: options.applicationId, user_id: user.id, role: 'super_user', organization: null, permissions: '[]', invited_by: null, created_at: now })
+      .execute();
+  });
+  return { clientKey, created: true };
+}

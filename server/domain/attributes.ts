@@ -1,0 +1,147 @@
+import type { Selectable } from 'kysely';
+import { ATTRIBUTE_TYPES, type AttributeBody, type AttributeDefinition, type AttributeType, type PageQuery } from '../../shared/contract';
+import { nowIso, type ApplicationContext, type Ctx } from '../context';
+import { isUniqueViolation, toCount } from '../db';
+import type { AttributeDefinitionsTable } from '../db/schema';
+import { AppError } from '../errors';
+import type { Page } from './applications';
+
+type DefinitionRow = Selectable<AttributeDefinitionsTable>;
+
+const nameTaken = () =>
+  new AppError('CONFLICT', 'audience.attributeNameTaken', { fields: [{ path: 'name', message: 'audience.attributeNameTaken' }] });
+
+function toDefinition(row: DefinitionRow, players: number): AttributeDefinition {
+  return {
+    id: row.id,
+    name: row.name,
+    type: (ATTRIBUTE_TYPES as readonly string[]).includes(row.type) ? (row.type as AttributeType) : 'text',
+    description: row.description,
+    source: row.source === 'console' ? 'console' : 'sdk',
+    players,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Players holding a value of each named attribute: one index range per name. */
+async function holders(ctx: Ctx, applicationId: string, names: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (names.length === 0) return counts;
+  const rows = await ctx.s.db
+    .selectFrom('player_attributes')
+    .select(['name', (eb) => eb.fn.countAll().as('n')])
+    .where('application_id', '=', applicationId)
+    .where('name', 'in', names)
+    .groupBy('name')
+    .execute();
+  for (const row of rows) counts.set(row.name, toCount(row.n));
+  return counts;
+}
+
+/** The attribute definitions by name, with how many players hold a value of each. */
+export async function listAttributes(ctx: Ctx, access: ApplicationContext, query: PageQuery): Promise<Page<AttributeDefinition>> {
+  const applicationId = access.application.application_id;
+  const base = ctx.s.db.selectFrom('attribute_definitions').where('application_id', '=', applicationId);
+  const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const rows = await base
+    .selectAll()
+    .orderBy('name')
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .execute();
+  const players = await holders(ctx, applicationId, rows.map((row) => row.name));
+  return { items: rows.map((row) => toDefinition(row, players.get(row.name) ?? 0)), total: toCount(count?.n), page: query.page, limit: query.limit };
+}
+
+async function findAttribute(ctx: Ctx, access: ApplicationContext, attributeId: number): Promise<DefinitionRow> {
+  const row = await ctx.s.db
+    .selectFrom('attribute_definitions')
+    .selectAll()
+    .where('application_id', '=', access.application.application_id)
+    .where('id', '=', attributeId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  return row;
+}
+
+async function withHolders(ctx: Ctx, row: DefinitionRow): Promise<AttributeDefinition> {
+  const players = await holders(ctx, row.application_id, [row.name]);
+  return toDefinition(row, players.get(row.name) ?? 0);
+}
+
+/** Defines an attribute; its name is unique in the application (CONFLICT). */
+export async function createAttribute(ctx: Ctx, access: ApplicationContext, body: AttributeBody): Promise<AttributeDefinition> {
+  const now = nowIso(ctx.s);
+  try {
+    const row = await ctx.s.db
+      .insertInto('attribute_definitions')
+      .values({
+        application_id: access.application.application_id,
+        name: body.name,
+        type: body.type,
+        description: body.description || null,
+        source: 'console',
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return await withHolders(ctx, row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken();
+    throw error;
+  }
+}
+
+/**
+ * Renames, retypes or redescribes an attribute. A rename carries the players' values along. The type changes
+ * only while no player holds a value: stored values were read under the old type (CONFLICT otherwise).
+ */
+export async function updateAttribute(ctx: Ctx, access: ApplicationContext, attributeId: number, body: AttributeBody): Promise<AttributeDefinition> {
+  const current = await findAttribute(ctx, access, attributeId);
+  const applicationId = current.application_id;
+  const now = nowIso(ctx.s);
+  try {
+    await ctx.s.db.transaction().execute(async (trx) => {
+      if (body.type !== current.type) {
+        const held = await trx
+          .selectFrom('player_attributes')
+          .select('player_id')
+          .where('application_id', '=', applicationId)
+          .where('name', '=', current.name)
+          .limit(1)
+          .executeTakeFirst();
+        if (held) {
+          throw new AppError('CONFLICT', 'audience.attributeTypeInUse', { fields: [{ path: 'type', message: 'audience.attributeTypeInUse' }] });
+        }
+      }
+      await trx
+        .updateTable('attribute_definitions')
+        .set({ name: body.name, type: body.type, description: body.description || null, updated_at: now })
+        .where('id', '=', current.id)
+        .execute();
+      if (body.name !== current.name) {
+        await trx
+          .updateTable('player_attributes')
+          .set({ name: body.name })
+          .where('application_id', '=', applicationId)
+          .where('name', '=', current.name)
+          .execute();
+      }
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken();
+    throw error;
+  }
+  return withHolders(ctx, await findAttribute(ctx, access, attributeId));
+}
+
+/** Deletes an attribute and every player's value of it, together. */
+export async function deleteAttribute(ctx: Ctx, access: ApplicationContext, attributeId: number): Promise<void> {
+  const current = await findAttribute(ctx, access, attributeId);
+  await ctx.s.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('player_attributes').where('application_id', '=', current.application_id).where('name', '=', current.name).execute();
+    await trx.deleteFrom('attribute_definitions').where('id', '=', current.id).execute();
+  });
+}

@@ -1,0 +1,126 @@
+import { sql } from 'kysely';
+import { AUDIENCE_CHANNELS, PLAYER_PLATFORMS, type Dashboard, type PlayerPlatform } from '../../shared/contract';
+import type { ApplicationContext, Ctx } from '../context';
+import { toCount } from '../db';
+import { AppError } from '../errors';
+import { channelWhere } from './segment-sql';
+
+const DAY_MS = 86_400_000;
+/** The default period: the last 30 days, today included. */
+export const DASHBOARD_DEFAULT_DAYS = 30;
+/** The longest period: a year (a leap year's 366 days). */
+export const DASHBOARD_MAX_DAYS = 366;
+export const DASHBOARD_TOP_EVENTS = 10;
+
+const rangeError = (path: 'from' | 'to') =>
+  new AppError('INVALID_PARAM', 'audience.dashboardRange', { fields: [{ path, message: 'audience.dashboardRange' }] });
+
+function dayMs(day: string, path: 'from' | 'to'): number {
+  const ms = Date.parse(`${day}T00:00:00.000Z`);
+  // Date.parse accepts 2025-02-30; the round trip does not.
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) throw rangeError(path);
+  return ms;
+}
+
+/** The period's first and last UTC day: as asked, or the last 30 days up to today. */
+export function dashboardPeriod(now: Date, from?: string, to?: string): { from: string; to: string; days: string[] } {
+  const toMs = to ? dayMs(to, 'to') : Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  const fromMs = from ? dayMs(from, 'from') : toMs - (DASHBOARD_DEFAULT_DAYS - 1) * DAY_MS;
+  if (fromMs > toMs || (toMs - fromMs) / DAY_MS + 1 > DASHBOARD_MAX_DAYS) throw rangeError('from');
+  const days: string[] = [];
+  for (let ms = fromMs; ms <= toMs; ms += DAY_MS) days.push(new Date(ms).toISOString().slice(0, 10));
+  return { from: days[0], to: days[days.length - 1], days };
+}
+
+/**
+ * The application's dashboard: players and subscribers by platform and channel (now), new and active players,
+ * sessions and page views for each day of the period (UTC days, zeros included), and the most frequent events
+ * of all time (event_definitions keeps running totals, not daily ones).
+ */
+export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: { from?: string; to?: string }): Promise<Dashboard> {
+  const { db } = ctx.s;
+  const applicationId = access.application.application_id;
+  const period = dashboardPeriod(ctx.s.clock(), query.from, query.to);
+  const start = `${period.from}T00:00:00.000Z`;
+  const end = new Date(Date.parse(`${period.to}T00:00:00.000Z`) + DAY_MS).toISOString();
+
+  const [platforms, created, active, events] = await Promise.all([
+    // One pass over the application's players for every figure of "now".
+    db
+      .selectFrom('players')
+      .select((eb) => {
+        const when = (condition: Parameters<typeof eb.case>[0]) => eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
+        return [
+          'players.platform',
+          eb.fn.countAll<number | string>().as('players'),
+          when(eb('players.subscribed', '=', 1)).as('subscribers'),
+          when(channelWhere(eb, 'web_push')).as('web_push'),
+          when(channelWhere(eb, 'mobile_push')).as('mobile_push'),
+          when(channelWhere(eb, 'sms')).as('sms'),
+          when(channelWhere(eb, 'facebook')).as('facebook'),
+        ];
+      })
+      .where('players.application_id', '=', applicationId)
+      .groupBy('players.platform')
+      .execute(),
+    db
+      .selectFrom('players')
+      .select([sql<string>`substr(created_at, 1, 10)`.as('day'), (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('application_id', '=', applicationId)
+      .where('created_at', '>=', start)
+      .where('created_at', '<', end)
+      .groupBy(sql`substr(created_at, 1, 10)`)
+      .execute(),
+    db
+      .selectFrom('player_days')
+      .select((eb) => [
+        'day',
+        eb.fn.countAll<number | string>().as('players'),
+        eb.fn.sum<number | string>('sessions').as('sessions'),
+        eb.fn.sum<number | string>('page_views').as('page_views'),
+      ])
+      .where('application_id', '=', applicationId)
+      .where('day', '>=', period.from)
+      .where('day', '<=', period.to)
+      .groupBy('day')
+      .execute(),
+    db
+      .selectFrom('event_definitions')
+      .select(['name', 'count'])
+      .where('application_id', '=', applicationId)
+      .orderBy('count', 'desc')
+      .orderBy('name')
+      .limit(DASHBOARD_TOP_EVENTS)
+      .execute(),
+  ]);
+
+  const byPlatform = new Map(platforms.map((row) => [row.platform, row]));
+  const newByDay = new Map(created.map((row) => [row.day, toCount(row.n)]));
+  const activeByDay = new Map(active.map((row) => [row.day, row]));
+  const sum = (key: 'players' | 'subscribers' | (typeof AUDIENCE_CHANNELS)[number]) =>
+    platforms.reduce((total, row) => total + toCount(row[key]), 0);
+
+  return {
+    from: period.from,
+    to: period.to,
+    players: sum('players'),
+    subscribers: sum('subscribers'),
+    by_platform: PLAYER_PLATFORMS.map((platform: PlayerPlatform) => ({
+      platform,
+      players: toCount(byPlatform.get(platform)?.players),
+      subscribers: toCount(byPlatform.get(platform)?.subscribers),
+    })),
+    by_channel: AUDIENCE_CHANNELS.map((channel) => ({ channel, players: sum(channel) })),
+    days: period.days.map((day) => {
+      const activity = activeByDay.get(day);
+      return {
+        day,
+        new_players: newByDay.get(day) ?? 0,
+        active_players: toCount(activity?.players),
+        sessions: toCount(activity?.sessions),
+        page_views: toCount(activity?.page_views),
+      };
+    }),
+    top_events: events.map((row) => ({ name: row.name, count: toCount(row.count) })),
+  };
+}

@@ -1,0 +1,47 @@
+import type { ThrottleRule } from '../security/throttle';
+
+/**
+ * Token buckets in this process's memory: the rate limits of ingestion. The other public calls count in the
+ * database (rate_windows), which costs a write per request; ingestion takes thousands of requests a second,
+ * so its limits live here instead. Each process counts on its own: with N processes behind a balancer a
+ * caller gets up to N times the rule, an acceptable slack for limits meant to stop floods, not to meter.
+ * Memory is bounded: past `maxKeys` buckets, the ones that have refilled (idle callers) are dropped first.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number; fullAt: number }>();
+
+  constructor(private readonly maxKeys = 200_000) {}
+
+  /** Takes one token from every bucket named, or none when any is empty (false: limited). */
+  take(checks: readonly { key: string; rule: ThrottleRule }[], nowMs: number): boolean {
+    const states = checks.map(({ key, rule }) => {
+      let bucket = this.buckets.get(key);
+      if (!bucket) {
+        if (this.buckets.size >= this.maxKeys) this.sweep(nowMs);
+        bucket = { tokens: rule.max, at: nowMs, fullAt: nowMs };
+        this.buckets.set(key, bucket);
+      } else {
+        const rate = rule.max / rule.windowMs;
+        bucket.tokens = Math.min(rule.max, bucket.tokens + Math.max(0, nowMs - bucket.at) * rate);
+        bucket.at = nowMs;
+      }
+      return { bucket, rule };
+    });
+    if (states.some(({ bucket }) => bucket.tokens < 1)) return false;
+    for (const { bucket, rule } of states) {
+      bucket.tokens -= 1;
+      bucket.fullAt = nowMs + ((rule.max - bucket.tokens) * rule.windowMs) / rule.max;
+    }
+    return true;
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private sweep(nowMs: number): void {
+    for (const [key, bucket] of this.buckets) if (bucket.fullAt <= nowMs) this.buckets.delete(key);
+    // Still full of active callers: start over rather than grow (a flood of new ids gets fresh buckets).
+    if (this.buckets.size >= this.maxKeys) this.buckets.clear();
+  }
+}

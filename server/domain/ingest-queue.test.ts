@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GroupCommit, QueueFullError, type GroupCommitOptions } from './ingest-queue';
+import { TokenBuckets } from './ingest-limits';
+
+/** A queue of numbers whose "write" records each group; the weight of an entry is its value. */
+function queue(options: Partial<GroupCommitOptions<number, string>> = {}) {
+  const groups: number[][] = [];
+  const commit = new GroupCommit<number, string>({
+    flushItems: 10,
+    flushDelayMs: 5,
+    maxFlushItems: 100,
+    maxPendingItems: 50,
+    weigh: (entry) => entry,
+    write: async (entries) => {
+      groups.push(entries);
+      return entries.map((entry) => `stored ${entry}`);
+    },
+    ...options,
+  });
+  return { commit, groups };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the group-commit queue', () => {
+  it('writes what was queued together after the delay, and answers each caller with its own result', async () => {
+    vi.useFakeTimers();
+    const { commit, groups } = queue();
+    const answers = [commit.submit(1), commit.submit(2), commit.submit(3)];
+    await vi.advanceTimersByTimeAsync(4);
+    expect(groups).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(groups).toEqual([[1, 2, 3]]);
+    expect(await Promise.all(answers)).toEqual(['stored 1', 'stored 2', 'stored 3']);
+  });
+
+  it('with no delay, writes together what was queued in the same turn of the event loop', async () => {
+    const { commit, groups } = queue({ flushDelayMs: 0 });
+    const answers = [commit.submit(1), commit.submit(2)];
+    await Promise.all(answers);
+    await commit.submit(3);
+    expect(groups).toEqual([[1, 2], [3]]);
+  });
+
+  it('writes at once when enough items are queued, without waiting for the delay', async () => {
+    vi.useFakeTimers();
+    const { commit, groups } = queue();
+    const answers = [commit.submit(4), commit.submit(6)];
+    await Promise.all(answers);
+    expect(groups).toEqual([[4, 6]]);
+  });
+
+  it('groups what arrives during a write into the next write', async () => {
+    let release: () => void = () => {};
+    const groups: number[][] = [];
+    const { commit } = queue({
+      write: async (entries) => {
+        groups.push(entries);
+        if (groups.length === 1) await new Promise<void>((resolve) => (release = resolve));
+        return entries.map(String);
+      },
+    });
+    const first = commit.submit(10);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const during = [commit.submit(1), commit.submit(2), commit.submit(3)];
+    release();
+    await Promise.all([first, ...during]);
+    expect(groups).toEqual([[10], [1, 2, 3]]);
+  });
+
+  it('never takes more than maxFlushItems in one write', async () => {
+    const { commit, groups } = queue({ flushItems: 1_000, maxFlushItems: 5, flushDelayMs: 1 });
+    await Promise.all([1, 2, 3, 4, 5].map((entry) => commit.submit(entry)));
+    expect(groups).toEqual([[1, 2], [3], [4], [5]]);
+  });
+
+  it('refuses at once with QueueFullError past maxPendingItems, counting entries being written', async () => {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { commit } = queue({
+      write: async (entries) => {
+        await gate;
+        return entries.map(String);
+      },
+    });
+    const writing = commit.submit(30);
+    const queued = commit.submit(15);
+    await expect(commit.submit(6)).rejects.toBeInstanceOf(QueueFullError);
+    expect(commit.pending).toBe(45);
+    const fits = commit.submit(5);
+    open();
+    expect(await Promise.all([writing, queued, fits])).toEqual(['30', '15', '5']);
+    await commit.close();
+    expect(commit.pending).toBe(0);
+  });
+
+  it('when a group fails, writes each entry alone so only the bad one fails', async () => {
+    const { commit } = queue({
+      write: async (entries) => {
+        if (entries.includes(3)) throw new Error('bad entry');
+        return entries.map(String);
+      },
+    });
+    const answers = await Promise.allSettled([commit.submit(1), commit.submit(3), commit.submit(2)]);
+    expect(answers.map((answer) => answer.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
+  it('writes what is queued on close, then refuses new entries', async () => {
+    const { commit, groups } = queue({ flushDelayMs: 60_000 });
+    const answer = commit.submit(2);
+    await commit.close();
+    expect(await answer).toBe('stored 2');
+    expect(groups).toEqual([[2]]);
+    await expect(commit.submit(1)).rejects.toThrow(/shutting down/);
+  });
+});
+
+describe('the in-memory token buckets', () => {
+  const rule = { max: 3, windowMs: 3_000 };
+
+  it('allows a burst of max, then one more per window/max', () => {
+    const buckets = new TokenBuckets();
+    const takes = [0, 0, 0, 0].map(() => buckets.take([{ key: 'v', rule }], 1_000));
+    expect(takes).toEqual([true, true, true, false]);
+    expect(buckets.take([{ key: 'v', rule }], 1_999)).toBe(false);
+    expect(buckets.take([{ key: 'v', rule }], 2_000)).toBe(true);
+  });
+
+  it('takes from no bucket when any of them is empty', () => {
+    const buckets = new TokenBuckets();
+    for (let index = 0; index < 3; index += 1) buckets.take([{ key: 'ip', rule }], 0);
+    expect(buckets.take([{ key: 'visitor', rule }, { key: 'ip', rule }], 0)).toBe(false);
+    // The visitor's bucket was not charged for the refused call.
+    const visitor = [0, 0, 0, 0].map(() => buckets.take([{ key: 'visitor', rule }], 0));
+    expect(visitor).toEqual([true, true, true, false]);
+  });
+
+  it('stays within its key bound by dropping refilled buckets first', () => {
+    const buckets = new TokenBuckets(3);
+    buckets.take([{ key: 'a', rule }], 0);
+    buckets.take([{ key: 'b', rule }], 10_000);
+    buckets.take([{ key: 'c', rule }], 10_000);
+    buckets.take([{ key: 'd', rule }], 10_000);
+    expect(buckets.size).toBe(3);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Group commit: callers hand entries to an in-process queue and wait; one flusher at a time writes everything
+ * queued in a single call (one transaction), then settles each caller with its own result. A caller's promise
+ * resolves only once its entry is written, so an answer sent after it means "stored". Throughput comes from
+ * few, large transactions; latency stays within one flush delay plus one write.
+ *
+ * Memory is bounded: entries queued or being written never exceed `maxPendingItems`; past it `submit` refuses
+ * at once with QueueFullError (the route answers 503 with Retry-After) instead of letting the queue grow.
+ */
+
+export interface GroupCommitOptions<T, R> {
+  /** Writes a group; returns one result per entry, in order. Throwing fails the group (see `submit`). */
+  write(entries: T[]): Promise<R[]>;
+  /** How many items an entry weighs (events of a batch). */
+  weigh(entry: T): number;
+  /** Flush as soon as this many items are queued… */
+  flushItems: number;
+  /**
+   * …or this long after the first one was queued. 0: as soon as the event loop has read what is waiting on
+   * the sockets (setImmediate), the classic group commit: under load the groups grow by themselves, because
+   * everything that arrives during a write goes into the next one.
+   */
+  flushDelayMs: number;
+  /** The most items one write takes; the rest waits for the next. */
+  maxFlushItems: number;
+  /** The most items queued and being written at once. */
+  maxPendingItems: number;
+}
+
+/** The queue is full: try again shortly. */
+export class QueueFullError extends Error {
+  constructor() {
+    super('ingestion queue full');
+    this.name = 'QueueFullError';
+  }
+}
+
+interface Waiting<T, R> {
+  entry: T;
+  weight: number;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+export class GroupCommit<T, R> {
+  private queue: Waiting<T, R>[] = [];
+  private queuedItems = 0;
+  private pendingItems = 0;
+  private timer: { cancel(): void } | null = null;
+  private flushing: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(private readonly options: GroupCommitOptions<T, R>) {}
+
+  /** Items queued or being written now. */
+  get pending(): number {
+    return this.pendingItems;
+  }
+
+  /**
+   * Queues an entry; resolves with its result once written. When the group's write fails, each entry of it
+   * is written again on its own, so one bad entry fails only its own caller.
+   */
+  submit(entry: T): Promise<R> {
+    if (this.closed) return Promise.reject(new Error('ingestion is shutting down'));
+    const weight = Math.max(1, this.options.weigh(entry));
+    if (this.pendingItems + weight > this.options.maxPendingItems) return Promise.reject(new QueueFullError());
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ entry, weight, resolve, reject });
+      this.queuedItems += weight;
+      this.pendingItems += weight;
+      this.schedule();
+    });
+  }
+
+  /** Refuses new entries, writes what is queued and waits for it. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.flushing || this.queue.length > 0) {
+      if (this.timer) {
+        this.timer.cancel();
+        this.timer = null;
+      }
+      if (!this.flushing) this.flush();
+      await this.flushing;
+    }
+  }
+
+  private schedule(): void {
+    if (this.flushing || this.queue.length === 0) return;
+    if (this.queuedItems >= this.options.flushItems) {
+      if (this.timer) {
+        this.timer.cancel();
+        this.timer = null;
+      }
+      this.flush();
+      return;
+    }
+    if (this.timer) return;
+    const fire = () => {
+      this.timer = null;
+      this.flush();
+    };
+    if (this.options.flushDelayMs <= 0) {
+      const immediate = setImmediate(fire);
+      this.timer = { cancel: () => clearImmediate(immediate) };
+    } else {
+      const timeout = setTimeout(fire, this.options.flushDelayMs);
+      this.timer = { cancel: () => clearTimeout(timeout) };
+    }
+  }
+
+  private flush(): void {
+    if (this.flushing || this.queue.length === 0) return;
+    const group: Waiting<T, R>[] = [];
+    let items = 0;
+    while (this.queue.length > 0 && (group.length === 0 || items + this.queue[0].weight <= this.options.maxFlushItems)) {
+      const next = this.queue.shift() as Waiting<T, R>;
+      group.push(next);
+      items += next.weight;
+    }
+    this.queuedItems -= items;
+    this.flushing = this.writeGroup(group).finally(() => {
+      this.pendingItems -= items;
+      this.flushing = null;
+      // Whatever arrived during this write has already waited: it goes next, at once when enough did.
+      if (this.queue.length > 0) {
+        if (this.queuedItems >= this.options.flushItems || this.closed) this.flush();
+        else this.schedule();
+      }
+    });
+  }
+
+  private async writeGroup(group: Waiting<T, R>[]): Promise<void> {
+    try {
+      const results = await this.options.write(group.map((waiting) => waiting.entry));
+      group.forEach((waiting, index) => waiting.resolve(results[index]));
+      return;
+    } catch (error) {
+      if (group.length === 1) {
+        group[0].reject(error);
+        return;
+      }
+    }
+    for (const waiting of group) {
+      try {
+        const [result] = await this.options.write([waiting.entry]);
+        waiting.resolve(result);
+      } catch (error) {
+        waiting.reject(error);
+      }
+    }
+  }
+}

@@ -1,0 +1,349 @@
+import type { Kysely } from 'kysely';
+import { inferValueType, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
+import type { Dialect } from '../db';
+import type { Database } from '../db/schema';
+import { earlier, insertRows, later, withRows, type Column, type Row } from './ingest-sql';
+
+/*
+ * The one place that creates and updates players from what devices report: the storefront SDK's batches and
+ * the REST device API (through server/domain/ingest.ts), push subscriptions, privacy requests. Every function
+ * takes many players at once, so the ingestion flusher writes a whole group in a few statements; `upsertPlayer`
+ * is the one-device shorthand. Rules:
+ * - device facts and identity keep the last non-empty value a device sent (empty means "not said", never "erase");
+ * - UTM fields come from the landing page of the player's first session, and only while the player has none;
+ * - counters add up (sessions, page views), first/last session and last seen move only outward.
+ * Callers wanting all-or-nothing pass a transaction.
+ */
+
+/** What to write on one player. Absent or empty fields change nothing. */
+export interface PlayerWrite {
+  applicationId: string;
+  deviceId: string;
+  device?: DeviceInfo;
+  identity?: Identity;
+  /** The landing UTM of the earliest new session; kept only while the player has no UTM yet. */
+  utm?: Utm;
+  /** The latest activity, ISO. */
+  seenAt?: string;
+  /** New sessions: how many, and the earliest and latest start (ISO). */
+  sessions?: { count: number; first: string; last: string };
+  pageViews?: number;
+}
+
+export interface PlayerRef {
+  id: number;
+  /** True when this call created the player. */
+  created: boolean;
+}
+
+/** The key of a device in the maps these functions return. */
+export const playerKey = (applicationId: string, deviceId: string) => `${applicationId}\u0000${deviceId}`;
+
+/** Spec §9 device types: apps run on phones; a browser that says nothing is taken for a desktop. */
+export function defaultDeviceType(platform: PlayerPlatform): 'desktop' | 'mobile' {
+  return platform === 'web' ? 'desktop' : 'mobile';
+}
+
+const DEVICE_FIELDS = [
+  'platform',
+  'device_type',
+  'device_token',
+  'os',
+  'os_version',
+  'browser',
+  'app_version',
+  'device_model',
+  'language',
+  'country',
+  'city',
+  'timezone',
+  'timezone_offset',
+  'gender',
+] as const satisfies readonly (keyof DeviceInfo)[];
+const IDENTITY_FIELDS = ['external_user_id', 'email', 'mobile_number', 'fb_psid'] as const satisfies readonly (keyof Identity)[];
+const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const satisfies readonly (keyof Utm)[];
+
+/** A reported value, or null when it says nothing (absent, blank). */
+function given(value: string | number | undefined | null): string | number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    return trimmed === '' ? null : trimmed;
+  }
+  return value;
+}
+
+/** Merges reports of one device in the order they came: each field keeps the last non-empty value. */
+export function mergeDevice<T extends Record<string, unknown>>(into: T | undefined, next: T | undefined): T | undefined {
+  if (!next) return into;
+  const out: Record<string, unknown> = { ...into };
+  for (const [name, value] of Object.entries(next)) {
+    const kept = given(value as string | number | undefined);
+    if (kept !== null) out[name] = kept;
+  }
+  return out as T;
+}
+
+/**
+ * Makes sure each device has a player, creating the missing ones (platform and device type from the report,
+ * web/desktop when it says none). Returns every player's id by `playerKey`.
+ */
+export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writes: readonly PlayerWrite[], now: Date): Promise<Map<string, PlayerRef>> {
+  const at = now.toISOString();
+  const unique = new Map<string, PlayerWrite>();
+  for (const write of writes) unique.set(playerKey(write.applicationId, write.deviceId), write);
+  // A fixed order: two processes creating the same players lock them in the same order.
+  const sorted = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const rows: Row[] = sorted.map(([, write]) => {
+    const platform = (given(write.device?.platform) as PlayerPlatform | null) ?? 'web';
+    const deviceType = given(write.device?.device_type) ?? defaultDeviceType(platform);
+    return [write.applicationId, write.deviceId, platform, deviceType, at, at];
+  });
+  const columns: Column[] = [
+    { name: 'application_id', type: 'text' },
+    { name: 'device_id', type: 'text' },
+    { name: 'platform', type: 'text' },
+    { name: 'device_type', type: 'text' },
+    { name: 'created_at', type: 'text' },
+    { name: 'updated_at', type: 'text' },
+  ];
+  const created = await insertRows<{ id: number | string; application_id: string; device_id: string }>(
+    db,
+    dialect,
+    'players',
+    columns,
+    rows,
+    'ON CONFLICT (application_id, device_id) DO NOTHING RETURNING id, application_id, device_id',
+  );
+  const out = new Map<string, PlayerRef>();
+  for (const row of created) out.set(playerKey(row.application_id, row.device_id), { id: Number(row.id), created: true });
+  const existing = sorted.filter(([key]) => !out.has(key)).map(([, write]) => [write.applicationId, write.deviceId] as Row);
+  if (existing.length > 0) {
+    const found = await withRows<{ id: number | string; application_id: string; device_id: string }>(
+      db,
+      dialect,
+      columns.slice(0, 2),
+      existing,
+      'SELECT p.id, p.application_id, p.device_id FROM players p JOIN v ON p.application_id = v.application_id AND p.device_id = v.device_id',
+    );
+    for (const row of found) out.set(playerKey(row.application_id, row.device_id), { id: Number(row.id), created: false });
+  }
+  return out;
+}
+
+const UPDATE_COLUMNS: Column[] = [
+  { name: 'id', type: 'bigint' },
+  ...DEVICE_FIELDS.map((name): Column => ({ name, type: name === 'timezone_offset' ? 'integer' : 'text' })),
+  ...IDENTITY_FIELDS.map((name): Column => ({ name, type: 'text' })),
+  ...UTM_FIELDS.map((name): Column => ({ name, type: 'text' })),
+  { name: 'seen_at', type: 'text' },
+  { name: 'first_session_at', type: 'text' },
+  { name: 'last_session_at', type: 'text' },
+  { name: 'sessions', type: 'integer' },
+  { name: 'page_views', type: 'integer' },
+  { name: 'updated_at', type: 'text' },
+];
+
+const noUtmYet = UTM_FIELDS.map((name) => `players.${name} IS NULL`).join(' AND ');
+const UPDATE_SQL = `UPDATE players SET ${[
+  ...[...DEVICE_FIELDS, ...IDENTITY_FIELDS].map((name) => `${name} = COALESCE(v.${name}, players.${name})`),
+  ...UTM_FIELDS.map((name) => `${name} = CASE WHEN ${noUtmYet} THEN v.${name} ELSE players.${name} END`),
+  `last_seen_at = ${later('players.last_seen_at', 'v.seen_at')}`,
+  `first_session_at = ${earlier('players.first_session_at', 'v.first_session_at')}`,
+  `last_session_at = ${later('players.last_session_at', 'v.last_session_at')}`,
+  'session_count = players.session_count + v.sessions',
+  'page_views = players.page_views + v.page_views',
+  'updated_at = v.updated_at',
+].join(', ')} FROM v WHERE players.id = v.id`;
+
+/** Applies reports to existing players (ids from `ensurePlayers`), one statement per chunk of players. */
+export async function updatePlayers(db: Kysely<Database>, dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date): Promise<void> {
+  if (updates.length === 0) return;
+  const at = now.toISOString();
+  const rows: Row[] = [...updates]
+    .sort((a, b) => a.id - b.id)
+    .map((write) => [
+      write.id,
+      ...DEVICE_FIELDS.map((name) => given(write.device?.[name])),
+      ...IDENTITY_FIELDS.map((name) => given(write.identity?.[name])),
+      ...UTM_FIELDS.map((name) => given(write.utm?.[name])),
+      write.seenAt ?? null,
+      write.sessions?.first ?? null,
+      write.sessions?.last ?? null,
+      write.sessions?.count ?? 0,
+      write.pageViews ?? 0,
+      at,
+    ]);
+  await withRows(db, dialect, UPDATE_COLUMNS, rows, UPDATE_SQL);
+}
+
+/** Creates or updates one device's player: the shorthand for push subscriptions, privacy requests and the like. */
+export async function upsertPlayer(db: Kysely<Database>, dialect: Dialect, write: PlayerWrite, now: Date): Promise<PlayerRef> {
+  const refs = await ensurePlayers(db, dialect, [write], now);
+  const ref = refs.get(playerKey(write.applicationId, write.deviceId));
+  if (!ref) throw new Error('player vanished while being written');
+  await updatePlayers(db, dialect, [{ ...write, id: ref.id }], now);
+  return ref;
+}
+
+/** One player's activity on one UTC day. */
+export interface PlayerDay {
+  applicationId: string;
+  playerId: number;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  sessions: number;
+  pageViews: number;
+  events: number;
+}
+
+/** Adds to the per-day activity rows (active players, sessions and page views per day on the dashboard). */
+export async function addPlayerDays(db: Kysely<Database>, dialect: Dialect, days: readonly PlayerDay[]): Promise<void> {
+  if (days.length === 0) return;
+  const merged = new Map<string, PlayerDay>();
+  for (const day of days) {
+    const key = `${day.applicationId}\u0000${day.day}\u0000${day.playerId}`;
+    const seen = merged.get(key);
+    if (seen) {
+      seen.sessions += day.sessions;
+      seen.pageViews += day.pageViews;
+      seen.events += day.events;
+    } else merged.set(key, { ...day });
+  }
+  const rows: Row[] = [...merged.values()]
+    .sort((a, b) => a.playerId - b.playerId || (a.day < b.day ? -1 : 1))
+    .map((day) => [day.applicationId, day.day, day.playerId, day.sessions, day.pageViews, day.events]);
+  await insertRows(
+    db,
+    dialect,
+    'player_days',
+    [
+      { name: 'application_id', type: 'text' },
+      { name: 'day', type: 'text' },
+      { name: 'player_id', type: 'bigint' },
+      { name: 'sessions', type: 'integer' },
+      { name: 'page_views', type: 'integer' },
+      { name: 'events', type: 'integer' },
+    ],
+    rows,
+    'ON CONFLICT (application_id, day, player_id) DO UPDATE SET sessions = player_days.sessions + excluded.sessions, page_views = player_days.page_views + excluded.page_views, events = player_days.events + excluded.events',
+  );
+}
+
+/** One attribute value a device set; null removes the attribute. `at` (ISO) orders competing writes. */
+export interface AttributeWrite {
+  applicationId: string;
+  playerId: number;
+  name: string;
+  value: ScalarValue;
+  at: string;
+}
+
+/** Numbers of 10 digits or fewer are seconds (spec §9's date helper), longer ones milliseconds. */
+function epochMs(value: number): number {
+  return Math.abs(value) < 1e10 ? value * 1000 : value;
+}
+
+/**
+ * How a value is stored under a definition of `type`: `value` always as text (dates normalised to ISO),
+ * `number_value` only when the value really is of that type (a number, a date as epoch ms, a boolean as 0/1).
+ * A value that does not fit its definition stays text and out of numeric comparisons; it is never coerced.
+ */
+export function storedAttribute(type: AttributeType, value: Exclude<ScalarValue, null>): { value: string; number_value: number | null } {
+  const text = typeof value === 'string' ? value : String(value);
+  if (type === 'number') return { value: text, number_value: typeof value === 'number' ? value : null };
+  if (type === 'boolean') return { value: text, number_value: typeof value === 'boolean' ? (value ? 1 : 0) : null };
+  if (type === 'date') {
+    const ms = typeof value === 'number' ? epochMs(value) : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return { value: text, number_value: null };
+    return { value: new Date(ms).toISOString(), number_value: ms };
+  }
+  return { value: text, number_value: null };
+}
+
+/**
+ * Sets attribute values. A name seen for the first time gets a definition (source 'sdk', type from
+ * `inferValueType`: `.date` names are dates); values are stored under their definition's type. A write older
+ * than the stored value (a late retry) does not overwrite it.
+ */
+export async function setPlayerAttributes(db: Kysely<Database>, dialect: Dialect, writes: readonly AttributeWrite[], now: Date): Promise<void> {
+  if (writes.length === 0) return;
+  const at = now.toISOString();
+  // The last write of each player and name wins within the group.
+  const latest = new Map<string, AttributeWrite>();
+  for (const write of writes) {
+    const key = `${write.playerId}\u0000${write.name}`;
+    const seen = latest.get(key);
+    if (!seen || seen.at <= write.at) latest.set(key, write);
+  }
+  const definitions = new Map<string, AttributeType>();
+  for (const write of latest.values()) {
+    const key = `${write.applicationId}\u0000${write.name}`;
+    if (!definitions.has(key) && write.value !== null) definitions.set(key, inferValueType(write.name, write.value));
+  }
+  const nameColumns: Column[] = [
+    { name: 'application_id', type: 'text' },
+    { name: 'name', type: 'text' },
+  ];
+  if (definitions.size > 0) {
+    const sorted = [...definitions.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    await insertRows(
+      db,
+      dialect,
+      'attribute_definitions',
+      [...nameColumns, { name: 'type', type: 'text' }, { name: 'source', type: 'text' }, { name: 'created_at', type: 'text' }, { name: 'updated_at', type: 'text' }],
+      sorted.map(([key, type]) => [...key.split('\u0000'), type, 'sdk', at, at]),
+      'ON CONFLICT (application_id, name) DO NOTHING',
+    );
+    const stored = await withRows<{ application_id: string; name: string; type: string }>(
+      db,
+      dialect,
+      nameColumns,
+      sorted.map(([key]) => key.split('\u0000')),
+      'SELECT d.application_id, d.name, d.type FROM attribute_definitions d JOIN v ON d.application_id = v.application_id AND d.name = v.name',
+    );
+    for (const row of stored) definitions.set(`${row.application_id}\u0000${row.name}`, row.type as AttributeType);
+  }
+
+  const removed: Row[] = [];
+  const upserts: Row[] = [];
+  for (const write of [...latest.values()].sort((a, b) => a.playerId - b.playerId || (a.name < b.name ? -1 : 1))) {
+    if (write.value === null) {
+      removed.push([write.playerId, write.name]);
+      continue;
+    }
+    const type = definitions.get(`${write.applicationId}\u0000${write.name}`) ?? inferValueType(write.name, write.value);
+    const stored = storedAttribute(type, write.value);
+    upserts.push([write.playerId, write.applicationId, write.name, stored.value, stored.number_value, write.at]);
+  }
+  if (removed.length > 0) {
+    await withRows(
+      db,
+      dialect,
+      [
+        { name: 'player_id', type: 'bigint' },
+        { name: 'name', type: 'text' },
+      ],
+      removed,
+      // A row-value IN, not EXISTS: SQLite then looks each pair up in the primary key instead of scanning the table.
+      'DELETE FROM player_attributes WHERE (player_id, name) IN (SELECT player_id, name FROM v)',
+    );
+  }
+  if (upserts.length > 0) {
+    await insertRows(
+      db,
+      dialect,
+      'player_attributes',
+      [
+        { name: 'player_id', type: 'bigint' },
+        { name: 'application_id', type: 'text' },
+        { name: 'name', type: 'text' },
+        { name: 'value', type: 'text' },
+        { name: 'number_value', type: 'double precision' },
+        { name: 'updated_at', type: 'text' },
+      ],
+      upserts,
+      'ON CONFLICT (player_id, name) DO UPDATE SET value = excluded.value, number_value = excluded.number_value, updated_at = excluded.updated_at WHERE player_attributes.updated_at <= excluded.updated_at',
+    );
+  }
+}

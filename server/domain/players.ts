@@ -1,0 +1,324 @@
+import type { Selectable } from 'kysely';
+import {
+  PLAYER_PLATFORMS,
+  type AttributeType,
+  type AudienceChannel,
+  type Player,
+  type PlayerAttribute,
+  type PlayerDetail,
+  type PlayerEvent,
+  type PlayerListQuery,
+  type PlayerPlatform,
+  type ScalarValue,
+} from '../../shared/contract';
+import type { Role } from '../../shared/permissions';
+import { isDateFieldName } from '../../shared/validation';
+import { nowIso, type ApplicationContext, type Ctx } from '../context';
+import { toCount } from '../db';
+import type { PlayersTable } from '../db/schema';
+import { AppError } from '../errors';
+import { withinWindows } from '../security/rate-windows';
+import type { Page } from './applications';
+
+const DAY_MS = 86_400_000;
+/** The player's page shows this many of the latest events. */
+export const PLAYER_RECENT_EVENTS = 50;
+
+type PlayerRow = Selectable<PlayersTable>;
+
+/** Channels a player can be reached on now (shared/contract Player.channels; segment-sql's channelWhere agrees). */
+export function channelsOf(row: Pick<PlayerRow, 'subscribed' | 'push_endpoint' | 'device_token' | 'platform' | 'mobile_number' | 'fb_psid'>): AudienceChannel[] {
+  const channels: AudienceChannel[] = [];
+  if (row.subscribed === 1 && row.push_endpoint) channels.push('web_push');
+  if (row.subscribed === 1 && row.device_token && (row.platform === 'ios' || row.platform === 'android')) channels.push('mobile_push');
+  if (row.mobile_number) channels.push('sms');
+  if (row.fb_psid) channels.push('facebook');
+  return channels;
+}
+
+/** A stored row as the API shows it; push keys stay inside. */
+export function toPlayer(row: PlayerRow, tags: string[]): Player {
+  return {
+    id: Number(row.id),
+    device_id: row.device_id,
+    platform: (PLAYER_PLATFORMS as readonly string[]).includes(row.platform) ? (row.platform as PlayerPlatform) : 'web',
+    device_type: row.device_type === 'mobile' ? 'mobile' : 'desktop',
+    device_token: row.device_token,
+    external_user_id: row.external_user_id,
+    email: row.email,
+    mobile_number: row.mobile_number,
+    fb_psid: row.fb_psid,
+    os: row.os,
+    os_version: row.os_version,
+    browser: row.browser,
+    app_version: row.app_version,
+    device_model: row.device_model,
+    gender: row.gender,
+    language: row.language,
+    country: row.country,
+    city: row.city,
+    timezone: row.timezone,
+    timezone_offset: row.timezone_offset === null ? null : Number(row.timezone_offset),
+    utm_source: row.utm_source,
+    utm_medium: row.utm_medium,
+    utm_campaign: row.utm_campaign,
+    utm_term: row.utm_term,
+    utm_content: row.utm_content,
+    first_session_at: row.first_session_at,
+    last_session_at: row.last_session_at,
+    last_seen_at: row.last_seen_at,
+    session_count: Number(row.session_count),
+    page_views: Number(row.page_views),
+    subscribed: Number(row.subscribed) === 1,
+    subscribed_at: row.subscribed_at,
+    unsubscribed_at: row.unsubscribed_at,
+    channels: channelsOf({ ...row, subscribed: Number(row.subscribed) === 1 ? 1 : 0 }),
+    tags,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Spec §6: every member reads players; viewers and ads managers do not change them. */
+const PLAYER_WRITERS: readonly Role[] = ['super_user', 'manager', 'user', 'admin'];
+
+function assertWriter(access: ApplicationContext): void {
+  if (!access.roles.some((role) => PLAYER_WRITERS.includes(role))) throw new AppError('NO_PERMISSION');
+}
+
+async function tagsOf(ctx: Ctx, playerIds: number[]): Promise<Map<number, string[]>> {
+  const byPlayer = new Map<number, string[]>();
+  if (playerIds.length === 0) return byPlayer;
+  const rows = await ctx.s.db
+    .selectFrom('player_tags')
+    .select(['player_id', 'tag'])
+    .where('player_id', 'in', playerIds)
+    .orderBy('tag')
+    .execute();
+  for (const row of rows) {
+    const id = Number(row.player_id);
+    byPlayer.set(id, [...(byPlayer.get(id) ?? []), row.tag]);
+  }
+  return byPlayer;
+}
+
+/**
+ * The player list: filters, then one page in the chosen order (ties by id, never-seen players last when
+ * sorting by last seen, in both databases). The total is an exact count; at a million players it stays
+ * within the list's budget (tests/bench/player-list.ts measures it).
+ */
+export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: PlayerListQuery): Promise<Page<Player>> {
+  const { db, dialect } = ctx.s;
+  const applicationId = access.application.application_id;
+  let base = db.selectFrom('players').where('players.application_id', '=', applicationId);
+  if (query.country) base = base.where('players.country', '=', query.country.toUpperCase());
+  if (query.device_type) base = base.where('players.device_type', '=', query.device_type);
+  if (query.os) base = base.where('players.os', '=', query.os);
+  if (query.platform) base = base.where('players.platform', '=', query.platform);
+  if (query.subscribed) base = base.where('players.subscribed', '=', query.subscribed === 'true' ? 1 : 0);
+  if (query.seen_within_days) {
+    const since = new Date(ctx.s.clock().getTime() - query.seen_within_days * DAY_MS).toISOString();
+    base = base.where('players.last_seen_at', '>=', since);
+  }
+  if (query.tag) {
+    const tag = query.tag;
+    base = base.where('players.id', 'in', (eb) =>
+      eb.selectFrom('player_tags').select('player_tags.player_id').where('player_tags.application_id', '=', applicationId).where('player_tags.tag', '=', tag),
+    );
+  }
+  if (query.q) {
+    const q = query.q;
+    // One indexed lookup per column, united: an OR of the four would let SQLite walk the sort index instead.
+    const by = (column: 'device_id' | 'external_user_id' | 'email' | 'mobile_number', values: string[]) =>
+      db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(`players.${column}`, 'in', values);
+    const found = by('device_id', [q])
+      .unionAll(by('external_user_id', [q]))
+      .unionAll(by('email', [...new Set([q, q.toLowerCase()])]))
+      .unionAll(by('mobile_number', [q]));
+    base = base.where('players.id', 'in', found);
+  }
+
+  const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const desc = query.order === 'desc';
+  const rows = await base
+    .selectAll('players')
+    // SQLite puts nulls first ascending and last descending; PostgreSQL is told to do the same, which is also
+    // the order of its index (migration 0006).
+    .orderBy(`players.${query.sort}`, (ob) => {
+      const ordered = desc ? ob.desc() : ob.asc();
+      if (dialect !== 'postgres') return ordered;
+      return desc ? ordered.nullsLast() : ordered.nullsFirst();
+    })
+    .orderBy('players.id', desc ? 'desc' : 'asc')
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .execute();
+  const tags = await tagsOf(ctx, rows.map((row) => Number(row.id)));
+  return {
+    items: rows.map((row) => toPlayer(row, tags.get(Number(row.id)) ?? [])),
+    total: toCount(count?.n),
+    page: query.page,
+    limit: query.limit,
+  };
+}
+
+async function findPlayer(ctx: Ctx, access: ApplicationContext, playerId: number): Promise<PlayerRow> {
+  const row = await ctx.s.db
+    .selectFrom('players')
+    .selectAll()
+    .where('application_id', '=', access.application.application_id)
+    .where('id', '=', playerId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  return row;
+}
+
+async function playerOf(ctx: Ctx, row: PlayerRow): Promise<Player> {
+  const tags = await tagsOf(ctx, [Number(row.id)]);
+  return toPlayer(row, tags.get(Number(row.id)) ?? []);
+}
+
+/** An attribute value's type: its definition's, else what the stored value says (spec §5: `.date` names are dates). */
+function attributeType(name: string, value: string | null, numberValue: number | null, defined: string | undefined): AttributeType {
+  if (defined === 'text' || defined === 'number' || defined === 'boolean' || defined === 'date') return defined;
+  if (isDateFieldName(name)) return 'date';
+  if (numberValue !== null && (value === 'true' || value === 'false')) return 'boolean';
+  if (numberValue !== null) return 'number';
+  return 'text';
+}
+
+/** The stored pair (text, number) as the value of its type. */
+export function attributeValue(type: AttributeType, value: string | null, numberValue: number | null): ScalarValue {
+  switch (type) {
+    case 'number':
+      if (numberValue !== null) return Number(numberValue);
+      return value !== null && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+    case 'boolean':
+      if (numberValue !== null) return Number(numberValue) === 1;
+      return value === null ? null : value === 'true';
+    case 'date':
+      if (value !== null) return value;
+      return numberValue === null ? null : new Date(Number(numberValue)).toISOString();
+    case 'text':
+      return value;
+  }
+}
+
+function parseProperties(text: string | null): Record<string, ScalarValue> | null {
+  if (text === null) return null;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, ScalarValue>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One player with every attribute (typed from the definitions) and the latest events. */
+export async function getPlayer(ctx: Ctx, access: ApplicationContext, playerId: number): Promise<PlayerDetail> {
+  const row = await findPlayer(ctx, access, playerId);
+  const { db } = ctx.s;
+  const applicationId = access.application.application_id;
+  const [attributes, definitions, events] = await Promise.all([
+    db.selectFrom('player_attributes').selectAll().where('player_id', '=', row.id).orderBy('name').execute(),
+    db.selectFrom('attribute_definitions').select(['name', 'type']).where('application_id', '=', applicationId).execute(),
+    db
+      .selectFrom('events')
+      .select(['id', 'name', 'properties', 'session_id', 'occurred_at'])
+      .where('player_id', '=', row.id)
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(PLAYER_RECENT_EVENTS)
+      .execute(),
+  ]);
+  const types = new Map(definitions.map((definition) => [definition.name, definition.type]));
+  return {
+    player: await playerOf(ctx, row),
+    attributes: attributes.map((attribute): PlayerAttribute => {
+      const numberValue = attribute.number_value === null ? null : Number(attribute.number_value);
+      const type = attributeType(attribute.name, attribute.value, numberValue, types.get(attribute.name));
+      return { name: attribute.name, type, value: attributeValue(type, attribute.value, numberValue), updated_at: attribute.updated_at };
+    }),
+    events: events.map(
+      (event): PlayerEvent => ({
+        id: Number(event.id),
+        name: event.name,
+        properties: parseProperties(event.properties),
+        session_id: event.session_id,
+        occurred_at: event.occurred_at,
+      }),
+    ),
+  };
+}
+
+/** Adds tags to a player; tags it already has stay as they are. */
+export async function addPlayerTags(ctx: Ctx, access: ApplicationContext, playerId: number, tags: string[]): Promise<Player> {
+  assertWriter(access);
+  const row = await findPlayer(ctx, access, playerId);
+  await ctx.s.db
+    .insertInto('player_tags')
+    .values([...new Set(tags)].map((tag) => ({ player_id: row.id, application_id: row.application_id, tag })))
+    .onConflict((oc) => oc.columns(['player_id', 'tag']).doNothing())
+    .execute();
+  await ctx.s.db.updateTable('players').set({ updated_at: nowIso(ctx.s) }).where('id', '=', row.id).execute();
+  return playerOf(ctx, await findPlayer(ctx, access, playerId));
+}
+
+/** Removes one tag; a tag the player does not have is NOT_FOUND. */
+export async function removePlayerTag(ctx: Ctx, access: ApplicationContext, playerId: number, tag: string): Promise<Player> {
+  assertWriter(access);
+  const row = await findPlayer(ctx, access, playerId);
+  const removed = await ctx.s.db.deleteFrom('player_tags').where('player_id', '=', row.id).where('tag', '=', tag).executeTakeFirst();
+  if (Number(removed.numDeletedRows) === 0) throw new AppError('NOT_FOUND');
+  await ctx.s.db.updateTable('players').set({ updated_at: nowIso(ctx.s) }).where('id', '=', row.id).execute();
+  return playerOf(ctx, await findPlayer(ctx, access, playerId));
+}
+
+/** Deletes a player with its tags, attributes, events and daily activity (the foreign keys cascade). */
+export async function deletePlayer(ctx: Ctx, access: ApplicationContext, playerId: number): Promise<void> {
+  assertWriter(access);
+  const row = await findPlayer(ctx, access, playerId);
+  await ctx.s.db.deleteFrom('players').where('id', '=', row.id).execute();
+}
+
+/**
+ * The public playerinfo page. It has no sign-in: the device id is a long random secret only the player's own
+ * browser or app holds, so holding it is the credential (like an unsubscribe link's token). Rate limited per
+ * address and per application so ids cannot be guessed at speed; an unknown application or device is the same
+ * NOT_FOUND, so neither can be probed.
+ */
+async function findOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<PlayerRow> {
+  const { limits } = ctx.s;
+  const allowed = await withinWindows(ctx.s.db, ctx.s.clock(), [
+    { bucket: `playerinfo:ip:${ctx.ip}`, rule: limits.playerInfoPerIp },
+    { bucket: `playerinfo:app:${applicationId}`, rule: limits.playerInfoPerApplication },
+  ]);
+  if (!allowed) throw new AppError('RATE_LIMITED');
+  const row = await ctx.s.db
+    .selectFrom('players')
+    .selectAll()
+    .where('application_id', '=', applicationId)
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  return row;
+}
+
+/** GET /api/public/application/{id}/playerinfo/{device_id}: the player's own record. */
+export async function getOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<Player> {
+  return playerOf(ctx, await findOwnPlayer(ctx, applicationId, deviceId));
+}
+
+/**
+ * The player unsubscribes from push: the subscription's endpoint and keys are forgotten, so nothing can be
+ * sent to it any more; a new subscription from the browser or app subscribes again.
+ */
+export async function unsubscribeOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<Player> {
+  const row = await findOwnPlayer(ctx, applicationId, deviceId);
+  const now = nowIso(ctx.s);
+  // Unsubscribing twice keeps the first moment.
+  const unsubscribedAt = Number(row.subscribed) === 1 || row.unsubscribed_at === null ? now : row.unsubscribed_at;
+  const change = { subscribed: 0 as const, unsubscribed_at: unsubscribedAt, push_endpoint: null, push_p256dh: null, push_auth: null, updated_at: now };
+  await ctx.s.db.updateTable('players').set(change).where('id', '=', row.id).execute();
+  return playerOf(ctx, { ...row, ...change });
+}

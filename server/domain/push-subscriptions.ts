@@ -1,0 +1,121 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { PushReportBody, PushSubscribeBody, PushUnsubscribeBody } from '../../shared/contract';
+import { nowIso, type Ctx } from '../context';
+import { AppError } from '../errors';
+import { ingest } from './ingest';
+import { upsertPlayer } from './players-write';
+import { applicationByKey, checkSdkLimits } from './storefront';
+import { publicWebPush } from './web-push';
+
+/*
+ * What shoppers' browsers and service workers tell us about web push: a subscription, its end, a
+ * notification shown or clicked. A subscription lives on the visitor's player (push_endpoint, push_p256dh,
+ * push_auth, subscribed, subscribed_at, unsubscribed_at).
+ */
+
+/**
+ * POST /api/sdk/push/subscribe: stores the browser's subscription on its visitor's player (made if this is
+ * the visitor's first contact, through players-write's upsert), subscribed from now. An endpoint belongs to
+ * one browser: a player that held it before (the same browser under a cleared visitor id) loses it. A renewed
+ * subscription of a subscribed player keeps its first subscribed_at. Web push must be on (else NOT_FOUND).
+ */
+export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<void> {
+  const application = await applicationByKey(ctx, body.key);
+  await checkSdkLimits(ctx, 'event', application, body.visitor_id);
+  const applicationId = application.application_id;
+  if (!(await publicWebPush(ctx, applicationId))) throw new AppError('NOT_FOUND');
+  const clock = ctx.s.clock();
+  const now = clock.toISOString();
+  const { endpoint, keys } = body.subscription;
+  const gone = { subscribed: 0 as const, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: now, updated_at: now };
+
+  await ctx.s.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('players')
+      .set(gone)
+      .where('application_id', '=', applicationId)
+      .where('push_endpoint', '=', endpoint)
+      .where('device_id', '!=', body.visitor_id)
+      .execute();
+    const { id } = await upsertPlayer(
+      trx,
+      ctx.s.dialect,
+      { applicationId, deviceId: body.visitor_id, device: { platform: 'web', ...body.device }, seenAt: now },
+      clock,
+    );
+    const current = await trx.selectFrom('players').select(['subscribed', 'subscribed_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    await trx
+      .updateTable('players')
+      .set({
+        push_endpoint: endpoint,
+        push_p256dh: keys.p256dh,
+        push_auth: keys.auth,
+        subscribed: 1,
+        subscribed_at: current.subscribed === 1 && current.subscribed_at ? current.subscribed_at : now,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .execute();
+  });
+}
+
+/**
+ * POST /api/sdk/push/unsubscribe: the visitor's browser no longer takes pushes. With `endpoint`, only that
+ * subscription ends (a newer one stays). An unknown visitor is nothing to do.
+ */
+export async function unsubscribePush(ctx: Ctx, body: PushUnsubscribeBody): Promise<void> {
+  const application = await applicationByKey(ctx, body.key);
+  await checkSdkLimits(ctx, 'event', application, body.visitor_id);
+  const now = nowIso(ctx.s);
+  let query = ctx.s.db
+    .updateTable('players')
+    .set({ subscribed: 0, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: now, updated_at: now })
+    .where('application_id', '=', application.application_id)
+    .where('device_id', '=', body.visitor_id)
+    .where('subscribed', '=', 1);
+  if (body.endpoint) query = query.where('push_endpoint', '=', body.endpoint);
+  await query.execute();
+}
+
+const REPORT_EVENTS = { delivered: '$push_delivered', clicked: '$push_clicked' } as const;
+
+/**
+ * POST /api/sdk/push/report: the service worker showed a notification or the visitor clicked it, recorded
+ * through ingestion as the player's `$push_delivered` / `$push_clicked` event (message_id, action). With a
+ * message id a repeated report counts once. The player is the one holding the endpoint; a report for an
+ * endpoint no player holds is dropped. Issue 6 builds statistics on these events.
+ */
+export async function reportPush(ctx: Ctx, body: PushReportBody): Promise<void> {
+  const application = await applicationByKey(ctx, body.key);
+  if (!body.endpoint) return;
+  const applicationId = application.application_id;
+  const player = await ctx.s.db
+    .selectFrom('players')
+    .select(['id', 'device_id'])
+    .where('application_id', '=', applicationId)
+    .where('push_endpoint', '=', body.endpoint)
+    .executeTakeFirst();
+  if (!player) return;
+  await checkSdkLimits(ctx, 'event', application, player.device_id);
+  const properties: Record<string, string> = {};
+  if (body.message_id) properties.message_id = body.message_id;
+  if (body.action) properties.action = body.action;
+  // A bounded id of the allowed characters, whatever the message id looks like.
+  const unique = body.message_id ? `${body.message_id}\u0000${player.id}` : randomUUID();
+  const clientId = `push-${body.kind}-${createHash('sha256').update(unique).digest('base64url').slice(0, 32)}`;
+  await ingest(ctx.s, {
+    applicationId,
+    deviceId: player.device_id,
+    items: [
+      {
+        kind: 'event',
+        counts: 'none',
+        clientId,
+        name: REPORT_EVENTS[body.kind],
+        properties: Object.keys(properties).length ? properties : null,
+        sessionId: null,
+        at: nowIso(ctx.s),
+      },
+    ],
+  });
+}

@@ -1,0 +1,193 @@
+import type { Selectable } from 'kysely';
+import type { PageQuery, Segment, SegmentBody, SegmentCount, SegmentDetail, SegmentRule } from '../../shared/contract';
+import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
+import { toCount } from '../db';
+import type { SegmentsTable } from '../db/schema';
+import { AppError } from '../errors';
+import type { Page } from './applications';
+import { segmentWhere } from './segment-sql';
+
+type SegmentRow = Selectable<SegmentsTable>;
+
+/** The detail page's size history: the last year of daily measurements. */
+const SIZE_HISTORY_DAYS = 366;
+
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** How many players of the application match the rule now. */
+export async function countMatching(s: Pick<Services, 'db' | 'dialect' | 'clock'>, applicationId: string, rule: SegmentRule): Promise<number> {
+  const scope = { applicationId, now: s.clock(), dialect: s.dialect };
+  const row = await s.db
+    .selectFrom('players')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('players.application_id', '=', applicationId)
+    .where((eb) => segmentWhere(eb, rule, scope))
+    .executeTakeFirst();
+  return toCount(row?.n);
+}
+
+/** The ids of the players matching the rule, ascending (for checks and exports, not for the console's list). */
+export async function matchingPlayerIds(s: Pick<Services, 'db' | 'dialect' | 'clock'>, applicationId: string, rule: SegmentRule): Promise<number[]> {
+  const scope = { applicationId, now: s.clock(), dialect: s.dialect };
+  const rows = await s.db
+    .selectFrom('players')
+    .select('players.id')
+    .where('players.application_id', '=', applicationId)
+    .where((eb) => segmentWhere(eb, rule, scope))
+    .orderBy('players.id')
+    .execute();
+  return rows.map((row) => Number(row.id));
+}
+
+/** POST /segment/count: the live count of a rule being edited, and the application's players in total. */
+export async function countRule(ctx: Ctx, access: ApplicationContext, rule: SegmentRule): Promise<SegmentCount> {
+  const applicationId = access.application.application_id;
+  const [count, total] = await Promise.all([
+    countMatching(ctx.s, applicationId, rule),
+    ctx.s.db
+      .selectFrom('players')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('application_id', '=', applicationId)
+      .executeTakeFirst()
+      .then((row) => toCount(row?.n)),
+  ]);
+  return { count, total };
+}
+
+interface Measurement {
+  size: number;
+  day: string;
+  measured_at: string;
+}
+
+/** Measures the segment now and keeps the figure as today's size (a second measurement the same day replaces it). */
+async function measure(ctx: Ctx, row: SegmentRow): Promise<Measurement> {
+  const size = await countMatching(ctx.s, row.application_id, JSON.parse(row.rule) as SegmentRule);
+  const measuredAt = nowIso(ctx.s);
+  const day = measuredAt.slice(0, 10);
+  await ctx.s.db
+    .insertInto('segment_sizes')
+    .values({ segment_id: row.id, day, size, measured_at: measuredAt })
+    .onConflict((oc) => oc.columns(['segment_id', 'day']).doUpdateSet({ size, measured_at: measuredAt }))
+    .execute();
+  return { size, day, measured_at: measuredAt };
+}
+
+/**
+ * The latest size of each segment. No scheduler exists yet, so a segment not measured today is measured when it
+ * is read: the size over time gets one point for each day someone looked.
+ */
+async function latestSizes(ctx: Ctx, rows: SegmentRow[]): Promise<Map<number, Measurement>> {
+  const latest = new Map<number, Measurement>();
+  if (rows.length === 0) return latest;
+  const sizes = await ctx.s.db
+    .selectFrom('segment_sizes as s')
+    .select(['s.segment_id', 's.day', 's.size', 's.measured_at'])
+    .where(
+      's.segment_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .where((eb) => eb('s.day', '=', eb.selectFrom('segment_sizes as t').select((t) => t.fn.max('t.day').as('day')).whereRef('t.segment_id', '=', 's.segment_id')))
+    .execute();
+  for (const size of sizes) latest.set(size.segment_id, { size: toCount(size.size), day: size.day, measured_at: size.measured_at });
+  const today = utcDay(ctx.s.clock());
+  for (const row of rows) {
+    if (latest.get(row.id)?.day !== today) latest.set(row.id, await measure(ctx, row));
+  }
+  return latest;
+}
+
+function toSegment(row: SegmentRow, measurement: Measurement | undefined): Segment {
+  return {
+    id: row.id,
+    name: row.name,
+    rule: JSON.parse(row.rule) as SegmentRule,
+    size: measurement ? measurement.size : null,
+    measured_at: measurement ? measurement.measured_at : null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+async function findSegment(ctx: Ctx, access: ApplicationContext, segmentId: number): Promise<SegmentRow> {
+  const row = await ctx.s.db
+    .selectFrom('segments')
+    .selectAll()
+    .where('application_id', '=', access.application.application_id)
+    .where('id', '=', segmentId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  return row;
+}
+
+/** The segments, newest first, each with its latest size. */
+export async function listSegments(ctx: Ctx, access: ApplicationContext, query: PageQuery): Promise<Page<Segment>> {
+  const base = ctx.s.db.selectFrom('segments').where('application_id', '=', access.application.application_id);
+  const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .execute();
+  const sizes = await latestSizes(ctx, rows);
+  return { items: rows.map((row) => toSegment(row, sizes.get(row.id))), total: toCount(count?.n), page: query.page, limit: query.limit };
+}
+
+/** One segment with its size over time (oldest day first). */
+export async function getSegment(ctx: Ctx, access: ApplicationContext, segmentId: number): Promise<SegmentDetail> {
+  const row = await findSegment(ctx, access, segmentId);
+  const latest = await latestSizes(ctx, [row]);
+  const sizes = await ctx.s.db
+    .selectFrom('segment_sizes')
+    .select(['day', 'size'])
+    .where('segment_id', '=', row.id)
+    .orderBy('day', 'desc')
+    .limit(SIZE_HISTORY_DAYS)
+    .execute();
+  return {
+    ...toSegment(row, latest.get(row.id)),
+    sizes: sizes.reverse().map((size) => ({ day: size.day, size: toCount(size.size) })),
+  };
+}
+
+/** Saves a new segment and measures it. */
+export async function createSegment(ctx: Ctx, access: ApplicationContext, userId: number, body: SegmentBody): Promise<Segment> {
+  const now = nowIso(ctx.s);
+  const row = await ctx.s.db
+    .insertInto('segments')
+    .values({
+      application_id: access.application.application_id,
+      name: body.name,
+      rule: JSON.stringify(body.rule),
+      created_by: userId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toSegment(row, await measure(ctx, row));
+}
+
+/** Replaces a segment's name and rule and measures it again (today's size is the new rule's). */
+export async function updateSegment(ctx: Ctx, access: ApplicationContext, segmentId: number, body: SegmentBody): Promise<Segment> {
+  const current = await findSegment(ctx, access, segmentId);
+  const row = await ctx.s.db
+    .updateTable('segments')
+    .set({ name: body.name, rule: JSON.stringify(body.rule), updated_at: nowIso(ctx.s) })
+    .where('id', '=', current.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toSegment(row, await measure(ctx, row));
+}
+
+/** Deletes a segment with its size history. */
+export async function deleteSegment(ctx: Ctx, access: ApplicationContext, segmentId: number): Promise<void> {
+  const current = await findSegment(ctx, access, segmentId);
+  await ctx.s.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('segment_sizes').where('segment_id', '=', current.id).execute();
+    await trx.deleteFrom('segments').where('id', '=', current.id).execute();
+  });
+}

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApplicationParams, Dashboard, DashboardQuery, ok } from '../../shared/contract';
+import { getDashboard } from '../domain/dashboard';
+import { applicationOf, ctxOf } from '../plugins/auth';
+import { failures, signedIn } from './common';
+
+/** The application's root screen: every member sees it. */
+export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/application/:application_id/dashboard',
+    {
+      config: { area: 'member' },
+      schema: {
+        description:
+          'Players and subscribers by platform and channel now; new and active players, sessions and page views for each UTC day of the period (default the last 30 days, at most 366, every day present); the most frequent events of all time.',
+        tags: ['dashboard'],
+        security: signedIn,
+        params: ApplicationParams,
+        querystring: DashboardQuery,
+        response: { 200: ok(Dashboard), ...failures },
+      },
+    },
+    async (request) => ({ success: true as const, data: await getDashboard(ctxOf(request), applicationOf(request), request.query) }),
+  );
+};

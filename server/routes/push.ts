@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Empty, PushReportBody, PushSubscribeBody, PushUnsubscribeBody, ok } from '../../shared/contract';
+import { reportPush, subscribePush, unsubscribePush } from '../domain/push-subscriptions';
+import { ctxOf } from '../plugins/auth';
+import { failures } from './common';
+import { SDK_BODY_LIMIT } from './sdk';
+
+const tags = ['storefront'];
+const config = { public: true } as const;
+
+/**
+ * Web push calls from shoppers' browsers and the shop's service worker (/api/sdk/push/*), public like the rest
+ * of /api/sdk: open CORS without credentials, JSON accepted as text/plain (no preflight; sendBeacon sends so).
+ * The preflight answer for /api/sdk/* is sdkRoutes'.
+ */
+export const pushSdkRoutes: FastifyPluginAsyncZod = async (app) => {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*');
+  });
+
+  app.post(
+    '/sdk/push/subscribe',
+    {
+      config,
+      bodyLimit: SDK_BODY_LIMIT,
+      schema: {
+        description:
+          "Stores a browser's push subscription (PushSubscription.toJSON()) on its visitor's player, created if needed: subscribed from now. An endpoint another visitor held is taken from it. NOT_FOUND when web push is off. Rate limited per visitor and application.",
+        tags,
+        body: PushSubscribeBody,
+        response: { 200: ok(Empty), ...failures },
+      },
+    },
+    async (request, reply) => {
+      await subscribePush(ctxOf(request), request.body);
+      reply.header('cache-control', 'no-store');
+      return { success: true as const, data: {} };
+    },
+  );
+
+  app.post(
+    '/sdk/push/unsubscribe',
+    {
+      config,
+      bodyLimit: SDK_BODY_LIMIT,
+      schema: {
+        description:
+          "The visitor's browser no longer takes pushes (permission withdrawn, subscription gone): subscribed becomes false, unsubscribed_at is set and the endpoint is cleared. With `endpoint`, only that subscription ends.",
+        tags,
+        body: PushUnsubscribeBody,
+        response: { 200: ok(Empty), ...failures },
+      },
+    },
+    async (request, reply) => {
+      await unsubscribePush(ctxOf(request), request.body);
+      reply.header('cache-control', 'no-store');
+      return { success: true as const, data: {} };
+    },
+  );
+
+  app.post(
+    '/sdk/push/report',
+    {
+      config,
+      bodyLimit: SDK_BODY_LIMIT,
+      schema: {
+        description:
+          "From the service worker: a notification was shown (`delivered`) or clicked (`clicked`, with the button's `action`). Recorded as the `$push_delivered` / `$push_clicked` event of the player holding `endpoint`, once per message_id; a report for an unknown endpoint is accepted and dropped.",
+        tags,
+        body: PushReportBody,
+        response: { 200: ok(Empty), ...failures },
+      },
+    },
+    async (request, reply) => {
+      await reportPush(ctxOf(request), request.body);
+      reply.header('cache-control', 'no-store');
+      return { success: true as const, data: {} };
+    },
+  );
+};

@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  DeviceAttributesBody,
+  DeviceEventsBody,
+  DeviceIdentityBody,
+  DeviceParams,
+  DeviceRegister,
+  DeviceRegistered,
+  DeviceSessionBody,
+  TrackAccepted,
+  TrackBatch,
+  ok,
+  type TrackItem,
+} from '../../shared/contract';
+import type { Services } from '../context';
+import { AppError, isAppError } from '../errors';
+import { applicationIdForKey, fromTrackItems, ingest, closeIngest, type IngestBatch, type IngestResult } from '../domain/ingest';
+import { TokenBuckets } from '../domain/ingest-limits';
+import { QueueFullError } from '../domain/ingest-queue';
+import { failures } from './common';
+
+/** A batch of 50 items with long page URLs stays well under this. */
+const TRACK_BODY_LIMIT = 64 * 1024;
+
+/** The queue is full: 503 with Retry-After, the envelope's code RATE_LIMITED (the client should back off). */
+class IngestBusy extends AppError {
+  override readonly statusCode = 503;
+  constructor() {
+    super('RATE_LIMITED', 'ingest.busy');
+  }
+}
+
+const buckets = new WeakMap<Services, TokenBuckets>();
+
+/**
+ * Ingestion's rate limits: in-memory token buckets per visitor (or device) and per address. Not the
+ * database-backed rate_windows of the other public calls: that costs a write per request, more than the
+ * ingestion it would guard (see server/domain/ingest-limits.ts).
+ */
+function checkLimits(request: FastifyRequest, who: string): void {
+  const s = request.server.services;
+  let limiter = buckets.get(s);
+  if (!limiter) buckets.set(s, (limiter = new TokenBuckets()));
+  const allowed = limiter.take(
+    [
+      { key: `who:${who}`, rule: s.limits.sdkTrackPerVisitor },
+      { key: `ip:${request.ip}`, rule: s.limits.sdkTrackPerIp },
+    ],
+    s.clock().getTime(),
+  );
+  if (!allowed) throw new AppError('RATE_LIMITED');
+}
+
+/** Hands the batch to the group-commit queue and waits until it is stored. */
+async function store(request: FastifyRequest, batch: IngestBatch): Promise<IngestResult> {
+  try {
+    return await ingest(request.server.services, batch);
+  } catch (error) {
+    if (error instanceof QueueFullError) {
+      request.server.services.log.warn('ingestion queue full: answering 503');
+      throw new IngestBusy();
+    }
+    throw error;
+  }
+}
+
+/** The application of `Authorization: Key <client_key>`; anything else is NOT_AUTHORIZED. */
+async function applicationOfKey(request: FastifyRequest): Promise<string> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Key\s+(\S{1,64})\s*$/i.exec(header) : null;
+  if (!match) throw new AppError('NOT_AUTHORIZED');
+  try {
+    return await applicationIdForKey(request.server.services, match[1]);
+  } catch (error) {
+    if (isAppError(error) && error.code === 'NOT_FOUND') throw new AppError('NOT_AUTHORIZED');
+    throw error;
+  }
+}
+
+/** A registered device of the application; the REST calls other than registration need one. */
+async function requireDevice(request: FastifyRequest, applicationId: string, deviceId: string): Promise<void> {
+  const row = await request.server.services.db
+    .selectFrom('players')
+    .select('id')
+    .where('application_id', '=', applicationId)
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+}
+
+/*
+ * Both surfaces skip the global @fastify/rate-limit (`rateLimit: false`): its per-address 1,200/min would
+ * throttle a busy shop's visitors behind one carrier address long before ingestion's own, per-visitor limits,
+ * and would cap the load benchmark at 20 requests a second. Per-request info logs are off (`logLevel: warn`):
+ * thousands of "request completed" lines a second drown the log and cost a fifth of the throughput; failures
+ * are still logged.
+ */
+const routeOptions = { logLevel: 'warn', config: { public: true, rateLimit: false } } as const;
+
+/**
+ * Ingestion: the storefront SDK's batches (POST /api/sdk/track) and the REST device API for mobile apps and
+ * servers (/api/v1/devices…). Every write goes through the same group-commit queue (server/domain/ingest.ts):
+ * a 200 means stored.
+ */
+export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The SDK posts JSON as text/plain (a "simple" request, no preflight; sendBeacon sends it so too).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
+  app.addHook('onClose', async () => closeIngest(app.services));
+
+  app.post(
+    '/sdk/track',
+    {
+      ...routeOptions,
+      bodyLimit: TRACK_BODY_LIMIT,
+      // CORS is open (any shop's origin, never credentials); set first so a browser can read the errors too.
+      onRequest: async (_request, reply) => {
+        reply.header('access-control-allow-origin', '*');
+      },
+      schema: {
+        description:
+          "The storefront SDK's batch (up to 50 items) from one browser, as JSON (text/plain accepted, for sendBeacon): sessions, page views, scroll depths, events, attributes and identity. Answered once stored; `accepted` counts the items, a retried item (same `id`) is stored once. Item times are clamped to the last 7 days … now + 5 minutes. Rate limited per visitor and address (RATE_LIMITED, 429); when the server is saturated 503 with Retry-After. An unknown key is NOT_FOUND.",
+        tags: ['storefront'],
+        body: TrackBatch,
+        response: { 200: ok(TrackAccepted), ...failures },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      checkLimits(request, `${body.key}:${body.visitor_id}`);
+      const applicationId = await applicationIdForKey(request.server.services, body.key);
+      const items = fromTrackItems(body.items, request.server.services.clock());
+      await store(request, { applicationId, deviceId: body.visitor_id, device: body.device, items });
+      reply.header('cache-control', 'no-store');
+      return { success: true as const, data: { accepted: items.length } };
+    },
+  );
+
+  const devices = ['devices'];
+  const security = [{ clientKey: [] }];
+  const keyNote =
+    ' Authenticated by `Authorization: Key <client_key>`: the application’s public client key, the same one the storefront script carries. Apps ship it, so it can only write device data, never read it.';
+
+  /** Runs device items through the SDK's normalisation and the one ingestion queue. */
+  async function deviceWrite(request: FastifyRequest, applicationId: string, deviceId: string, items: TrackItem[]): Promise<number> {
+    const now = request.server.services.clock();
+    await store(request, { applicationId, deviceId, items: fromTrackItems(items, now) });
+    return items.length;
+  }
+
+  app.post(
+    '/v1/devices',
+    {
+      ...routeOptions,
+      schema: {
+        description: `Registers a device (an app install, a browser, a server-side user) or updates it: its push token, platform (ios, android, web), OS and version, app version, model, language, country, timezone. \`device_id\` is the app's own id for the install; when absent the server makes one and returns it (keep it: the other calls name the device by it). Fields left out keep their stored value.${keyNote}`,
+        tags: devices,
+        security,
+        body: DeviceRegister,
+        response: { 200: ok(DeviceRegistered), ...failures },
+      },
+    },
+    async (request) => {
+      const applicationId = await applicationOfKey(request);
+      const { device_id, ...device } = request.body;
+      const deviceId = device_id ?? randomUUID();
+      checkLimits(request, `${applicationId}:${deviceId}`);
+      const now = request.server.services.clock();
+      const result = await store(request, { applicationId, deviceId, device, items: [], seenAt: now.toISOString() });
+      return { success: true as const, data: { player_id: result.playerId, device_id: deviceId, created: result.created } };
+    },
+  );
+
+  app.post(
+    '/v1/devices/:device_id/sessions',
+    {
+      ...routeOptions,
+      schema: {
+        description: `Records that a session started on the device (\`at\` in epoch ms, now when absent; the landing UTM and referrer when known): the session count, first and last session and the day's activity move. Give \`id\` to make retries safe. An unregistered device is NOT_FOUND.${keyNote}`,
+        tags: devices,
+        security,
+        params: DeviceParams,
+        body: DeviceSessionBody,
+        response: { 200: ok(TrackAccepted), ...failures },
+      },
+    },
+    async (request) => {
+      const applicationId = await applicationOfKey(request);
+      const deviceId = request.params.device_id;
+      checkLimits(request, `${applicationId}:${deviceId}`);
+      await requireDevice(request, applicationId, deviceId);
+      const body = request.body;
+      const id = body.id ?? randomUUID();
+      const at = body.at ?? request.server.services.clock().getTime();
+      const accepted = await deviceWrite(request, applicationId, deviceId, [
+        { type: 'session', id, at, session_id: body.session_id ?? id, utm: body.utm, referrer: body.referrer },
+      ]);
+      return { success: true as const, data: { accepted } };
+    },
+  );
+
+  app.post(
+    '/v1/devices/:device_id/events',
+    {
+      ...routeOptions,
+      schema: {
+        description: `Records up to 50 events of the device, each with the client's own \`id\` (a retry with the same ids stores nothing twice), a name, \`at\` (epoch ms, now when absent) and scalar properties (\`.date\` names are dates). An unregistered device is NOT_FOUND.${keyNote}`,
+        tags: devices,
+        security,
+        params: DeviceParams,
+        body: DeviceEventsBody,
+        response: { 200: ok(TrackAccepted), ...failures },
+      },
+    },
+    async (request) => {
+      const applicationId = await applicationOfKey(request);
+      const deviceId = request.params.device_id;
+      checkLimits(request, `${applicationId}:${deviceId}`);
+      await requireDevice(request, applicationId, deviceId);
+      const now = request.server.services.clock().getTime();
+      const accepted = await deviceWrite(
+        request,
+        applicationId,
+        deviceId,
+        request.body.events.map((event) => ({ type: 'event', id: event.id, at: event.at ?? now, session_id: event.session_id, name: event.name, properties: event.properties })),
+      );
+      return { success: true as const, data: { accepted } };
+    },
+  );
+
+  app.put(
+    '/v1/devices/:device_id/attributes',
+    {
+      ...routeOptions,
+      schema: {
+        description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take ISO dates or epoch ms); null removes one. A name seen for the first time is defined with the type of its value. An unregistered device is NOT_FOUND.${keyNote}`,
+        tags: devices,
+        security,
+        params: DeviceParams,
+        body: DeviceAttributesBody,
+        response: { 200: ok(TrackAccepted), ...failures },
+      },
+    },
+    async (request) => {
+      const applicationId = await applicationOfKey(request);
+      const deviceId = request.params.device_id;
+      checkLimits(request, `${applicationId}:${deviceId}`);
+      await requireDevice(request, applicationId, deviceId);
+      const at = request.server.services.clock().getTime();
+      await deviceWrite(request, applicationId, deviceId, [{ type: 'set', id: randomUUID(), at, attributes: request.body.attributes }]);
+      return { success: true as const, data: { accepted: Object.keys(request.body.attributes).length } };
+    },
+  );
+
+  app.put(
+    '/v1/devices/:device_id/identity',
+    {
+      ...routeOptions,
+      schema: {
+        description: `Sets who the device belongs to: the app's own user id (\`external_user_id\`), email, mobile number, Facebook PSID. At least one; email and mobile number are checked (INVALID_PARAM naming the field). Fields left out keep their stored value. An unregistered device is NOT_FOUND.${keyNote}`,
+        tags: devices,
+        security,
+        params: DeviceParams,
+        body: DeviceIdentityBody,
+        response: { 200: ok(TrackAccepted), ...failures },
+      },
+    },
+    async (request) => {
+      const applicationId = await applicationOfKey(request);
+      const deviceId = request.params.device_id;
+      checkLimits(request, `${applicationId}:${deviceId}`);
+      await requireDevice(request, applicationId, deviceId);
+      const at = request.server.services.clock().getTime();
+      await deviceWrite(request, applicationId, deviceId, [{ type: 'identify', id: randomUUID(), at, identity: request.body }]);
+      return { success: true as const, data: { accepted: 1 } };
+    },
+  );
+};

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { TrackItem } from '../../shared/contract/audience';
+import { identityOf, itemOfCall, newQuarters, scalars, utmOf } from './collect';
+
+describe('scroll depth', () => {
+  it('reports each quarter once per page, the ones skipped over included', () => {
+    const reported: number[] = [];
+    const seen = (fraction: number) => {
+      const fresh = newQuarters(fraction, reported);
+      reported.push(...fresh);
+      return fresh;
+    };
+    expect(seen(0.1)).toEqual([]);
+    expect(seen(0.3)).toEqual([25]);
+    expect(seen(0.3)).toEqual([]);
+    expect(seen(0.8)).toEqual([50, 75]);
+    // The last pixels are rarely reached exactly: 99 % counts as the end.
+    expect(seen(0.99)).toEqual([100]);
+    expect(seen(1)).toEqual([]);
+  });
+});
+
+describe('the landing URL', () => {
+  it('gives the utm fields it carries, and nothing without them', () => {
+    expect(utmOf('https://shop.vn/?utm_source=facebook&utm_medium=cpc&utm_campaign=tet&x=1')).toEqual({
+      utm_source: 'facebook',
+      utm_medium: 'cpc',
+      utm_campaign: 'tet',
+    });
+    expect(utmOf('https://shop.vn/products/ao')).toBeUndefined();
+  });
+});
+
+describe("the shop's calls", () => {
+  const at = 1_700_000_000_000;
+
+  it("turns nudge('event', name, props) into an event of the session, with scalar properties only", () => {
+    const item = itemOfCall(['event', 'add_to_cart', { sku: 'A1', price: 199000, gift: false, 'order.date': new Date(0), nested: { a: 1 }, bad: NaN }], 's1', at);
+    expect(item).toMatchObject({
+      type: 'event',
+      session_id: 's1',
+      name: 'add_to_cart',
+      properties: { sku: 'A1', price: 199000, gift: false, 'order.date': '1970-01-01T00:00:00.000Z' },
+    });
+    // What the server would refuse never reaches a batch (one bad item would sink the others).
+    expect(TrackItem.safeParse(item).success).toBe(true);
+    expect(itemOfCall(['event', '<script>'], 's1', at)).toBeUndefined();
+    expect(itemOfCall(['event', 'x'.repeat(65)], 's1', at)).toBeUndefined();
+  });
+
+  it("turns nudge('set', attributes) into attributes, leaving out names the server refuses", () => {
+    const item = itemOfCall(['set', { plan: 'gold', 'birthday.date': '1990-05-01', 'bad name!': 1 }], 's1', at);
+    expect(item).toMatchObject({ type: 'set', attributes: { plan: 'gold', 'birthday.date': '1990-05-01' } });
+    expect(TrackItem.safeParse(item).success).toBe(true);
+    expect(itemOfCall(['set', 'nothing'], 's1', at)).toBeUndefined();
+  });
+
+  it("takes nudge('identify', id) as the custom user id, and an object's identity fields", () => {
+    expect(itemOfCall(['identify', 'customer-42'], 's1', at)).toMatchObject({ type: 'identify', identity: { external_user_id: 'customer-42' } });
+    expect(identityOf(42)).toEqual({ external_user_id: '42' });
+    expect(identityOf({ external_user_id: ' c7 ', email: 'an@shop.vn', mobile_number: '0901234567', admin: true })).toEqual({
+      external_user_id: 'c7',
+      email: 'an@shop.vn',
+      mobile_number: '0901234567',
+    });
+    expect(itemOfCall(['identify', {}], 's1', at)).toBeUndefined();
+  });
+
+  it('bounds what it sends to what the contract takes', () => {
+    const many = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`p${i}`, 'x'.repeat(2000)]));
+    const props = scalars(many);
+    expect(Object.keys(props)).toHaveLength(50);
+    expect((props.p0 as string).length).toBe(1000);
+    expect(TrackItem.safeParse(itemOfCall(['event', 'big', many], 's', at)).success).toBe(true);
+  });
+});

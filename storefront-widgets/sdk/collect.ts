@@ -1,0 +1,100 @@
+import type { DeviceInfo, ScalarValue, TrackItem, Utm } from '../../shared/contract/audience';
+
+/*
+ * The pure part of collection: what an item looks like, which scroll quarters are new, what the landing URL
+ * says of UTM, what the shop's `nudge(...)` calls may carry. Kept apart from the page wiring so that tests
+ * can check every rule without a browser.
+ */
+
+/** A client id for an item: unique enough per browser, and of the characters the server accepts. */
+export const itemId = (): string => Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
+
+/** The scroll quarters (25, 50, 75, 100) newly reached at this depth, each reported once per page. */
+export function newQuarters(fraction: number, reported: number[]): (25 | 50 | 75 | 100)[] {
+  // Within 2 %: the end of a page is rarely reached to the pixel (as the widgets' scroll rule).
+  return ([25, 50, 75, 100] as const).filter((q) => fraction >= q * 0.0098 && !reported.includes(q));
+}
+
+/** The utm_* parameters of a URL, when it has any. */
+export function utmOf(href: string): Utm | undefined {
+  const params = new URL(href).searchParams;
+  const utm: Record<string, string> = {};
+  for (const name of ['source', 'medium', 'campaign', 'term', 'content']) {
+    const value = params.get(`utm_${name}`);
+    if (value) utm[`utm_${name}`] = value.slice(0, 200);
+  }
+  return Object.keys(utm).length ? utm : undefined;
+}
+
+const NAME = /^[A-Za-z0-9_$][A-Za-z0-9_.:$ -]{0,63}$/;
+
+/** An event, attribute or property name the server takes (the contract's EventName, AttributeName). */
+export const validName = (name: unknown): name is string => typeof name === 'string' && NAME.test(name.trim()) && name.trim() === name;
+
+/**
+ * Property and attribute values as the server takes them: scalars only (dates as ISO text under a `.date`
+ * name, Date objects converted), at most 50, long text cut. Anything else is left out rather than making
+ * the whole batch fail.
+ */
+export function scalars(input: unknown): Record<string, ScalarValue> {
+  const out: Record<string, ScalarValue> = {};
+  if (!input || typeof input !== 'object') return out;
+  for (const [name, raw] of Object.entries(input as Record<string, unknown>)) {
+    if (Object.keys(out).length >= 50) break;
+    if (!validName(name)) continue;
+    const value = raw instanceof Date ? raw.toISOString() : raw;
+    if (typeof value === 'string') out[name] = value.slice(0, 1000);
+    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || value === null) out[name] = value;
+  }
+  return out;
+}
+
+const IDENTITY_MAX = { external_user_id: 128, email: 254, mobile_number: 32 } as const;
+
+/** `nudge('identify', id)` or `nudge('identify', { external_user_id, email, mobile_number })`, trimmed and bounded. */
+export function identityOf(input: unknown): Partial<Record<keyof typeof IDENTITY_MAX, string>> | undefined {
+  const given = typeof input === 'string' || typeof input === 'number' ? { external_user_id: String(input) } : input;
+  if (!given || typeof given !== 'object') return undefined;
+  const identity: Partial<Record<keyof typeof IDENTITY_MAX, string>> = {};
+  for (const field of Object.keys(IDENTITY_MAX) as (keyof typeof IDENTITY_MAX)[]) {
+    const value = (given as Record<string, unknown>)[field];
+    if ((typeof value === 'string' || typeof value === 'number') && String(value).trim()) {
+      identity[field] = String(value).trim().slice(0, IDENTITY_MAX[field]);
+    }
+  }
+  return Object.keys(identity).length ? identity : undefined;
+}
+
+/**
+ * Turns one `nudge(...)` call into its item: ('event', name, props), ('set', attributes), ('identify', …).
+ * Undefined for a call that is not collection's or that carries nothing valid.
+ */
+export function itemOfCall(args: ArrayLike<unknown>, session: string, now: number): TrackItem | undefined {
+  const [command, a, b] = [args[0], args[1], args[2]];
+  const id = itemId();
+  if (command === 'event' && validName(a)) {
+    return { type: 'event', id, at: now, session_id: session, name: a, properties: scalars(b) };
+  }
+  if (command === 'set') {
+    const attributes = scalars(a);
+    return Object.keys(attributes).length ? { type: 'set', id, at: now, attributes } : undefined;
+  }
+  if (command === 'identify') {
+    const identity = identityOf(a);
+    return identity ? { type: 'identify', id, at: now, identity } : undefined;
+  }
+  return undefined;
+}
+
+/** The page's device facts for the batch: language, timezone (IANA name, minutes east of UTC), device type, UA. */
+export function deviceFacts(mobile: boolean, ua: { os?: string; os_version?: string; browser?: string }, now = new Date()): DeviceInfo {
+  const facts: DeviceInfo = { platform: 'web', device_type: mobile ? 'mobile' : 'desktop', ...ua };
+  try {
+    facts.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    // an engine without Intl: the offset still says enough
+  }
+  facts.timezone_offset = -now.getTimezoneOffset() || 0;
+  if (navigator.language) facts.language = navigator.language.slice(0, 16);
+  return facts;
+}

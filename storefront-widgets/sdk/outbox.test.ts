@@ -1,0 +1,127 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { TrackItem } from '../../shared/contract/audience';
+import { BATCH_MAX, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, createOutbox, type SendResult } from './outbox';
+import type { KeyValueStore } from './storage';
+
+/** Storage shared by "pages" of the same browser. */
+function memoryStore(): KeyValueStore & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return { data, getItem: (key) => data.get(key) ?? null, setItem: (key, value) => void data.set(key, value) };
+}
+
+const event = (n: number): TrackItem => ({ type: 'event', id: `item-${String(n).padStart(4, '0')}`, at: 1_700_000_000_000 + n, name: 'view_item' });
+
+/** Timers the test fires by hand, with the delays they were set for. */
+function manualTimers() {
+  const pending: { run: () => void; ms: number }[] = [];
+  return {
+    pending,
+    setTimer: (run: () => void, ms: number) => void pending.push({ run, ms }),
+    fire: async () => {
+      const timer = pending.shift();
+      timer?.run();
+      await settle();
+      return timer?.ms;
+    },
+  };
+}
+const settle = async () => {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
+describe('the outbox', () => {
+  it('sends a batch as soon as 10 items wait', async () => {
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => 'ok');
+    const timers = manualTimers();
+    const outbox = createOutbox({ store: memoryStore(), send, setTimer: timers.setTimer });
+    for (let n = 1; n <= 10; n++) outbox.add(event(n));
+    await settle();
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send.mock.calls[0][0].map((item) => item.id)).toEqual(Array.from({ length: 10 }, (_, i) => event(i + 1).id));
+    expect(outbox.waiting()).toEqual([]);
+  });
+
+  it('sends fewer items after about 2 seconds', async () => {
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => 'ok');
+    const timers = manualTimers();
+    const outbox = createOutbox({ store: memoryStore(), send, setTimer: timers.setTimer });
+    outbox.add(event(1));
+    outbox.add(event(2));
+    await settle();
+    expect(send).not.toHaveBeenCalled();
+    expect(timers.pending.map((t) => t.ms)).toEqual([FLUSH_DELAY_MS]);
+    await timers.fire();
+    expect(send.mock.calls[0][0]).toHaveLength(2);
+  });
+
+  it('keeps a failed batch in storage, retries with a growing delay, and sends it once the server is back', async () => {
+    const store = memoryStore();
+    let up = false;
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => (up ? 'ok' : 'retry'));
+    const timers = manualTimers();
+    const outbox = createOutbox({ store, send, setTimer: timers.setTimer });
+    outbox.add(event(1));
+    expect(await timers.fire()).toBe(FLUSH_DELAY_MS);
+    expect(JSON.parse(store.getItem(OUTBOX_KEY)!)).toHaveLength(1);
+    const first = await timers.fire();
+    const second = await timers.fire();
+    expect(second).toBeGreaterThan(first!);
+    up = true;
+    await timers.fire();
+    expect(send).toHaveBeenCalledTimes(4);
+    expect(outbox.waiting()).toEqual([]);
+  });
+
+  it('lets the next page send what the previous page could not', async () => {
+    const store = memoryStore();
+    const offline = createOutbox({ store, send: async () => 'retry', setTimer: () => undefined });
+    offline.add(event(1));
+    offline.add(event(2));
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => 'ok');
+    const nextPage = createOutbox({ store, send, setTimer: () => undefined });
+    expect(nextPage.waiting()).toHaveLength(2);
+    await nextPage.flush();
+    expect(send.mock.calls[0][0].map((item) => item.id)).toEqual([event(1).id, event(2).id]);
+    expect(nextPage.waiting()).toEqual([]);
+  });
+
+  it(`keeps at most ${OUTBOX_MAX} items, dropping the oldest`, () => {
+    const outbox = createOutbox({ store: memoryStore(), send: async () => 'retry', setTimer: () => undefined });
+    // Failing sends: the items pile up.
+    for (let n = 1; n <= OUTBOX_MAX + 30; n++) outbox.add(event(n));
+    const waiting = outbox.waiting();
+    expect(waiting).toHaveLength(OUTBOX_MAX);
+    expect(waiting[0].id).toBe(event(31).id);
+    expect(waiting.at(-1)!.id).toBe(event(OUTBOX_MAX + 30).id);
+  });
+
+  it('drops a batch the server refuses for good instead of sending it forever', async () => {
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => 'drop');
+    const outbox = createOutbox({ store: memoryStore(), send, setTimer: () => undefined });
+    outbox.add(event(1));
+    await outbox.flush();
+    expect(outbox.waiting()).toEqual([]);
+  });
+
+  it(`sends at most ${BATCH_MAX} items a request, and everything in beacons when the page goes`, async () => {
+    const store = memoryStore();
+    createOutbox({ store, send: async () => 'retry', setTimer: () => undefined });
+    store.setItem(OUTBOX_KEY, JSON.stringify(Array.from({ length: 120 }, (_, i) => event(i + 1))));
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => 'ok');
+    const outbox = createOutbox({ store, send, setTimer: () => undefined });
+    await outbox.flush(true);
+    expect(send.mock.calls.map(([items, final]) => [items.length, final])).toEqual([
+      [50, true],
+      [50, true],
+      [20, true],
+    ]);
+    expect(outbox.waiting()).toEqual([]);
+  });
+
+  it('keeps what a refused beacon carried for the next page', async () => {
+    const outbox = createOutbox({ store: memoryStore(), send: async (_items, final) => (final ? 'retry' : 'ok'), setTimer: () => undefined });
+    outbox.add(event(1));
+    await outbox.flush(true);
+    expect(outbox.waiting()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,144 @@
+import type { TrackItem } from '../../shared/contract/audience';
+import type { KeyValueStore } from './storage';
+
+/**
+ * The SDK's outbox: items wait in first-party storage until the server has them, so a page closed early,
+ * a flaky network or a server hiccup loses nothing: the next page (or the next try) sends them again.
+ * Every item carries its client id, so an item sent twice is stored once.
+ */
+
+/** A batch goes when this many items wait… */
+export const FLUSH_ITEMS = 10;
+/** …or this long after the first one came. */
+export const FLUSH_DELAY_MS = 2000;
+/** At most this many items are kept; beyond it the oldest go (a browser offline for days). */
+export const OUTBOX_MAX = 200;
+/** Items per request (the server's TRACK_BATCH_MAX). */
+export const BATCH_MAX = 50;
+/** Retries wait 2 s, 4 s, 8 s … up to 5 minutes. */
+export const RETRY_MAX_MS = 300_000;
+export const OUTBOX_KEY = 'nudge_q';
+
+/** A send's outcome: stored; try again later; or refused for good (a malformed batch would fail forever). */
+export type SendResult = 'ok' | 'retry' | 'drop';
+
+export interface OutboxOptions {
+  store: KeyValueStore;
+  /** Posts the items; `final` when the page is going away (a beacon, whose outcome can't be awaited). */
+  send: (items: TrackItem[], final: boolean) => Promise<SendResult>;
+  setTimer?: (run: () => void, ms: number) => unknown;
+}
+
+export interface Outbox {
+  add(item: TrackItem): void;
+  /** Sends what waits now; `final` on pagehide. */
+  flush(final?: boolean): Promise<void>;
+  /** The items waiting (for tests and the retry on the next page). */
+  waiting(): TrackItem[];
+}
+
+/**
+ * Reads and writes the queue in storage each time rather than keeping it in memory: tabs of the same shop
+ * share it, and what one tab could not send another sends.
+ */
+export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(run, ms) }: OutboxOptions): Outbox {
+  let timer = false;
+  let busy = false;
+  let failures = 0;
+
+  const read = (): TrackItem[] => {
+    try {
+      const items = JSON.parse(store.getItem(OUTBOX_KEY) || '[]');
+      return Array.isArray(items) ? items : [];
+    } catch {
+      return [];
+    }
+  };
+  const write = (items: TrackItem[]) => store.setItem(OUTBOX_KEY, JSON.stringify(items.slice(-OUTBOX_MAX)));
+  const remove = (sent: TrackItem[]) => {
+    const ids = new Set(sent.map((item) => item.id));
+    write(read().filter((item) => !ids.has(item.id)));
+  };
+
+  const later = (ms: number) => {
+    if (timer) return;
+    timer = true;
+    setTimer(() => {
+      timer = false;
+      void flush();
+    }, ms);
+  };
+
+  async function flush(final = false): Promise<void> {
+    if (busy && !final) return;
+    const items = read();
+    if (!items.length) return;
+    if (final) {
+      // The page is going: everything in beacons, dropped from storage only if the browser took them.
+      for (let start = 0; start < items.length; start += BATCH_MAX) {
+        const batch = items.slice(start, start + BATCH_MAX);
+        if ((await send(batch, true)) === 'ok') remove(batch);
+      }
+      return;
+    }
+    busy = true;
+    const batch = items.slice(0, BATCH_MAX);
+    let result: SendResult = 'retry';
+    try {
+      result = await send(batch, false);
+    } catch {
+      // a network failure: retried below
+    }
+    busy = false;
+    if (result === 'retry') {
+      failures += 1;
+      later(Math.min(FLUSH_DELAY_MS * 2 ** failures, RETRY_MAX_MS));
+      return;
+    }
+    failures = 0;
+    remove(batch);
+    if (read().length) void flush();
+  }
+
+  return {
+    add(item) {
+      const items = read();
+      items.push(item);
+      write(items);
+      if (items.length >= FLUSH_ITEMS && !failures) void flush();
+      else later(FLUSH_DELAY_MS);
+    },
+    flush,
+    waiting: read,
+  };
+}
+
+/**
+ * localStorage read afresh on every call, since other tabs write the outbox too (safeStorage answers this
+ * page's own writes from memory); a page-long map takes over for good once storage throws.
+ */
+export function liveStorage(): KeyValueStore {
+  const memory: Record<string, string> = {};
+  let broken = false;
+  return {
+    getItem(key) {
+      if (!broken) {
+        try {
+          return localStorage.getItem(key);
+        } catch {
+          broken = true;
+        }
+      }
+      return memory[key] ?? null;
+    },
+    setItem(key, value) {
+      memory[key] = value;
+      if (broken) return;
+      try {
+        localStorage.setItem(key, value);
+      } catch {
+        broken = true;
+      }
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TrackBatch, type TrackItem } from '../../shared/contract/audience';
+import type { NudgeQueue } from '../loader/boot';
+import { SESSION_IDLE_MS } from './session';
+import { collect } from './track';
+
+const API = 'https://api.nudge.example';
+
+/** Collection on a page, with the API's answers recorded: what each batch carried. */
+function start(options: { queued?: unknown[][]; config?: Record<string, unknown> } = {}) {
+  const batches: TrackBatch[] = [];
+  const fetch = vi.fn(async (_url: string, init?: RequestInit) => {
+    batches.push(TrackBatch.parse(JSON.parse(String(init?.body))));
+    return { ok: true, status: 200, json: async () => ({ success: true, data: {} }) };
+  });
+  vi.stubGlobal('fetch', fetch);
+  const queue = Object.assign(() => undefined, { q: (options.queued ?? []).map((args) => ({ ...args, length: args.length })) }) as unknown as NudgeQueue;
+  const show = vi.fn();
+  stops.push(collect({
+    ctx: { api: API, key: 'ck_live_12345678', lang: 'vi', mobile: false },
+    config: { application_id: 'shop_vn', widgets: [], ...options.config } as never,
+    queue,
+    show,
+    load: vi.fn(),
+  }));
+  const items = () => batches.flatMap((batch) => batch.items);
+  const call = (...args: unknown[]) => queue.q!.push(args);
+  return { batches, items, show, call, fetch };
+}
+
+/** Each test's page ends before the next one starts. */
+const stops: (() => void)[] = [];
+
+const flushed = async () => {
+  await vi.advanceTimersByTimeAsync(2100);
+};
+const types = (items: TrackItem[]) => items.map((item) => item.type);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  localStorage.clear();
+  history.replaceState(null, '', '/?utm_source=zalo&utm_campaign=tet');
+});
+afterEach(() => {
+  // Last started, first stopped: each restores the history.pushState it found.
+  stops.splice(0).reverse().forEach((stop) => stop());
+  vi.clearAllTimers();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('collection on a shop page', () => {
+  it('reports a new session with its landing UTM, then the page view, with the device facts', async () => {
+    const page = start();
+    await flushed();
+    expect(types(page.items())).toEqual(['session', 'page']);
+    const [session, view] = page.items();
+    expect(session).toMatchObject({ utm: { utm_source: 'zalo', utm_campaign: 'tet' } });
+    expect(view).toMatchObject({ url: `${location.origin}/?utm_source=zalo&utm_campaign=tet`, session_id: (session as { session_id: string }).session_id });
+    expect(page.batches[0].device).toMatchObject({ platform: 'web', device_type: 'desktop', timezone_offset: -new Date().getTimezoneOffset() || 0 });
+    expect(page.batches[0].visitor_id).toBe(localStorage.getItem('nudge_v'));
+  });
+
+  it('starts no new session for the next page within 30 minutes, and a new one after 30 idle minutes', async () => {
+    start();
+    await flushed();
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    const samePage = start();
+    await flushed();
+    expect(types(samePage.items())).toEqual(['page']);
+    vi.setSystemTime(Date.now() + SESSION_IDLE_MS);
+    const later = start();
+    await flushed();
+    expect(types(later.items())).toEqual(['session', 'page']);
+  });
+
+  it('counts a single-page navigation as a page view', async () => {
+    const page = start();
+    history.pushState(null, '', '/products/ao-thun');
+    await flushed();
+    expect(page.items().filter((item) => item.type === 'page').map((item) => (item as { url: string }).url)).toEqual([
+      `${location.origin}/?utm_source=zalo&utm_campaign=tet`,
+      `${location.origin}/products/ao-thun`,
+    ]);
+  });
+
+  it('runs the calls the shop queued before the SDK came, and later ones at once', async () => {
+    const page = start({ queued: [['identify', 'customer-42'], ['show', '7']] });
+    page.call('event', 'add_to_cart', { sku: 'A1' });
+    page.call('set', { plan: 'gold' });
+    await flushed();
+    expect(page.show).toHaveBeenCalledWith(7);
+    expect(page.items().filter((item) => !['session', 'page'].includes(item.type))).toMatchObject([
+      { type: 'identify', identity: { external_user_id: 'customer-42' } },
+      { type: 'event', name: 'add_to_cart', properties: { sku: 'A1' } },
+      { type: 'set', attributes: { plan: 'gold' } },
+    ]);
+  });
+
+  it('reports each scroll quarter once', async () => {
+    Object.defineProperty(document.documentElement, 'scrollHeight', { configurable: true, value: innerHeight + 1000 });
+    const page = start();
+    vi.stubGlobal('scrollY', 600);
+    window.dispatchEvent(new Event('scroll'));
+    window.dispatchEvent(new Event('scroll'));
+    await flushed();
+    expect(page.items().filter((item) => item.type === 'scroll').map((item) => (item as { depth: number }).depth)).toEqual([25, 50]);
+  });
+
+  it("opens the visitor's playerinfo page on nudge('playerinfo')", () => {
+    const open = vi.fn();
+    vi.stubGlobal('open', open);
+    const page = start();
+    page.call('playerinfo');
+    expect(open).toHaveBeenCalledWith(`${API}/application/shop_vn/playerinfo?device=${localStorage.getItem('nudge_v')}`, '_blank', 'noopener');
+  });
+
+  it('sends what is waiting with a beacon when the page is hidden', async () => {
+    const beacon = vi.spyOn(navigator, 'sendBeacon').mockReturnValue(true);
+    start();
+    document.dispatchEvent(new Event('visibilitychange'));
+    Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await Promise.resolve();
+    expect(beacon).toHaveBeenCalledTimes(1);
+    expect(beacon.mock.calls[0][0]).toBe(`${API}/api/sdk/track`);
+    expect(JSON.parse(String(beacon.mock.calls[0][1])).items).toHaveLength(2);
+    Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'visible' });
+    beacon.mockRestore();
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it, vi } from 'vitest';
+import { installServiceWorker, type WorkerScope } from './sw';
+
+const ENDPOINT = 'https://push.example.net/send/abc';
+
+/** A service worker scope with recording fakes: notifications shown, windows opened, reports posted. */
+function fakeScope(search = '?k=ck_live_12345678&a=https%3A%2F%2Fapi.nudge.example&v=visitor0001abc') {
+  const listeners: Record<string, (event: unknown) => void> = {};
+  const posts: { url: string; body: Record<string, unknown> }[] = [];
+  const subscription = (endpoint: string) => ({
+    endpoint,
+    options: { applicationServerKey: new Uint8Array([4, 1, 2]).buffer },
+    toJSON: () => ({ endpoint, keys: { p256dh: 'p', auth: 'a' } }),
+  });
+  const scope = {
+    location: { search },
+    registration: {
+      showNotification: vi.fn(async () => undefined),
+      pushManager: {
+        getSubscription: vi.fn(async () => subscription(ENDPOINT)),
+        subscribe: vi.fn(async () => subscription('https://push.example.net/send/renewed')),
+      },
+    },
+    clients: { openWindow: vi.fn(async () => null) },
+    fetch: vi.fn(async (url: string, init: RequestInit) => {
+      posts.push({ url, body: JSON.parse(String(init.body)) });
+      return { ok: true } as Response;
+    }),
+    addEventListener: (type: string, listener: (event: never) => void) => void (listeners[type] = listener as (event: unknown) => void),
+  };
+  installServiceWorker(scope as unknown as WorkerScope);
+  /** Dispatches an event and waits for what it asked to wait for. */
+  const dispatch = async (type: string, event: Record<string, unknown>) => {
+    let done: Promise<unknown> = Promise.resolve();
+    listeners[type]({ ...event, waitUntil: (promise: Promise<unknown>) => (done = promise) });
+    await done;
+  };
+  return { scope, posts, dispatch, subscription };
+}
+
+const payload = (body: Record<string, unknown>) => ({ data: { json: () => body } });
+
+describe('the service worker', () => {
+  it('shows the notification with its title, body, icon, image and buttons, and reports it delivered', async () => {
+    const { scope, posts, dispatch } = fakeScope();
+    await dispatch(
+      'push',
+      payload({
+        title: 'Sale starts now',
+        body: 'Everything −30 %',
+        icon: 'https://shop.vn/icon.png',
+        image: 'https://shop.vn/sale.jpg',
+        url: 'https://shop.vn/sale',
+        buttons: [{ action: 'buy', title: 'Buy now', url: 'https://shop.vn/cart' }],
+        message_id: 'm_1',
+        key: 'ck_from_payload',
+        api: 'https://push-api.nudge.example',
+      }),
+    );
+    expect(scope.registration.showNotification).toHaveBeenCalledWith('Sale starts now', {
+      body: 'Everything −30 %',
+      icon: 'https://shop.vn/icon.png',
+      image: 'https://shop.vn/sale.jpg',
+      actions: [{ action: 'buy', title: 'Buy now' }],
+      data: {
+        url: 'https://shop.vn/sale',
+        message_id: 'm_1',
+        actions: { buy: 'https://shop.vn/cart' },
+        key: 'ck_from_payload',
+        api: 'https://push-api.nudge.example',
+      },
+    });
+    expect(posts).toEqual([
+      { url: 'https://push-api.nudge.example/api/sdk/push/report', body: { key: 'ck_from_payload', kind: 'delivered', message_id: 'm_1', endpoint: ENDPOINT } },
+    ]);
+  });
+
+  it('shows no link or picture that is not HTTPS', async () => {
+    const { scope, dispatch } = fakeScope();
+    await dispatch('push', payload({ title: 'Hi', url: 'javascript:alert(1)', icon: 'http://shop.vn/i.png' }));
+    const [, options] = scope.registration.showNotification.mock.calls[0] as unknown as [string, { icon?: string; data: { url?: string } }];
+    expect(options.icon).toBeUndefined();
+    expect(options.data.url).toBeUndefined();
+  });
+
+  it("opens the button's URL on a button click, the notification's otherwise, and reports the click", async () => {
+    const { scope, posts, dispatch } = fakeScope();
+    const notification = { close: vi.fn(), data: { url: 'https://shop.vn/sale', message_id: 'm_2', actions: { buy: 'https://shop.vn/cart' } } };
+    await dispatch('notificationclick', { action: 'buy', notification });
+    await dispatch('notificationclick', { action: '', notification });
+    expect(notification.close).toHaveBeenCalledTimes(2);
+    expect(scope.clients.openWindow.mock.calls).toEqual([['https://shop.vn/cart'], ['https://shop.vn/sale']]);
+    // Without key and API in the payload, the registration's own (the SDK registered the worker with them).
+    expect(posts).toEqual([
+      { url: 'https://api.nudge.example/api/sdk/push/report', body: { key: 'ck_live_12345678', kind: 'clicked', message_id: 'm_2', endpoint: ENDPOINT, action: 'buy' } },
+      { url: 'https://api.nudge.example/api/sdk/push/report', body: { key: 'ck_live_12345678', kind: 'clicked', message_id: 'm_2', endpoint: ENDPOINT } },
+    ]);
+  });
+
+  it('subscribes again when the browser drops the subscription, and tells the server', async () => {
+    const { scope, posts, dispatch, subscription } = fakeScope();
+    await dispatch('pushsubscriptionchange', { oldSubscription: subscription('https://push.example.net/send/old'), newSubscription: null });
+    expect(scope.registration.pushManager.subscribe).toHaveBeenCalledWith({ userVisibleOnly: true, applicationServerKey: expect.any(ArrayBuffer) });
+    expect(posts).toEqual([
+      {
+        url: 'https://api.nudge.example/api/sdk/push/subscribe',
+        body: { key: 'ck_live_12345678', visitor_id: 'visitor0001abc', subscription: { endpoint: 'https://push.example.net/send/renewed', keys: { p256dh: 'p', auth: 'a' } } },
+      },
+    ]);
+  });
+
+  it('reports the end of the subscription when it cannot subscribe again', async () => {
+    const { scope, posts, dispatch, subscription } = fakeScope();
+    scope.registration.pushManager.subscribe.mockRejectedValue(new Error('permission revoked'));
+    await dispatch('pushsubscriptionchange', { oldSubscription: subscription('https://push.example.net/send/old') });
+    expect(posts).toEqual([
+      { url: 'https://api.nudge.example/api/sdk/push/unsubscribe', body: { key: 'ck_live_12345678', visitor_id: 'visitor0001abc', endpoint: 'https://push.example.net/send/old' } },
+    ]);
+  });
+});

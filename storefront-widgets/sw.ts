@@ -1,0 +1,165 @@
+/**
+ * dist/sdk/sw.js: Nudge's part of the shop's service worker. The merchant hosts a one-line file at the
+ * configured path on the shop's own origin (default /nudge-sw.js):
+ *
+ *     importScripts('https://NUDGE_HOST/sdk/sw.js');
+ *
+ * The SDK registers that file as `<path>?k=<client key>&a=<API origin>&v=<visitor id>`, which is how this
+ * code knows whom to tell when the browser renews the subscription on its own.
+ *
+ * The push payload (what issue 6's sender sends, JSON, encrypted per RFC 8291):
+ *
+ *     {
+ *       "title": "Sale starts now",            required
+ *       "body": "Everything −30 % until Sunday",
+ *       "icon": "https://shop.example/icon.png",
+ *       "image": "https://shop.example/banner.jpg",
+ *       "url": "https://shop.example/sale",     opened on a click on the notification
+ *       "buttons": [{ "action": "buy", "title": "Buy now", "url": "https://shop.example/cart" }],
+ *       "message_id": "m_123",                  echoed in the reports
+ *       "key": "<client key>",                  where to report (else the registration's k and a)
+ *       "api": "https://NUDGE_HOST"
+ *     }
+ *
+ * push → showNotification(title, {body, icon, image, actions, data}) and POST /api/sdk/push/report
+ * {kind: 'delivered'}; notificationclick → opens the button's URL (or the notification's) and reports
+ * {kind: 'clicked', action}; pushsubscriptionchange → subscribes again and tells POST /api/sdk/push/subscribe
+ * (or /unsubscribe when it can't).
+ */
+
+export interface PushPayload {
+  title?: string;
+  body?: string;
+  icon?: string;
+  image?: string;
+  url?: string;
+  buttons?: { action: string; title: string; url?: string }[];
+  message_id?: string;
+  key?: string;
+  api?: string;
+}
+
+/** What a notification carries to its click. */
+interface NotificationData {
+  url?: string;
+  message_id?: string;
+  actions: Record<string, string>;
+  key?: string;
+  api?: string;
+}
+
+type Waitable = { waitUntil(promise: Promise<unknown>): void };
+type PushEventLike = Waitable & { data: { json(): unknown } | null };
+type ClickEventLike = Waitable & { action: string; notification: { data: NotificationData | null; close(): void } };
+type ChangeEventLike = Waitable & {
+  oldSubscription?: PushSubscription | null;
+  newSubscription?: PushSubscription | null;
+};
+
+/** The part of ServiceWorkerGlobalScope this code uses (a fake one in the tests). */
+export interface WorkerScope {
+  location: { search: string };
+  registration: {
+    showNotification(title: string, options: NotificationOptions & { image?: string; actions?: { action: string; title: string }[] }): Promise<void>;
+    pushManager: {
+      getSubscription(): Promise<PushSubscription | null>;
+      subscribe(options: PushSubscriptionOptionsInit): Promise<PushSubscription>;
+    };
+  };
+  clients: { openWindow(url: string): Promise<unknown> };
+  fetch: typeof fetch;
+  addEventListener(type: string, listener: (event: never) => void): void;
+}
+
+const https = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^https:\/\//i.test(value) ? value : undefined;
+
+/** Where and as whom to report: the payload's key and API, else those the SDK registered the worker with. */
+function target(scope: WorkerScope, from: { key?: string; api?: string }) {
+  const params = new URLSearchParams(scope.location.search);
+  return { key: from.key || params.get('k') || '', api: from.api || params.get('a') || '', visitor: params.get('v') || '' };
+}
+
+async function post(scope: WorkerScope, api: string, path: string, body: object): Promise<boolean> {
+  if (!api) return false;
+  try {
+    const res = await scope.fetch(`${api}/api/sdk/push/${path}`, { method: 'POST', body: JSON.stringify(body), credentials: 'omit' });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+const endpointOf = async (scope: WorkerScope) => (await scope.registration.pushManager.getSubscription().catch(() => null))?.endpoint;
+
+/** A push: shows the notification, then reports it delivered. */
+export async function onPush(scope: WorkerScope, event: PushEventLike): Promise<void> {
+  let payload: PushPayload = {};
+  try {
+    payload = (event.data?.json() as PushPayload) || {};
+  } catch {
+    // not JSON: shown with an empty title rather than not at all (userVisibleOnly promises a notification)
+  }
+  const buttons = Array.isArray(payload.buttons) ? payload.buttons.filter((b) => b && b.action && b.title).slice(0, 2) : [];
+  const data: NotificationData = {
+    url: https(payload.url),
+    message_id: payload.message_id,
+    actions: Object.fromEntries(buttons.flatMap((b) => (https(b.url) ? [[b.action, https(b.url)!]] : []))),
+    key: payload.key,
+    api: payload.api,
+  };
+  await scope.registration.showNotification(payload.title || '', {
+    body: payload.body,
+    icon: https(payload.icon),
+    image: https(payload.image),
+    actions: buttons.map(({ action, title }) => ({ action, title })),
+    data,
+  });
+  const { key, api } = target(scope, payload);
+  await post(scope, api, 'report', { key, kind: 'delivered', message_id: payload.message_id, endpoint: await endpointOf(scope) });
+}
+
+/** A click on the notification or one of its buttons: opens its URL and reports the click. */
+export async function onClick(scope: WorkerScope, event: ClickEventLike): Promise<void> {
+  event.notification.close();
+  const data = event.notification.data || { actions: {} };
+  const url = (event.action && data.actions?.[event.action]) || data.url;
+  const { key, api } = target(scope, data);
+  await Promise.all([
+    url ? scope.clients.openWindow(url).catch(() => null) : null,
+    post(scope, api, 'report', {
+      key,
+      kind: 'clicked',
+      message_id: data.message_id,
+      endpoint: await endpointOf(scope),
+      ...(event.action ? { action: event.action } : {}),
+    }),
+  ]);
+}
+
+/** The browser renewed or dropped the subscription: subscribe again with the same key and tell the server. */
+export async function onSubscriptionChange(scope: WorkerScope, event: ChangeEventLike): Promise<void> {
+  const { key, api, visitor } = target(scope, {});
+  const old = event.oldSubscription;
+  let fresh = event.newSubscription || null;
+  if (!fresh && old?.options?.applicationServerKey) {
+    fresh = await scope.registration.pushManager
+      .subscribe({ userVisibleOnly: true, applicationServerKey: old.options.applicationServerKey })
+      .catch(() => null);
+  }
+  if (!visitor) return;
+  if (fresh) await post(scope, api, 'subscribe', { key, visitor_id: visitor, subscription: fresh.toJSON() });
+  else if (old) await post(scope, api, 'unsubscribe', { key, visitor_id: visitor, endpoint: old.endpoint });
+}
+
+/** Wires the handlers into a worker scope. */
+export function installServiceWorker(scope: WorkerScope): void {
+  scope.addEventListener('push', (event: PushEventLike) => event.waitUntil(onPush(scope, event)));
+  scope.addEventListener('notificationclick', (event: ClickEventLike) => event.waitUntil(onClick(scope, event)));
+  scope.addEventListener('pushsubscriptionchange', (event: ChangeEventLike) => event.waitUntil(onSubscriptionChange(scope, event)));
+}
+
+declare const ServiceWorkerGlobalScope: { new (): unknown } | undefined;
+if (typeof ServiceWorkerGlobalScope !== 'undefined' && self instanceof ServiceWorkerGlobalScope) {
+  installServiceWorker(self as unknown as WorkerScope);
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
+import { DAY_MS, insertPlayer } from './players-fixtures';
+
+/** The application's dashboard: figures by platform and channel, every day of the period, top events, roles. */
+const APP = 'dashboard_app';
+const OTHER = 'dashboard_other';
+const url = (query = '') => `/api/application/${APP}/dashboard${query}`;
+
+let server: TestServer;
+let owner: TestUser;
+let viewer: TestUser;
+let today: string;
+const day = (offset: number) => new Date(Date.parse(`${today}T00:00:00.000Z`) + offset * DAY_MS).toISOString().slice(0, 10);
+const at = (offset: number, hour = 10) => `${day(offset)}T${String(hour).padStart(2, '0')}:00:00.000Z`;
+
+beforeAll(async () => {
+  server = await startServer();
+  today = server.clock.now().toISOString().slice(0, 10);
+  owner = await createUser(server, { name: 'owner' });
+  viewer = await createUser(server, { name: 'viewer' });
+  await createApplication(server, owner, APP, 'Dashboard');
+  await createApplication(server, owner, OTHER, 'Other');
+  await addMember(server, owner, APP, viewer, 'viewer');
+
+  const web = await insertPlayer(server, APP, 'dash-web-1', { created_at: at(-2), subscribed: 1, push_endpoint: 'https://push.example.com/1' });
+  const web2 = await insertPlayer(server, APP, 'dash-web-2', { created_at: at(-2, 23), mobile_number: '+8490' });
+  const ios = await insertPlayer(server, APP, 'dash-ios-1', { platform: 'ios', device_type: 'mobile', created_at: at(0), subscribed: 1, device_token: 't' });
+  await insertPlayer(server, APP, 'dash-android-1', { platform: 'android', device_type: 'mobile', created_at: at(-40), fb_psid: 'psid' });
+  await insertPlayer(server, OTHER, 'dash-other', { created_at: at(0), subscribed: 1, push_endpoint: 'https://push.example.com/x' });
+
+  await db(server)
+    .insertInto('player_days')
+    .values([
+      { application_id: APP, day: day(-2), player_id: web, sessions: 2, page_views: 10, events: 3 },
+      { application_id: APP, day: day(-2), player_id: web2, sessions: 1, page_views: 4, events: 0 },
+      { application_id: APP, day: day(0), player_id: ios, sessions: 3, page_views: 0, events: 5 },
+      { application_id: APP, day: day(-40), player_id: web, sessions: 9, page_views: 9, events: 9 },
+    ])
+    .execute();
+  const definition = (app: string, name: string, count: number) => ({ application_id: app, name, count, first_seen_at: at(-5), last_seen_at: at(0), properties: '{}' });
+  await db(server)
+    .insertInto('event_definitions')
+    .values([definition(APP, 'view', 500), definition(APP, 'purchase', 20), definition(APP, 'signup', 80), definition(OTHER, 'huge', 1_000_000)])
+    .execute();
+}, 60_000);
+afterAll(async () => server?.close());
+
+describe('GET /dashboard', () => {
+  it('counts players and subscribers by platform and channel', async () => {
+    const answer = await server.call('GET', url(), { token: owner.token });
+    expect(answer.status).toBe(200);
+    const data = answer.body.data;
+    expect(data).toMatchObject({ players: 4, subscribers: 2 });
+    expect(data.by_platform).toEqual([
+      { platform: 'web', players: 2, subscribers: 1 },
+      { platform: 'ios', players: 1, subscribers: 1 },
+      { platform: 'android', players: 1, subscribers: 0 },
+    ]);
+    expect(data.by_channel).toEqual([
+      { channel: 'web_push', players: 1 },
+      { channel: 'mobile_push', players: 1 },
+      { channel: 'sms', players: 1 },
+      { channel: 'facebook', players: 1 },
+    ]);
+    expect(data.top_events).toEqual([
+      { name: 'view', count: 500 },
+      { name: 'signup', count: 80 },
+      { name: 'purchase', count: 20 },
+    ]);
+  });
+
+  it('gives every day of the default 30-day period, zeros included', async () => {
+    const { data } = (await server.call('GET', url(), { token: owner.token })).body;
+    expect(data.from).toBe(day(-29));
+    expect(data.to).toBe(today);
+    expect(data.days).toHaveLength(30);
+    expect(data.days.map((entry: { day: string }) => entry.day)).toEqual(Array.from({ length: 30 }, (_, i) => day(i - 29)));
+    const byDay = new Map(data.days.map((entry: { day: string }) => [entry.day, entry]));
+    expect(byDay.get(day(-2))).toEqual({ day: day(-2), new_players: 2, active_players: 2, sessions: 3, page_views: 14 });
+    expect(byDay.get(day(0))).toEqual({ day: today, new_players: 1, active_players: 1, sessions: 3, page_views: 0 });
+    expect(byDay.get(day(-1))).toEqual({ day: day(-1), new_players: 0, active_players: 0, sessions: 0, page_views: 0 });
+  });
+
+  it('takes a chosen period', async () => {
+    const { data } = (await server.call('GET', url(`?from=${day(-41)}&to=${day(-39)}`), { token: owner.token })).body;
+    expect(data.days).toEqual([
+      { day: day(-41), new_players: 0, active_players: 0, sessions: 0, page_views: 0 },
+      { day: day(-40), new_players: 1, active_players: 1, sessions: 9, page_views: 9 },
+      { day: day(-39), new_players: 0, active_players: 0, sessions: 0, page_views: 0 },
+    ]);
+  });
+
+  it('refuses a period ending before it starts, longer than a year, or an impossible day', async () => {
+    for (const query of [`?from=${day(0)}&to=${day(-1)}`, `?from=${day(-400)}&to=${day(0)}`, '?from=2025-02-30&to=2025-03-01']) {
+      const answer = await server.call('GET', url(query), { token: owner.token, lang: 'en' });
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.error).toBe('INVALID_PARAM');
+    }
+    expect((await server.call('GET', url('?from=yesterday'), { token: owner.token })).status).toBe(400);
+  });
+
+  it('is readable by every member, a viewer too, and by nobody else', async () => {
+    expect((await server.call('GET', url(), { token: viewer.token })).status).toBe(200);
+    const outsider = await createUser(server, { name: 'outsider' });
+    expect((await server.call('GET', url(), { token: outsider.token })).body.error).toBe('NO_PERMISSION');
+    expect((await server.call('GET', url())).body.error).toBe('NOT_AUTHORIZED');
+  });
+});

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApplication, createUser, db, startServer, type TestServer } from './helpers';
+
+/** The REST device API (/api/v1/devices…) as a mobile app or a server calls it, with `Authorization: Key`. */
+const APP = 'device_api_app';
+
+let server: TestServer;
+let key: string;
+
+const call = (method: string, url: string, body?: unknown, auth: string | null = `Key ${key}`) =>
+  server.call(method, url, { body, headers: auth ? { authorization: auth } : {} });
+
+const player = (deviceId: string) =>
+  db(server).selectFrom('players').selectAll().where('application_id', '=', APP).where('device_id', '=', deviceId).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  server = await startServer();
+  const owner = await createUser(server);
+  key = (await createApplication(server, owner, APP)).client_key;
+}, 60_000);
+afterAll(async () => server?.close());
+
+describe('registering a device', () => {
+  it('registers an app install with its own id and its device facts', async () => {
+    const answer = await call('POST', '/api/v1/devices', {
+      device_id: 'ios-install-0001',
+      platform: 'ios',
+      device_token: 'apns-token-abc',
+      os: 'iOS',
+      os_version: '17.4',
+      app_version: '2.3.0',
+      device_model: 'iPhone15,2',
+      language: 'vi',
+      country: 'VN',
+      timezone: 'Asia/Ho_Chi_Minh',
+      timezone_offset: 420,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ device_id: 'ios-install-0001', created: true });
+    const row = await player('ios-install-0001');
+    expect(Number(row.id)).toBe(answer.body.data.player_id);
+    expect(row).toMatchObject({ platform: 'ios', device_type: 'mobile', device_token: 'apns-token-abc', os_version: '17.4', app_version: '2.3.0', device_model: 'iPhone15,2', country: 'VN', timezone_offset: 420 });
+    expect(row.last_seen_at).not.toBeNull();
+  });
+
+  it('updates the same device on a second registration, keeping what it does not repeat', async () => {
+    const answer = await call('POST', '/api/v1/devices', { device_id: 'ios-install-0001', platform: 'ios', app_version: '2.4.0', device_token: 'apns-token-new' });
+    expect(answer.body.data).toMatchObject({ device_id: 'ios-install-0001', created: false });
+    expect(await player('ios-install-0001')).toMatchObject({ app_version: '2.4.0', device_token: 'apns-token-new', os_version: '17.4', device_model: 'iPhone15,2' });
+  });
+
+  it('makes a device id when the app sends none', async () => {
+    const answer = await call('POST', '/api/v1/devices', { platform: 'android', os: 'Android' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.device_id).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    expect(await player(answer.body.data.device_id)).toMatchObject({ platform: 'android', os: 'Android' });
+  });
+
+  it('refuses a call without the key, or with an unknown one, and stores nothing', async () => {
+    for (const auth of [null, 'Key not-a-real-key', `Bearer ${'x'.repeat(20)}`]) {
+      const answer = await call('POST', '/api/v1/devices', { device_id: 'never-stored-1', platform: 'ios' }, auth);
+      expect(answer.status).toBe(401);
+      expect(answer.body.error).toBe('NOT_AUTHORIZED');
+    }
+    const rows = await db(server).selectFrom('players').select('id').where('device_id', '=', 'never-stored-1').execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('refuses an unknown platform with INVALID_PARAM', async () => {
+    const answer = await call('POST', '/api/v1/devices', { platform: 'symbian' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('INVALID_PARAM');
+    expect(answer.body.fields[0].path).toBe('platform');
+  });
+});
+
+describe('a registered device', () => {
+  const device = 'android-install-77';
+  beforeAll(async () => {
+    await call('POST', '/api/v1/devices', { device_id: device, platform: 'android' });
+  });
+
+  it('records sessions, counting a retried one once', async () => {
+    const at = server.clock.now().getTime() - 10_000;
+    const body = { id: 'session-start-0001', at, utm: { utm_source: 'push' } };
+    expect((await call('POST', `/api/v1/devices/${device}/sessions`, body)).body).toEqual({ success: true, data: { accepted: 1 } });
+    await call('POST', `/api/v1/devices/${device}/sessions`, body);
+    expect(await player(device)).toMatchObject({ session_count: 1, first_session_at: new Date(at).toISOString(), utm_source: 'push' });
+  });
+
+  it('records events with their client ids, storing a retry once', async () => {
+    const events = [
+      { id: 'evt-000000001', name: 'purchase', properties: { total: 450000, 'paid.date': '2025-03-01T10:00:00Z' } },
+      { id: 'evt-000000002', name: 'level_up', properties: { level: 3 } },
+    ];
+    const answer = await call('POST', `/api/v1/devices/${device}/events`, { events });
+    expect(answer.body).toEqual({ success: true, data: { accepted: 2 } });
+    await call('POST', `/api/v1/devices/${device}/events`, { events });
+    const { id } = await player(device);
+    const rows = await db(server).selectFrom('events').select(['name', 'client_event_id']).where('player_id', '=', id).where('name', '!=', 'session_start').orderBy('client_event_id').execute();
+    expect(rows).toEqual([
+      { name: 'purchase', client_event_id: 'evt-000000001' },
+      { name: 'level_up', client_event_id: 'evt-000000002' },
+    ]);
+  });
+
+  it('sets attributes', async () => {
+    const answer = await call('PUT', `/api/v1/devices/${device}/attributes`, { attributes: { tier: 'gold', 'signup.date': '2024-12-01' } });
+    expect(answer.body).toEqual({ success: true, data: { accepted: 2 } });
+    const { id } = await player(device);
+    const rows = await db(server).selectFrom('player_attributes').select(['name', 'value', 'number_value']).where('player_id', '=', id).orderBy('name').execute();
+    expect(rows).toEqual([
+      { name: 'signup.date', value: '2024-12-01T00:00:00.000Z', number_value: Date.parse('2024-12-01') },
+      { name: 'tier', value: 'gold', number_value: null },
+    ]);
+  });
+
+  it('sets identity: external user id, email, mobile number, Facebook PSID', async () => {
+    const answer = await call('PUT', `/api/v1/devices/${device}/identity`, { external_user_id: 'crm-9', email: 'app.user@example.com', mobile_number: '0912345678', fb_psid: '1234567890' });
+    expect(answer.status).toBe(200);
+    expect(await player(device)).toMatchObject({ external_user_id: 'crm-9', email: 'app.user@example.com', mobile_number: '0912345678', fb_psid: '1234567890' });
+  });
+
+  it('refuses a bad email or mobile number, naming the field, and keeps the stored identity', async () => {
+    const email = await call('PUT', `/api/v1/devices/${device}/identity`, { email: 'app.user@' }, `Key ${key}`);
+    expect(email.status).toBe(400);
+    expect(email.body.error).toBe('INVALID_PARAM');
+    expect(email.body.fields).toEqual([{ path: 'email', message: expect.any(String) }]);
+    const mobile = await call('PUT', `/api/v1/devices/${device}/identity`, { mobile_number: '12' });
+    expect(mobile.body.fields[0].path).toBe('mobile_number');
+    expect(await player(device)).toMatchObject({ email: 'app.user@example.com', mobile_number: '0912345678' });
+  });
+
+  it('refuses an empty identity', async () => {
+    const answer = await call('PUT', `/api/v1/devices/${device}/identity`, {});
+    expect(answer.status).toBe(400);
+  });
+
+  it('answers NOT_FOUND for a device never registered, storing nothing', async () => {
+    const answer = await call('POST', '/api/v1/devices/not-registered-9/events', { events: [{ id: 'evt-999999999', name: 'x' }] });
+    expect(answer.status).toBe(404);
+    const rows = await db(server).selectFrom('players').select('id').where('device_id', '=', 'not-registered-9').execute();
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('documents the device API under its tag with the client-key scheme', async () => {
+    const answer = await server.call('GET', '/api/docs/json');
+    const paths = answer.body.paths as Record<string, Record<string, { tags: string[]; security: unknown }>>;
+    expect(paths['/api/v1/devices'].post.tags).toEqual(['devices']);
+    expect(paths['/api/v1/devices/{device_id}/identity'].put.security).toEqual([{ clientKey: [] }]);
+    expect(answer.body.components.securitySchemes.clientKey).toMatchObject({ in: 'header', name: 'Authorization' });
+  });
+});

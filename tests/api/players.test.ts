@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
+import { daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
+
+/** The console's /player screens through the real server: the list's filters and order, a player's page, tags, deletion, roles. */
+const APP = 'player_app';
+const OTHER = 'player_other';
+
+let server: TestServer;
+let owner: TestUser;
+const members = {} as Record<'manager' | 'user' | 'viewer' | 'ads_manager', TestUser>;
+let outsider: TestUser;
+const ids = {} as Record<'web' | 'ios' | 'never' | 'android', number>;
+const base = `/api/application/${APP}/player`;
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await createUser(server, { name: 'owner' });
+  outsider = await createUser(server, { name: 'outsider' });
+  await createApplication(server, owner, APP, 'Players');
+  await createApplication(server, outsider, OTHER, 'Other');
+  for (const role of ['manager', 'user', 'viewer', 'ads_manager'] as const) {
+    members[role] = await createUser(server, { name: role });
+    await addMember(server, owner, APP, members[role], role);
+  }
+  const ago = (days: number) => daysAgo(server, days);
+  ids.web = await insertPlayer(server, APP, 'web-visitor-0001', {
+    country: 'VN',
+    os: 'Windows',
+    email: 'lan@example.com',
+    last_seen_at: ago(1),
+    created_at: ago(30),
+    session_count: 4,
+    page_views: 40,
+    subscribed: 1,
+    push_endpoint: 'https://push.example.com/1',
+    push_p256dh: 'p',
+    push_auth: 'a',
+  });
+  ids.ios = await insertPlayer(server, APP, 'ios-install-0002', {
+    platform: 'ios',
+    device_type: 'mobile',
+    os: 'iOS',
+    country: 'US',
+    device_token: 'apns',
+    subscribed: 1,
+    mobile_number: '+15550001',
+    external_user_id: 'customer-42',
+    last_seen_at: ago(10),
+    created_at: ago(20),
+    session_count: 9,
+    page_views: 2,
+  });
+  ids.never = await insertPlayer(server, APP, 'never-seen-0003', { created_at: ago(5) });
+  ids.android = await insertPlayer(server, APP, 'android-install-0004', {
+    platform: 'android',
+    device_type: 'mobile',
+    os: 'Android',
+    country: 'VN',
+    fb_psid: 'psid',
+    last_seen_at: ago(3),
+    created_at: ago(3),
+    session_count: 1,
+    page_views: 7,
+  });
+  await insertPlayer(server, OTHER, 'web-visitor-0001', { country: 'VN', last_seen_at: ago(0) });
+  await insertTags(server, APP, ids.web, ['vip', 'buyer']);
+  await insertTags(server, APP, ids.android, ['buyer']);
+}, 60_000);
+afterAll(async () => server?.close());
+
+async function list(query = '', token = owner.token) {
+  const answer = await server.call('GET', `${base}${query}`, { token });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.data as { items: { id: number; device_id: string; tags: string[]; channels: string[] }[]; total: number };
+}
+const order = (page: { items: { id: number }[] }) => page.items.map((item) => Object.entries(ids).find(([, id]) => id === item.id)?.[0]);
+
+describe('the player list', () => {
+  it('lists only this application’s players, last seen first with never-seen players last', async () => {
+    const page = await list();
+    expect(page.total).toBe(4);
+    expect(order(page)).toEqual(['web', 'android', 'ios', 'never']);
+  });
+
+  it('sorts by last seen ascending with never-seen players first, and by the other columns', async () => {
+    expect(order(await list('?order=asc'))).toEqual(['never', 'ios', 'android', 'web']);
+    expect(order(await list('?sort=session_count'))).toEqual(['ios', 'web', 'android', 'never']);
+    expect(order(await list('?sort=page_views&order=asc'))).toEqual(['never', 'ios', 'android', 'web']);
+    expect(order(await list('?sort=created_at'))).toEqual(['android', 'never', 'ios', 'web']);
+  });
+
+  it('pages, with the total of every page', async () => {
+    const first = await list('?limit=3');
+    const second = await list('?limit=3&page=2');
+    expect(order(first)).toEqual(['web', 'android', 'ios']);
+    expect(order(second)).toEqual(['never']);
+    expect(second.total).toBe(4);
+  });
+
+  it('filters by country, device type, OS, platform, subscription, last seen and tag', async () => {
+    expect(order(await list('?country=vn'))).toEqual(['web', 'android']);
+    expect(order(await list('?device_type=mobile'))).toEqual(['android', 'ios']);
+    expect(order(await list('?os=iOS'))).toEqual(['ios']);
+    expect(order(await list('?platform=android'))).toEqual(['android']);
+    expect(order(await list('?subscribed=true'))).toEqual(['web', 'ios']);
+    expect(order(await list('?subscribed=false'))).toEqual(['android', 'never']);
+    expect(order(await list('?seen_within_days=7'))).toEqual(['web', 'android']);
+    expect(order(await list('?tag=buyer'))).toEqual(['web', 'android']);
+    const both = await list('?tag=buyer&country=VN&seen_within_days=2');
+    expect(order(both)).toEqual(['web']);
+    expect(both.total).toBe(1);
+  });
+
+  it('finds a player by exact device id, user id, email or mobile number', async () => {
+    expect(order(await list('?q=ios-install-0002'))).toEqual(['ios']);
+    expect(order(await list('?q=customer-42'))).toEqual(['ios']);
+    expect(order(await list('?q=LAN@example.com'))).toEqual(['web']);
+    expect(order(await list(`?q=${encodeURIComponent('+15550001')}`))).toEqual(['ios']);
+    expect((await list('?q=ios-install')).total).toBe(0);
+  });
+
+  it('shows each player’s tags and the channels it can be reached on', async () => {
+    const page = await list();
+    const byId = new Map(page.items.map((item) => [item.id, item]));
+    expect(byId.get(ids.web)).toMatchObject({ tags: ['buyer', 'vip'], channels: ['web_push'] });
+    expect(byId.get(ids.ios)).toMatchObject({ tags: [], channels: ['mobile_push', 'sms'] });
+    expect(byId.get(ids.android)).toMatchObject({ channels: ['facebook'] });
+    expect(byId.get(ids.never)).toMatchObject({ channels: [] });
+    expect(JSON.stringify(page)).not.toContain('push.example.com');
+  });
+
+  it('refuses an unknown sort or a filter out of range', async () => {
+    expect((await server.call('GET', `${base}?sort=email`, { token: owner.token })).status).toBe(400);
+    expect((await server.call('GET', `${base}?seen_within_days=0`, { token: owner.token })).status).toBe(400);
+  });
+});
+
+describe("a player's page", () => {
+  it('shows the player with typed attributes and the latest 50 events, newest first', async () => {
+    await insertAttribute(server, APP, ids.web, 'plan', 'gold');
+    await insertAttribute(server, APP, ids.web, 'spent', 120.5);
+    await insertAttribute(server, APP, ids.web, 'vip', true);
+    await insertAttribute(server, APP, ids.web, 'birthday.date', '1990-04-01T00:00:00.000Z');
+    // A definition decides the type: "42" stored as text shows as text.
+    await insertAttribute(server, APP, ids.web, 'code', '42');
+    await db(server)
+      .insertInto('attribute_definitions')
+      .values({ application_id: APP, name: 'code', type: 'text', description: null, source: 'console', created_at: daysAgo(server, 1), updated_at: daysAgo(server, 1) })
+      .execute();
+    for (let i = 0; i < 55; i += 1) await insertEvent(server, APP, ids.web, i % 2 ? 'view' : 'add_to_cart', daysAgo(server, 1 + i / 100), { sku: `S${i}` });
+
+    const answer = await server.call('GET', `${base}/${ids.web}`, { token: owner.token });
+    expect(answer.status).toBe(200);
+    const detail = answer.body.data;
+    expect(detail.player).toMatchObject({ id: ids.web, device_id: 'web-visitor-0001', country: 'VN', subscribed: true, tags: ['buyer', 'vip'] });
+    const attributes = Object.fromEntries(detail.attributes.map((a: { name: string; type: string; value: unknown }) => [a.name, [a.type, a.value]]));
+    expect(attributes).toEqual({
+      'birthday.date': ['date', '1990-04-01T00:00:00.000Z'],
+      code: ['text', '42'],
+      plan: ['text', 'gold'],
+      spent: ['number', 120.5],
+      vip: ['boolean', true],
+    });
+    expect(detail.events).toHaveLength(50);
+    expect(detail.events[0]).toMatchObject({ name: 'add_to_cart', properties: { sku: 'S0' } });
+    const times = detail.events.map((event: { occurred_at: string }) => event.occurred_at);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it("is NOT_FOUND for another application's player", async () => {
+    const foreign = await db(server).selectFrom('players').select('id').where('application_id', '=', OTHER).executeTakeFirstOrThrow();
+    expect((await server.call('GET', `${base}/${foreign.id}`, { token: owner.token })).body.error).toBe('NOT_FOUND');
+  });
+});
+
+describe('tags', () => {
+  it('adds tags (keeping those it has) and removes one', async () => {
+    const added = await server.call('POST', `${base}/${ids.ios}/tags`, { token: owner.token, body: { tags: ['vip', 'beta', 'vip'] } });
+    expect(added.status).toBe(200);
+    expect(added.body.data.tags).toEqual(['beta', 'vip']);
+    const again = await server.call('POST', `${base}/${ids.ios}/tags`, { token: owner.token, body: { tags: ['beta'] } });
+    expect(again.body.data.tags).toEqual(['beta', 'vip']);
+    const removed = await server.call('DELETE', `${base}/${ids.ios}/tags/beta`, { token: owner.token });
+    expect(removed.body.data.tags).toEqual(['vip']);
+    expect((await server.call('DELETE', `${base}/${ids.ios}/tags/beta`, { token: owner.token })).body.error).toBe('NOT_FOUND');
+  });
+
+  it('refuses a tag with spaces or no tags at all', async () => {
+    const spaced = await server.call('POST', `${base}/${ids.ios}/tags`, { token: owner.token, body: { tags: ['two words'] } });
+    expect(spaced.status).toBe(400);
+    expect(spaced.body.fields[0].path).toBe('tags.0');
+    expect((await server.call('POST', `${base}/${ids.ios}/tags`, { token: owner.token, body: { tags: [] } })).status).toBe(400);
+  });
+});
+
+describe('who may do what (spec §6: every member reads; super users, managers and users write)', () => {
+  it('lets every member read the list and a player', async () => {
+    for (const member of Object.values(members)) {
+      expect((await server.call('GET', base, { token: member.token })).status).toBe(200);
+      expect((await server.call('GET', `${base}/${ids.android}`, { token: member.token })).status).toBe(200);
+    }
+  });
+
+  it('refuses outsiders and anonymous callers', async () => {
+    expect((await server.call('GET', base, { token: outsider.token })).body.error).toBe('NO_PERMISSION');
+    expect((await server.call('GET', base)).body.error).toBe('NOT_AUTHORIZED');
+  });
+
+  it('refuses tag changes and deletion to viewers and ads managers, changing nothing', async () => {
+    for (const member of [members.viewer, members.ads_manager]) {
+      const added = await server.call('POST', `${base}/${ids.android}/tags`, { token: member.token, body: { tags: ['nope'] } });
+      expect(added.body.error).toBe('NO_PERMISSION');
+      expect((await server.call('DELETE', `${base}/${ids.android}/tags/buyer`, { token: member.token })).body.error).toBe('NO_PERMISSION');
+      expect((await server.call('DELETE', `${base}/${ids.android}`, { token: member.token })).body.error).toBe('NO_PERMISSION');
+    }
+    const tags = await db(server).selectFrom('player_tags').select('tag').where('player_id', '=', ids.android).execute();
+    expect(tags.map((row) => row.tag)).toEqual(['buyer']);
+  });
+
+  it('lets a user tag a player', async () => {
+    const added = await server.call('POST', `${base}/${ids.android}/tags`, { token: members.user.token, body: { tags: ['seen-by-user'] } });
+    expect(added.status).toBe(200);
+  });
+});
+
+describe('deleting a player', () => {
+  it('removes the player with tags, attributes, events and daily activity', async () => {
+    const id = await insertPlayer(server, APP, 'to-delete-0005', { last_seen_at: daysAgo(server, 0) });
+    await insertTags(server, APP, id, ['x']);
+    await insertAttribute(server, APP, id, 'plan', 'gold');
+    await insertEvent(server, APP, id, 'view', daysAgo(server, 0));
+    await db(server).insertInto('player_days').values({ application_id: APP, day: daysAgo(server, 0).slice(0, 10), player_id: id, sessions: 1 }).execute();
+    const answer = await server.call('DELETE', `${base}/${id}`, { token: members.manager.token });
+    expect(answer.status).toBe(200);
+    expect((await server.call('GET', `${base}/${id}`, { token: owner.token })).body.error).toBe('NOT_FOUND');
+    for (const table of ['player_tags', 'player_attributes', 'events', 'player_days'] as const) {
+      const rows = await db(server).selectFrom(table).select('player_id').where('player_id', '=', id).execute();
+      expect(rows, table).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,463 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SegmentCondition, SegmentRule } from '../../shared/contract';
+import { matchingPlayerIds } from '../../server/domain/segments';
+import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
+import { DAY_MS, daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
+
+/**
+ * Segments through the real server: every operator of every condition kind over four players whose fields are
+ * known, the live count (POST /segment/count) and the list of matching players (the same compiled SQL) both
+ * compared with the expected players; OR/AND; events not performed, counted, within a period; the clock moved.
+ */
+const APP = 'segment_app';
+const OTHER = 'segment_other';
+
+let server: TestServer;
+let owner: TestUser;
+const ids = {} as Record<'alice' | 'bob' | 'carol' | 'dave', number>;
+const names = new Map<number, string>();
+/** The day (YYYY-MM-DD) `days` days before the clock, as seeded. */
+let dayOf: (days: number) => string;
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await createUser(server, { name: 'owner' });
+  await createApplication(server, owner, APP, 'Segments');
+  await createApplication(server, owner, OTHER, 'Other');
+  const ago = (days: number) => daysAgo(server, days);
+  dayOf = (days: number) => ago(days).slice(0, 10);
+
+  ids.alice = await insertPlayer(server, APP, 'alice-device', {
+    country: 'VN',
+    city: 'Hà Nội',
+    language: 'vi',
+    device_type: 'mobile',
+    platform: 'web',
+    os: 'Android',
+    browser: 'Chrome',
+    timezone_offset: 420,
+    external_user_id: 'u-1',
+    email: 'alice@example.com',
+    utm_source: 'google',
+    utm_medium: 'cpc',
+    utm_campaign: 'Summer_Sale',
+    first_session_at: ago(40),
+    last_session_at: ago(1),
+    created_at: ago(40),
+    session_count: 12,
+    page_views: 80,
+    subscribed: 1,
+    push_endpoint: 'https://push.example.com/alice',
+    push_p256dh: 'key',
+    push_auth: 'auth',
+  });
+  ids.bob = await insertPlayer(server, APP, 'bob-device', {
+    country: 'US',
+    city: 'New York',
+    language: 'en',
+    os: 'Windows',
+    browser: 'Firefox',
+    timezone_offset: -300,
+    utm_source: 'facebook',
+    utm_campaign: 'summer%sale',
+    first_session_at: ago(5),
+    last_session_at: ago(5),
+    created_at: ago(5),
+    session_count: 1,
+    page_views: 3,
+  });
+  ids.carol = await insertPlayer(server, APP, 'carol-device', {
+    country: 'VN',
+    city: 'Ho Chi Minh',
+    language: 'vi',
+    device_type: 'mobile',
+    platform: 'ios',
+    os: 'iOS',
+    app_version: '2.1.0',
+    device_token: 'apns-token',
+    subscribed: 1,
+    mobile_number: '+84901234567',
+    timezone_offset: 420,
+    first_session_at: ago(100),
+    last_session_at: ago(60),
+    created_at: ago(100),
+    session_count: 5,
+    page_views: 20,
+  });
+  // Subscribed on Android but without a token: not reachable by mobile push.
+  ids.dave = await insertPlayer(server, APP, 'dave-device', { platform: 'android', subscribed: 1, fb_psid: 'psid-1', created_at: ago(1) });
+  for (const [name, id] of Object.entries(ids)) names.set(id, name);
+
+  await insertTags(server, APP, ids.alice, ['vip', 'newsletter']);
+  await insertTags(server, APP, ids.bob, ['newsletter']);
+  await insertTags(server, APP, ids.carol, ['vip']);
+
+  await insertAttribute(server, APP, ids.alice, 'plan', 'gold');
+  await insertAttribute(server, APP, ids.alice, 'spent', 250);
+  await insertAttribute(server, APP, ids.alice, 'married', true);
+  await insertAttribute(server, APP, ids.alice, 'birthday.date', ago(3));
+  await insertAttribute(server, APP, ids.bob, 'plan', 'silver');
+  await insertAttribute(server, APP, ids.bob, 'spent', 50);
+  await insertAttribute(server, APP, ids.bob, 'married', false);
+  await insertAttribute(server, APP, ids.carol, 'spent', 1000);
+  await insertAttribute(server, APP, ids.carol, 'birthday.date', ago(400));
+
+  for (const days of [2, 10, 40]) await insertEvent(server, APP, ids.alice, 'purchase', ago(days));
+  await insertEvent(server, APP, ids.alice, 'view', ago(1));
+  await insertEvent(server, APP, ids.bob, 'view', ago(5));
+  await insertEvent(server, APP, ids.bob, 'view', ago(5.5));
+  await insertEvent(server, APP, ids.carol, 'purchase', ago(60));
+
+  // Another application's player matches almost everything and must never be counted.
+  const stranger = await insertPlayer(server, OTHER, 'alice-device', { country: 'VN', session_count: 99, subscribed: 1, push_endpoint: 'https://push.example.com/x' });
+  await insertTags(server, OTHER, stranger, ['vip', 'newsletter']);
+  await insertAttribute(server, OTHER, stranger, 'plan', 'gold');
+  await insertEvent(server, OTHER, stranger, 'purchase', ago(1));
+}, 60_000);
+afterAll(async () => server?.close());
+
+const one = (condition: unknown): SegmentRule => ({ any: [{ all: [condition as SegmentCondition] }] });
+
+/** The count the editor shows, and the matching players, both by name. */
+async function evaluate(rule: SegmentRule, token = owner.token) {
+  const answer = await server.call('POST', `/api/application/${APP}/segment/count`, { token, body: { rule } });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  const list = await matchingPlayerIds(server.app.services, APP, rule);
+  return { count: answer.body.data.count as number, total: answer.body.data.total as number, players: list.map((id) => names.get(id)).sort() };
+}
+
+async function expectMembers(rule: SegmentRule, expected: string[]) {
+  const { count, players } = await evaluate(rule);
+  expect(players).toEqual([...expected].sort());
+  expect(count).toBe(expected.length);
+}
+
+type Case = [label: string, condition: unknown, expected: string[]];
+
+describe('field conditions', () => {
+  const cases: Case[] = [
+    ['text eq', { kind: 'field', field: 'country', op: 'eq', value: 'VN' }, ['alice', 'carol']],
+    ['text eq is exact', { kind: 'field', field: 'country', op: 'eq', value: 'vn' }, []],
+    ['text neq includes players without a value', { kind: 'field', field: 'country', op: 'neq', value: 'VN' }, ['bob', 'dave']],
+    ['text contains ignores case', { kind: 'field', field: 'country', op: 'contains', value: 'v' }, ['alice', 'carol']],
+    ['text not_contains includes players without a value', { kind: 'field', field: 'country', op: 'not_contains', value: 'v' }, ['bob', 'dave']],
+    ['text contains takes _ literally', { kind: 'field', field: 'utm_campaign', op: 'contains', value: 'summer_' }, ['alice']],
+    ['text contains takes % literally', { kind: 'field', field: 'utm_campaign', op: 'contains', value: '%' }, ['bob']],
+    ['text exists', { kind: 'field', field: 'country', op: 'exists' }, ['alice', 'bob', 'carol']],
+    ['text not_exists', { kind: 'field', field: 'country', op: 'not_exists' }, ['dave']],
+    ['text eq on app version', { kind: 'field', field: 'app_version', op: 'eq', value: '2.1.0' }, ['carol']],
+    ['text eq on platform', { kind: 'field', field: 'platform', op: 'eq', value: 'android' }, ['dave']],
+    ['text eq on device type', { kind: 'field', field: 'device_type', op: 'eq', value: 'mobile' }, ['alice', 'carol']],
+    ['text eq on utm source', { kind: 'field', field: 'utm_source', op: 'eq', value: 'facebook' }, ['bob']],
+    ['text contains on city', { kind: 'field', field: 'city', op: 'contains', value: 'chi' }, ['carol']],
+    ['text eq on email', { kind: 'field', field: 'email', op: 'eq', value: 'alice@example.com' }, ['alice']],
+    ['number eq', { kind: 'field', field: 'session_count', op: 'eq', value: 5 }, ['carol']],
+    ['number neq', { kind: 'field', field: 'session_count', op: 'neq', value: 5 }, ['alice', 'bob', 'dave']],
+    ['number gt', { kind: 'field', field: 'session_count', op: 'gt', value: 5 }, ['alice']],
+    ['number gte', { kind: 'field', field: 'session_count', op: 'gte', value: 5 }, ['alice', 'carol']],
+    ['number lt', { kind: 'field', field: 'session_count', op: 'lt', value: 5 }, ['bob', 'dave']],
+    ['number lte', { kind: 'field', field: 'session_count', op: 'lte', value: 1 }, ['bob', 'dave']],
+    ['number gt with a fraction', { kind: 'field', field: 'session_count', op: 'gt', value: 0.5 }, ['alice', 'bob', 'carol']],
+    ['number lt on page views', { kind: 'field', field: 'page_views', op: 'lt', value: 20 }, ['bob', 'dave']],
+    ['number neq includes players without a value', { kind: 'field', field: 'timezone_offset', op: 'neq', value: 420 }, ['bob', 'dave']],
+    ['number lt with a negative value', { kind: 'field', field: 'timezone_offset', op: 'lt', value: 0 }, ['bob']],
+    ['number exists', { kind: 'field', field: 'timezone_offset', op: 'exists' }, ['alice', 'bob', 'carol']],
+    ['number not_exists', { kind: 'field', field: 'timezone_offset', op: 'not_exists' }, ['dave']],
+    ['date within_days', { kind: 'field', field: 'last_session_at', op: 'within_days', value: 2 }, ['alice']],
+    ['date within_days, wider', { kind: 'field', field: 'last_session_at', op: 'within_days', value: 7 }, ['alice', 'bob']],
+    ['date older_than_days', { kind: 'field', field: 'last_session_at', op: 'older_than_days', value: 30 }, ['carol']],
+    ['date exists', { kind: 'field', field: 'first_session_at', op: 'exists' }, ['alice', 'bob', 'carol']],
+    ['date not_exists', { kind: 'field', field: 'first_session_at', op: 'not_exists' }, ['dave']],
+    ['date older_than_days on created', { kind: 'field', field: 'created_at', op: 'older_than_days', value: 30 }, ['alice', 'carol']],
+  ];
+  it.each(cases)('%s', async (_label, condition, expected) => expectMembers(one(condition), expected));
+
+  it('compares dates to whole UTC days: before a day is before its start, after a day is from the next day on', async () => {
+    await expectMembers(one({ kind: 'field', field: 'last_session_at', op: 'before', value: dayOf(3) }), ['bob', 'carol']);
+    await expectMembers(one({ kind: 'field', field: 'last_session_at', op: 'after', value: dayOf(3) }), ['alice']);
+    // The day of bob's last session is neither before nor after that day.
+    await expectMembers(one({ kind: 'field', field: 'last_session_at', op: 'before', value: dayOf(5) }), ['carol']);
+    await expectMembers(one({ kind: 'field', field: 'last_session_at', op: 'after', value: dayOf(5) }), ['alice']);
+    await expectMembers(one({ kind: 'field', field: 'first_session_at', op: 'after', value: dayOf(101) }), ['alice', 'bob', 'carol']);
+  });
+});
+
+describe('attribute conditions', () => {
+  const text = (op: string, value?: string) => ({ kind: 'attribute', name: 'plan', type: 'text', op, value });
+  const number = (op: string, value?: number) => ({ kind: 'attribute', name: 'spent', type: 'number', op, value });
+  const boolean = (op: string) => ({ kind: 'attribute', name: 'married', type: 'boolean', op });
+  const date = (op: string, value?: string | number) => ({ kind: 'attribute', name: 'birthday.date', type: 'date', op, value });
+  const cases: Case[] = [
+    ['text eq', text('eq', 'gold'), ['alice']],
+    ['text neq includes players without it', text('neq', 'gold'), ['bob', 'carol', 'dave']],
+    ['text contains ignores case', text('contains', 'LD'), ['alice']],
+    ['text not_contains includes players without it', text('not_contains', 'ld'), ['bob', 'carol', 'dave']],
+    ['text exists', text('exists'), ['alice', 'bob']],
+    ['text not_exists', text('not_exists'), ['carol', 'dave']],
+    ['number eq', number('eq', 50), ['bob']],
+    ['number neq includes players without it', number('neq', 50), ['alice', 'carol', 'dave']],
+    ['number gt', number('gt', 100), ['alice', 'carol']],
+    ['number gte', number('gte', 250), ['alice', 'carol']],
+    ['number lt', number('lt', 250), ['bob']],
+    ['number lte', number('lte', 250), ['alice', 'bob']],
+    ['number exists', number('exists'), ['alice', 'bob', 'carol']],
+    ['number not_exists', number('not_exists'), ['dave']],
+    ['boolean is_true', boolean('is_true'), ['alice']],
+    ['boolean is_false', boolean('is_false'), ['bob']],
+    ['boolean exists', boolean('exists'), ['alice', 'bob']],
+    ['boolean not_exists', boolean('not_exists'), ['carol', 'dave']],
+    ['date within_days', date('within_days', 7), ['alice']],
+    ['date older_than_days', date('older_than_days', 30), ['carol']],
+    ['date exists', date('exists'), ['alice', 'carol']],
+    ['date not_exists', date('not_exists'), ['bob', 'dave']],
+  ];
+  it.each(cases)('%s', async (_label, condition, expected) => expectMembers(one(condition), expected));
+
+  it('compares date attributes to whole UTC days', async () => {
+    await expectMembers(one(date('before', dayOf(10))), ['carol']);
+    await expectMembers(one(date('after', dayOf(10))), ['alice']);
+    await expectMembers(one(date('after', dayOf(3))), []);
+  });
+
+  it("does not see another application's attribute of the same name", async () => {
+    await expectMembers(one(text('eq', 'gold')), ['alice']);
+  });
+});
+
+describe('tag conditions', () => {
+  const cases: Case[] = [
+    ['has', { kind: 'tag', op: 'has', tag: 'vip' }, ['alice', 'carol']],
+    ['has, another tag', { kind: 'tag', op: 'has', tag: 'newsletter' }, ['alice', 'bob']],
+    ['not_has includes untagged players', { kind: 'tag', op: 'not_has', tag: 'vip' }, ['bob', 'dave']],
+    ['has a tag nobody has', { kind: 'tag', op: 'has', tag: 'ghost' }, []],
+    ['not_has a tag nobody has', { kind: 'tag', op: 'not_has', tag: 'ghost' }, ['alice', 'bob', 'carol', 'dave']],
+  ];
+  it.each(cases)('%s', async (_label, condition, expected) => expectMembers(one(condition), expected));
+});
+
+describe('event conditions', () => {
+  const event = (extra: Record<string, unknown>) => ({ kind: 'event', name: 'purchase', performed: true, ...extra });
+  const cases: Case[] = [
+    ['performed', event({}), ['alice', 'carol']],
+    ['not performed', event({ performed: false }), ['bob', 'dave']],
+    ['performed within 7 days', event({ within_days: 7 }), ['alice']],
+    ['performed within 90 days', event({ within_days: 90 }), ['alice', 'carol']],
+    ['not performed within 30 days', event({ performed: false, within_days: 30 }), ['bob', 'carol', 'dave']],
+    ['performed at least twice', event({ count: { op: 'gte', value: 2 } }), ['alice']],
+    ['performed at least three times', event({ count: { op: 'gte', value: 3 } }), ['alice']],
+    ['performed at least four times', event({ count: { op: 'gte', value: 4 } }), []],
+    ['performed exactly once', event({ count: { op: 'eq', value: 1 } }), ['carol']],
+    ['performed at most once (and at least once)', event({ count: { op: 'lte', value: 1 } }), ['carol']],
+    ['performed at least twice within 30 days', event({ count: { op: 'gte', value: 2 }, within_days: 30 }), ['alice']],
+    ['performed at least three times within 30 days', event({ count: { op: 'gte', value: 3 }, within_days: 30 }), []],
+    ['not performed at least twice: fewer times, none included', event({ performed: false, count: { op: 'gte', value: 2 } }), ['bob', 'carol', 'dave']],
+    ['another event counted', { kind: 'event', name: 'view', performed: true, count: { op: 'eq', value: 2 } }, ['bob']],
+    ['an event nobody sent', { kind: 'event', name: 'refund', performed: true }, []],
+    ['an event nobody sent, not performed', { kind: 'event', name: 'refund', performed: false }, ['alice', 'bob', 'carol', 'dave']],
+  ];
+  it.each(cases)('%s', async (_label, condition, expected) => expectMembers(one(condition), expected));
+});
+
+describe('channel conditions', () => {
+  const cases: Case[] = [
+    ['web push', { kind: 'channel', channel: 'web_push', subscribed: true }, ['alice']],
+    ['not web push', { kind: 'channel', channel: 'web_push', subscribed: false }, ['bob', 'carol', 'dave']],
+    ['mobile push needs a token on ios or android', { kind: 'channel', channel: 'mobile_push', subscribed: true }, ['carol']],
+    ['sms', { kind: 'channel', channel: 'sms', subscribed: true }, ['carol']],
+    ['facebook', { kind: 'channel', channel: 'facebook', subscribed: true }, ['dave']],
+    ['not facebook', { kind: 'channel', channel: 'facebook', subscribed: false }, ['alice', 'bob', 'carol']],
+  ];
+  it.each(cases)('%s', async (_label, condition, expected) => expectMembers(one(condition), expected));
+});
+
+describe('groups', () => {
+  const vn = { kind: 'field', field: 'country', op: 'eq', value: 'VN' };
+  const us = { kind: 'field', field: 'country', op: 'eq', value: 'US' };
+  const regular = { kind: 'field', field: 'session_count', op: 'gt', value: 5 };
+  const vip = { kind: 'tag', op: 'has', tag: 'vip' };
+
+  it('AND: a player matches a group when every condition does', async () => {
+    await expectMembers({ any: [{ all: [vn, regular] }] } as SegmentRule, ['alice']);
+    await expectMembers({ any: [{ all: [vn, vip, { kind: 'event', name: 'purchase', performed: true, within_days: 30 }] }] } as SegmentRule, ['alice']);
+    await expectMembers({ any: [{ all: [us, vip] }] } as SegmentRule, []);
+  });
+
+  it('OR: a player matches when any group does, and counts once', async () => {
+    await expectMembers({ any: [{ all: [us] }, { all: [{ kind: 'channel', channel: 'facebook', subscribed: true }] }] } as SegmentRule, ['bob', 'dave']);
+    await expectMembers({ any: [{ all: [vn, regular] }, { all: [us] }] } as SegmentRule, ['alice', 'bob']);
+    await expectMembers({ any: [{ all: [vip] }, { all: [vn] }] } as SegmentRule, ['alice', 'carol']);
+  });
+
+  it("answers the application's players in total beside the count", async () => {
+    const { total, count } = await evaluate(one(vn));
+    expect(total).toBe(4);
+    expect(count).toBe(2);
+  });
+});
+
+describe('within_days follows the clock', () => {
+  it('counts from the moved clock, for fields, attributes and events', async () => {
+    const session = one({ kind: 'field', field: 'last_session_at', op: 'within_days', value: 7 });
+    const birthday = one({ kind: 'attribute', name: 'birthday.date', type: 'date', op: 'within_days', value: 7 });
+    const recent = one({ kind: 'event', name: 'purchase', performed: true, within_days: 7 });
+    await expectMembers(session, ['alice', 'bob']);
+    await expectMembers(birthday, ['alice']);
+    await expectMembers(recent, ['alice']);
+    server.clock.advance(3 * DAY_MS);
+    try {
+      await expectMembers(session, ['alice']);
+      await expectMembers(birthday, ['alice']);
+      await expectMembers(recent, ['alice']);
+      server.clock.advance(3 * DAY_MS);
+      await expectMembers(session, []);
+      await expectMembers(birthday, []);
+      await expectMembers(recent, []);
+    } finally {
+      server.clock.advance(-6 * DAY_MS);
+    }
+  });
+});
+
+describe('rules that are refused', () => {
+  async function refused(rule: unknown) {
+    const answer = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, lang: 'en', body: { rule } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('INVALID_PARAM');
+    return (answer.body.fields as { path: string }[]).map((field) => field.path);
+  }
+
+  it('refuses an empty rule and an empty group (spec §5), naming the path', async () => {
+    expect(await refused({ any: [] })).toContain('rule.any');
+    expect(await refused({ any: [{ all: [] }] })).toContain('rule.any.0.all');
+  });
+
+  it('refuses a condition without its value', async () => {
+    expect(await refused(one({ kind: 'field', field: 'country', op: 'eq' }))).toContain('rule.any.0.all.0.value');
+    expect(await refused(one({ kind: 'field', field: 'country', op: 'eq', value: '' }))).toContain('rule.any.0.all.0.value');
+    expect(await refused(one({ kind: 'field', field: 'last_session_at', op: 'within_days', value: 'soon' }))).toContain('rule.any.0.all.0.value');
+    expect(await refused(one({ kind: 'field', field: 'last_session_at', op: 'before', value: 'not a day' }))).toContain('rule.any.0.all.0.value');
+  });
+
+  it("refuses an operator the field's type has not, and a field that is not offered", async () => {
+    expect(await refused(one({ kind: 'field', field: 'country', op: 'gt', value: 3 }))).toContain('rule.any.0.all.0.op');
+    expect(await refused(one({ kind: 'field', field: 'push_endpoint', op: 'exists' }))).toContain('rule.any.0.all.0.field');
+  });
+
+  it('refuses a date attribute whose name does not end with .date, and the reverse', async () => {
+    expect(await refused(one({ kind: 'attribute', name: 'birthday', type: 'date', op: 'exists' }))).toContain('rule.any.0.all.0.name');
+    expect(await refused(one({ kind: 'attribute', name: 'birthday.date', type: 'text', op: 'exists' }))).toContain('rule.any.0.all.0.name');
+  });
+
+  it('refuses a second group that is empty, naming that group', async () => {
+    expect(await refused({ any: [{ all: [{ kind: 'tag', op: 'has', tag: 'vip' }] }, { all: [] }] })).toContain('rule.any.1.all');
+  });
+});
+
+describe('saved segments', () => {
+  const body = (name: string, rule: SegmentRule = one({ kind: 'tag', op: 'has', tag: 'vip' })) => ({ name, rule });
+
+  it('measures a segment when it is saved, and lists it with that size', async () => {
+    const created = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: body('VIPs') });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ name: 'VIPs', size: 2 });
+    expect(created.body.data.measured_at).toBe(server.clock.now().toISOString().slice(0, 10) + created.body.data.measured_at.slice(10));
+    const list = await server.call('GET', `/api/application/${APP}/segment`, { token: owner.token });
+    expect(list.body.data.items.find((item: { id: number }) => item.id === created.body.data.id)).toMatchObject({ size: 2 });
+    const stored = await db(server).selectFrom('segment_sizes').selectAll().where('segment_id', '=', created.body.data.id).execute();
+    expect(stored.map((row) => Number(row.size))).toEqual([2]);
+  });
+
+  it('measures again on the first read of a new day, keeping the size over time', async () => {
+    const created = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: body('Web push', one({ kind: 'channel', channel: 'web_push', subscribed: true })) });
+    const id = created.body.data.id as number;
+    const before = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token });
+    expect(before.body.data.sizes).toHaveLength(1);
+    server.clock.advance(DAY_MS);
+    try {
+      // A new subscriber appears overnight.
+      await db(server).updateTable('players').set({ push_endpoint: 'https://push.example.com/dave' }).where('id', '=', ids.dave).execute();
+      const detail = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token });
+      expect(detail.body.data.sizes.map((size: { size: number }) => size.size)).toEqual([1, 2]);
+      expect(detail.body.data.size).toBe(2);
+      expect(detail.body.data.sizes[1].day).toBe(server.clock.now().toISOString().slice(0, 10));
+      // Read again the same day: no new measurement.
+      const again = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token });
+      expect(again.body.data.sizes).toHaveLength(2);
+    } finally {
+      await db(server).updateTable('players').set({ push_endpoint: null }).where('id', '=', ids.dave).execute();
+      server.clock.advance(-DAY_MS);
+    }
+  });
+
+  it("replaces a segment's rule and measures the new rule", async () => {
+    const created = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: body('Edit me') });
+    const id = created.body.data.id as number;
+    const updated = await server.call('PUT', `/api/application/${APP}/segment/${id}`, {
+      token: owner.token,
+      body: body('Americans', one({ kind: 'field', field: 'country', op: 'eq', value: 'US' })),
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ name: 'Americans', size: 1 });
+    const detail = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token });
+    expect(detail.body.data.rule).toEqual(one({ kind: 'field', field: 'country', op: 'eq', value: 'US' }));
+    expect(detail.body.data.sizes).toHaveLength(1);
+  });
+
+  it('deletes a segment with its sizes; a deleted or foreign segment is NOT_FOUND', async () => {
+    const created = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: body('Gone soon') });
+    const id = created.body.data.id as number;
+    expect((await server.call('DELETE', `/api/application/${APP}/segment/${id}`, { token: owner.token })).status).toBe(200);
+    expect((await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token })).status).toBe(404);
+    expect(await db(server).selectFrom('segment_sizes').selectAll().where('segment_id', '=', id).execute()).toEqual([]);
+    const foreign = await server.call('POST', `/api/application/${OTHER}/segment`, { token: owner.token, body: body('Theirs') });
+    expect((await server.call('GET', `/api/application/${APP}/segment/${foreign.body.data.id}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('refuses a segment without a name or with an empty rule', async () => {
+    const answer = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: { name: ' ', rule: { any: [] } } });
+    expect(answer.status).toBe(400);
+    expect((answer.body.fields as { path: string }[]).map((field) => field.path).sort()).toEqual(['name', 'rule.any']);
+  });
+});
+
+describe('who may use segments (spec §6: super users, managers, ads managers)', () => {
+  const standings = ['manager', 'ads_manager', 'user', 'viewer'] as const;
+  const members = {} as Record<(typeof standings)[number], TestUser>;
+  let outsider: TestUser;
+
+  beforeAll(async () => {
+    for (const role of standings) {
+      members[role] = await createUser(server, { name: role });
+      await addMember(server, owner, APP, members[role], role);
+    }
+    outsider = await createUser(server, { name: 'outsider' });
+  }, 60_000);
+
+  const rule = one({ kind: 'tag', op: 'has', tag: 'vip' });
+
+  it('lets managers and ads managers count, save, read and delete', async () => {
+    for (const role of ['manager', 'ads_manager'] as const) {
+      const token = members[role].token;
+      expect((await server.call('POST', `/api/application/${APP}/segment/count`, { token, body: { rule } })).status).toBe(200);
+      const created = await server.call('POST', `/api/application/${APP}/segment`, { token, body: { name: role, rule } });
+      expect(created.status).toBe(200);
+      expect((await server.call('GET', `/api/application/${APP}/segment`, { token })).status).toBe(200);
+      expect((await server.call('DELETE', `/api/application/${APP}/segment/${created.body.data.id}`, { token })).status).toBe(200);
+    }
+  });
+
+  it('refuses users, viewers and outsiders with NO_PERMISSION, and anonymous callers with NOT_AUTHORIZED', async () => {
+    for (const token of [members.user.token, members.viewer.token, outsider.token]) {
+      const listed = await server.call('GET', `/api/application/${APP}/segment`, { token });
+      expect(listed.body.error).toBe('NO_PERMISSION');
+      const counted = await server.call('POST', `/api/application/${APP}/segment/count`, { token, body: { rule } });
+      expect(counted.body.error).toBe('NO_PERMISSION');
+    }
+    const before = await db(server).selectFrom('segments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const created = await server.call('POST', `/api/application/${APP}/segment`, { token: members.user.token, body: { name: 'nope', rule } });
+    expect(created.status).toBe(403);
+    const after = await db(server).selectFrom('segments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    expect(Number(after?.n)).toBe(Number(before?.n));
+    expect((await server.call('GET', `/api/application/${APP}/segment`)).body.error).toBe('NOT_AUTHORIZED');
+  });
+});

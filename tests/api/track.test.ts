@@ -1,0 +1,272 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
+
+/**
+ * POST /api/sdk/track as the storefront SDK sends it: a batch of items from one browser, JSON as text/plain,
+ * with the application's client key. A 200 means stored; retries store nothing twice.
+ */
+const APP = 'track_shop';
+
+let server: TestServer;
+let owner: TestUser;
+let key: string;
+let counter = 0;
+
+const id = (label: string) => `${label}-${(counter += 1).toString().padStart(6, '0')}-${Math.random().toString(36).slice(2, 10)}`;
+const now = () => server.clock.now().getTime();
+
+function track(body: Record<string, unknown>, options: { ip?: string } = {}) {
+  return server.call('POST', '/api/sdk/track', {
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://shop.example.net' },
+    ip: options.ip,
+  });
+}
+
+async function playerOf(visitorId: string) {
+  return db(server).selectFrom('players').selectAll().where('application_id', '=', APP).where('device_id', '=', visitorId).executeTakeFirst();
+}
+
+async function eventsOf(playerId: number) {
+  return db(server).selectFrom('events').selectAll().where('player_id', '=', playerId).orderBy('occurred_at').orderBy('id').execute();
+}
+
+async function countEvents() {
+  const row = await db(server).selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('application_id', '=', APP).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+beforeAll(async () => {
+  server = await startServer({ limits: { sdkTrackPerVisitor: { max: 5, windowMs: 60_000 } } });
+  owner = await createUser(server, { name: 'Track owner' });
+  key = (await createApplication(server, owner, APP, 'Track shop')).client_key;
+}, 60_000);
+afterAll(async () => server?.close());
+
+describe('a batch from the storefront', () => {
+  const visitor = id('visitor');
+  const session = id('session');
+  let batch: Record<string, unknown>;
+
+  beforeAll(() => {
+    const start = now() - 60_000;
+    batch = {
+      key,
+      visitor_id: visitor,
+      device: { platform: 'web', device_type: 'mobile', os: 'Android', browser: 'Chrome', language: 'vi', timezone: 'Asia/Ho_Chi_Minh', timezone_offset: 420, country: 'VN' },
+      items: [
+        { type: 'session', id: id('s'), at: start, session_id: session, utm: { utm_source: 'facebook', utm_campaign: 'tet' }, referrer: 'https://facebook.com/' },
+        { type: 'page', id: id('p'), at: start + 1000, session_id: session, url: 'https://shop.example.net/', title: 'Home' },
+        { type: 'page', id: id('p'), at: start + 5000, session_id: session, url: 'https://shop.example.net/p/1', title: 'Shirt' },
+        { type: 'scroll', id: id('sc'), at: start + 6000, session_id: session, url: 'https://shop.example.net/p/1', depth: 50 },
+        { type: 'event', id: id('e'), at: start + 7000, session_id: session, name: 'add_to_cart', properties: { sku: 'SHIRT-1', price: 199000, gift: false, 'added.date': '2025-01-02T03:04:05.000Z' } },
+        { type: 'set', id: id('a'), at: start + 8000, attributes: { plan: 'gold', orders: 3, vip: true, 'birthday.date': '1990-05-17' } },
+        { type: 'identify', id: id('i'), at: start + 9000, identity: { external_user_id: 'user-42', email: 'buyer@example.com', mobile_number: '+84 912 345 678' } },
+      ],
+    };
+  });
+
+  it('stores the events, sessions, page views, device facts, UTM, attributes and identity on the player', async () => {
+    const answer = await track(batch);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(answer.body).toEqual({ success: true, data: { accepted: 7 } });
+
+    const player = await playerOf(visitor);
+    expect(player).toMatchObject({
+      platform: 'web',
+      device_type: 'mobile',
+      os: 'Android',
+      browser: 'Chrome',
+      language: 'vi',
+      country: 'VN',
+      timezone_offset: 420,
+      utm_source: 'facebook',
+      utm_campaign: 'tet',
+      utm_medium: null,
+      session_count: 1,
+      page_views: 2,
+      external_user_id: 'user-42',
+      email: 'buyer@example.com',
+      mobile_number: '+84 912 345 678',
+    });
+    const items = batch.items as { at: number }[];
+    expect(player?.first_session_at).toBe(new Date(items[0].at).toISOString());
+    expect(player?.last_session_at).toBe(new Date(items[0].at).toISOString());
+    expect(player?.last_seen_at).toBe(new Date(items[6].at).toISOString());
+
+    const events = await eventsOf(Number(player?.id));
+    expect(events.map((event) => event.name)).toEqual(['session_start', 'page_view', 'page_view', 'scroll_depth', 'add_to_cart']);
+    expect(JSON.parse(events[4].properties as string)).toEqual({ sku: 'SHIRT-1', price: 199000, gift: false, 'added.date': '2025-01-02T03:04:05.000Z' });
+    expect(events[4].session_id).toBe(session);
+
+    const day = await db(server).selectFrom('player_days').selectAll().where('player_id', '=', Number(player?.id)).execute();
+    expect(day).toEqual([{ application_id: APP, day: new Date(items[0].at).toISOString().slice(0, 10), player_id: player?.id, sessions: 1, page_views: 2, events: 1 }]);
+  });
+
+  it('stores nothing twice when the same batch is sent again', async () => {
+    const before = await countEvents();
+    const answer = await track(batch);
+    expect(answer.status).toBe(200);
+    expect(await countEvents()).toBe(before);
+    const player = await playerOf(visitor);
+    expect(player).toMatchObject({ session_count: 1, page_views: 2 });
+    const days = await db(server).selectFrom('player_days').selectAll().where('player_id', '=', Number(player?.id)).execute();
+    expect(days.map((day) => [day.sessions, day.page_views, day.events])).toEqual([[1, 2, 1]]);
+    const definition = await db(server).selectFrom('event_definitions').selectAll().where('application_id', '=', APP).where('name', '=', 'add_to_cart').executeTakeFirst();
+    expect(Number(definition?.count)).toBe(1);
+  });
+
+  it('types attributes by value, and `.date` names as dates stored as epoch ms', async () => {
+    const player = await playerOf(visitor);
+    const attributes = await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', Number(player?.id)).orderBy('name').execute();
+    expect(attributes.map((row) => [row.name, row.value, row.number_value])).toEqual([
+      ['birthday.date', '1990-05-17T00:00:00.000Z', Date.parse('1990-05-17')],
+      ['orders', '3', 3],
+      ['plan', 'gold', null],
+      ['vip', 'true', 1],
+    ]);
+    const definitions = await db(server).selectFrom('attribute_definitions').select(['name', 'type', 'source']).where('application_id', '=', APP).orderBy('name').execute();
+    expect(definitions).toEqual([
+      { name: 'birthday.date', type: 'date', source: 'sdk' },
+      { name: 'orders', type: 'number', source: 'sdk' },
+      { name: 'plan', type: 'text', source: 'sdk' },
+      { name: 'vip', type: 'boolean', source: 'sdk' },
+    ]);
+  });
+
+  it('counts events per name with their property types in the event definitions', async () => {
+    const visitor2 = id('visitor');
+    await track({
+      key,
+      visitor_id: visitor2,
+      items: [
+        { type: 'event', id: id('e'), at: now(), name: 'add_to_cart', properties: { sku: 'HAT', coupon: 'TET' } },
+        { type: 'event', id: id('e'), at: now(), name: 'add_to_cart', properties: { price: 'free' } },
+      ],
+    });
+    const definition = await db(server).selectFrom('event_definitions').selectAll().where('application_id', '=', APP).where('name', '=', 'add_to_cart').executeTakeFirst();
+    expect(Number(definition?.count)).toBe(3);
+    // The first type seen stays: `price` was a number before a text value came.
+    expect(JSON.parse(definition?.properties as string)).toEqual({ sku: 'text', price: 'number', gift: 'boolean', 'added.date': 'date', coupon: 'text' });
+    const pageViews = await db(server).selectFrom('event_definitions').selectAll().where('application_id', '=', APP).where('name', '=', 'page_view').executeTakeFirst();
+    expect(Number(pageViews?.count)).toBe(2);
+    expect(JSON.parse(pageViews?.properties as string)).toEqual({ url: 'text', title: 'text' });
+  });
+
+  it('keeps the first landing UTM and the last non-empty device facts on later sessions', async () => {
+    const later = now();
+    const answer = await track({
+      key,
+      visitor_id: visitor,
+      device: { os: '', browser: 'Firefox' },
+      items: [{ type: 'session', id: id('s'), at: later, session_id: id('session'), utm: { utm_source: 'google' } }],
+    });
+    expect(answer.status).toBe(200);
+    const player = await playerOf(visitor);
+    expect(player).toMatchObject({ utm_source: 'facebook', utm_campaign: 'tet', os: 'Android', browser: 'Firefox', session_count: 2, last_session_at: new Date(later).toISOString() });
+  });
+});
+
+describe('attribute values against their definitions', () => {
+  it('stores a value that does not fit its definition as text, not coerced', async () => {
+    const visitor = id('visitor');
+    await track({ key, visitor_id: visitor, items: [{ type: 'set', id: id('a'), at: now(), attributes: { orders: 'many', vip: 1, plan: 7, 'birthday.date': 'soon' } }] });
+    const player = await playerOf(visitor);
+    const attributes = await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', Number(player?.id)).orderBy('name').execute();
+    expect(attributes.map((row) => [row.name, row.value, row.number_value])).toEqual([
+      ['birthday.date', 'soon', null],
+      ['orders', 'many', null],
+      ['plan', '7', null],
+      ['vip', '1', null],
+    ]);
+    const types = await db(server).selectFrom('attribute_definitions').select(['name', 'type']).where('application_id', '=', APP).where('name', 'in', ['orders', 'vip', 'plan']).orderBy('name').execute();
+    expect(types.map((row) => row.type)).toEqual(['number', 'text', 'boolean']);
+  });
+
+  it('removes an attribute set to null', async () => {
+    const visitor = id('visitor');
+    await track({ key, visitor_id: visitor, items: [{ type: 'set', id: id('a'), at: now() - 1000, attributes: { plan: 'silver' } }] });
+    await track({ key, visitor_id: visitor, items: [{ type: 'set', id: id('a'), at: now(), attributes: { plan: null } }] });
+    const player = await playerOf(visitor);
+    const rows = await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', Number(player?.id)).execute();
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('refusals', () => {
+  it('refuses an unknown key and stores nothing', async () => {
+    const visitor = id('visitor');
+    const answer = await track({ key: 'no-such-key', visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'x' }] });
+    expect(answer.status).toBe(404);
+    expect(answer.body.error).toBe('NOT_FOUND');
+    expect(await playerOf(visitor)).toBeUndefined();
+  });
+
+  it('refuses a batch with a malformed item with INVALID_PARAM and stores none of it', async () => {
+    const visitor = id('visitor');
+    const before = await countEvents();
+    const answer = await track({
+      key,
+      visitor_id: visitor,
+      items: [
+        { type: 'event', id: id('e'), at: now(), name: 'fine' },
+        { type: 'event', id: id('e'), at: now(), name: '<script>' },
+      ],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('INVALID_PARAM');
+    expect(answer.body.fields.map((field: { path: string }) => field.path)).toContain('items.1.name');
+    expect(await countEvents()).toBe(before);
+    expect(await playerOf(visitor)).toBeUndefined();
+  });
+
+  it('refuses a bad email in an identify item and stores nothing', async () => {
+    const visitor = id('visitor');
+    const answer = await track({
+      key,
+      visitor_id: visitor,
+      items: [
+        { type: 'page', id: id('p'), at: now(), session_id: 'sess-1', url: 'https://shop.example.net/' },
+        { type: 'identify', id: id('i'), at: now(), identity: { email: 'not an email' } },
+      ],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.fields).toEqual([{ path: 'items.1.identity.email', message: expect.any(String) }]);
+    expect(await playerOf(visitor)).toBeUndefined();
+  });
+
+  it('answers RATE_LIMITED past the per-visitor limit', async () => {
+    const visitor = id('visitor');
+    const statuses: number[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const answer = await track({ key, visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'tick' }] }, { ip: '10.9.8.7' });
+      statuses.push(answer.status);
+      if (answer.status === 429) expect(answer.body.error).toBe('RATE_LIMITED');
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // Another visitor behind the same address is not limited by the first one's use.
+    const other = await track({ key, visitor_id: id('visitor'), items: [{ type: 'event', id: id('e'), at: now(), name: 'tick' }] }, { ip: '10.9.8.7' });
+    expect(other.status).toBe(200);
+  });
+
+  it('clamps item times to the last seven days and the next five minutes', async () => {
+    const visitor = id('visitor');
+    const sent = now();
+    await track({
+      key,
+      visitor_id: visitor,
+      items: [
+        { type: 'event', id: id('e'), at: sent - 30 * 24 * 3600_000, name: 'old' },
+        { type: 'event', id: id('e'), at: sent + 24 * 3600_000, name: 'future' },
+      ],
+    });
+    const player = await playerOf(visitor);
+    const events = await eventsOf(Number(player?.id));
+    const at = Object.fromEntries(events.map((event) => [event.name, Date.parse(event.occurred_at)]));
+    expect(at.old).toBeGreaterThanOrEqual(sent - 7 * 24 * 3600_000);
+    expect(at.old).toBeLessThan(sent - 7 * 24 * 3600_000 + 60_000);
+    expect(at.future).toBeLessThanOrEqual(now() + 5 * 60_000);
+    expect(at.future).toBeGreaterThan(sent + 4 * 60_000);
+  });
+});

@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import { migrateToLatest, toCount } from '../../server/db';
+import { ensureSeedApplication } from '../../scripts/seed-lib';
+
+/**
+ * Ingestion throughput (issue 5 "Speed"): the real server on 127.0.0.1, a load generator in a child process
+ * (ingest-load.ts) posting to POST /api/sdk/track, on SQLite and then on PostgreSQL when DATABASE_URL or
+ * TEST_DATABASE_URL is set (in a fresh schema, dropped after). Two runs per database, ~8 s each:
+ * (a) the SDK's batches of 10 events → events/s, target ≥ 20,000;
+ * (b) single-event requests → requests/s, target ≥ 8,000; p99 latency ≤ 25 ms in both.
+ * Then: no event lost (rows in `events` = events acknowledged with 200) and memory flat (RSS after a forced
+ * GC, before and after the runs, within 64 MB).
+ *
+ * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
+ * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
+ * (server/routes/track.ts). Run alone with `npx tsx tests/bench/ingest.ts`.
+ */
+const TARGETS = { eventsPerSecond: 20_000, requestsPerSecond: 8_000, p99Ms: 25, rssGrowthMb: 64 };
+const SECONDS = Number(process.env.INGEST_BENCH_SECONDS ?? 8);
+
+interface LoadResult {
+  requests: number;
+  acknowledged: number;
+  statuses: Record<string, number>;
+  elapsed: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const rssMb = () => {
+  gc();
+  gc();
+  return process.memoryUsage().rss / 1024 / 1024;
+};
+
+function load(options: { port: number; key: string; mode: 'batch' | 'single'; seconds: number; connections: number; prefix: string }): Promise<LoadResult> {
+  const script = join(import.meta.dirname, 'ingest-load.ts');
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script, JSON.stringify({ ...options, visitors: 5_000 })],
+      { cwd: join(import.meta.dirname, '../..'), maxBuffer: 16 * 1024 * 1024, timeout: (options.seconds + 60) * 1000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`load generator failed: ${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as LoadResult);
+      },
+    );
+  });
+}
+
+async function freshSchema(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `nudge_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create schema "${schema}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    },
+  };
+}
+
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
+
+async function benchOne(label: string, env: Record<string, string>): Promise<boolean> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'nudge-bench-ingest-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', SECRET_KEY: 'bench-secret', PORT: '0', HOST: '127.0.0.1', STATIC_DIR: join(dataDir, 'none'), ...env });
+  const app = buildApp(config, { limits: { sdkTrackPerIp: { max: 10_000_000, windowMs: 60_000 } } });
+  try {
+    await migrateToLatest({ kysely: app.services.db, dialect: app.services.dialect });
+    const { clientKey } = await ensureSeedApplication(app.services.db, { applicationId: 'bench_ingest', email: 'bench-ingest@example.com', password: 'bench-password' });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as { port: number }).port;
+
+    // Warm-up: JIT, prepared paths, the key cache.
+    await load({ port, key: clientKey, mode: 'batch', seconds: 1, connections: 8, prefix: 'warm' });
+    const rssBefore = rssMb();
+    // The server's own CPU time per run: on a shared, busy machine the wall-clock figures say more about the
+    // neighbours than about the server; CPU per event says what one free core would sustain.
+    let cpu = process.cpuUsage();
+    const batch = await load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, connections: 32, prefix: 'batch' });
+    const batchCpuMs = cpuMs(process.cpuUsage(cpu));
+    cpu = process.cpuUsage();
+    const single = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 48, prefix: 'single' });
+    const singleCpuMs = cpuMs(process.cpuUsage(cpu));
+    const rssAfter = rssMb();
+
+    const count = async (prefix: string) =>
+      toCount(
+        (
+          await app.services.db
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('client_event_id', 'like', `${prefix}-%`)
+            .executeTakeFirst()
+        )?.n,
+      );
+    const storedBatch = await count('batch');
+    const storedSingle = await count('single');
+
+    const eventsPerSecond = batch.acknowledged / batch.elapsed;
+    const requestsPerSecond = single.requests / single.elapsed;
+    const checks = {
+      events: eventsPerSecond >= TARGETS.eventsPerSecond,
+      requests: requestsPerSecond >= TARGETS.requestsPerSecond,
+      p99: batch.p99 <= TARGETS.p99Ms && single.p99 <= TARGETS.p99Ms,
+      lost: storedBatch === batch.acknowledged && storedSingle === single.acknowledged,
+      errors: Object.keys(batch.statuses).every((status) => status === '200') && Object.keys(single.statuses).every((status) => status === '200'),
+      memory: rssAfter - rssBefore <= TARGETS.rssGrowthMb,
+    };
+    const f = (value: number) => Math.round(value).toLocaleString('en');
+    console.log(`### ${label}`);
+    console.log(
+      `(a) batches of 10: ${f(eventsPerSecond)} events/s (${f(batch.requests / batch.elapsed)} req/s), p50 ${batch.p50.toFixed(1)} ms, p99 ${batch.p99.toFixed(1)} ms, max ${batch.max.toFixed(1)} ms, statuses ${JSON.stringify(batch.statuses)} — target ≥ ${f(TARGETS.eventsPerSecond)} events/s: ${mark(checks.events)}`,
+    );
+    console.log(
+      `(b) single events: ${f(requestsPerSecond)} req/s, p50 ${single.p50.toFixed(1)} ms, p99 ${single.p99.toFixed(1)} ms, max ${single.max.toFixed(1)} ms, statuses ${JSON.stringify(single.statuses)} — target ≥ ${f(TARGETS.requestsPerSecond)} req/s: ${mark(checks.requests)}`,
+    );
+    console.log(
+      `server CPU: ${((batchCpuMs * 1000) / Math.max(1, batch.acknowledged)).toFixed(1)} µs per event in batches (${f((batch.acknowledged / Math.max(1, batchCpuMs)) * 1000)} events per CPU-second), ${((singleCpuMs * 1000) / Math.max(1, single.requests)).toFixed(1)} µs per single-event request (${f((single.requests / Math.max(1, singleCpuMs)) * 1000)} requests per CPU-second); load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+    );
+    console.log(`p99 ≤ ${TARGETS.p99Ms} ms in both: ${mark(checks.p99)}; every answer 200: ${mark(checks.errors)}`);
+    console.log(
+      `none lost: stored ${f(storedBatch)} / acknowledged ${f(batch.acknowledged)} (batches), ${f(storedSingle)} / ${f(single.acknowledged)} (single): ${mark(checks.lost)}`,
+    );
+    console.log(`memory: RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after (growth ≤ ${TARGETS.rssGrowthMb} MB): ${mark(checks.memory)}`);
+    return Object.values(checks).every(Boolean);
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs on SQLite, then on PostgreSQL when a URL is given; true when every target is met. */
+export async function benchIngest(): Promise<boolean> {
+  let ok = await benchOne('SQLite', {});
+  const base = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (base) {
+    const schema = await freshSchema(base);
+    try {
+      ok = (await benchOne('PostgreSQL', { DATABASE_URL: schema.url })) && ok;
+    } finally {
+      await schema.drop();
+    }
+  } else {
+    console.log('PostgreSQL: skipped (set DATABASE_URL or TEST_DATABASE_URL)');
+  }
+  return ok;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchIngest().then((ok) => process.exit(ok ? 0 : 1));
+}

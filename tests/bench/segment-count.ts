@@ -1,0 +1,57 @@
+import type { SegmentRule } from '../../shared/contract';
+import type { Dialect } from '../../server/db';
+import { BENCH_APPLICATION, BENCH_PLAYERS, measure, startBenchServer } from './segment-seed';
+
+/**
+ * Issue 5 "Speed": the segment editor's live count (POST /segment/count: the rule's count and the total) with
+ * four conditions over a million players, on SQLite (p95 ≤ 200 ms) and PostgreSQL (p95 ≤ 50 ms). Server
+ * time through app.inject, sign-in check included. Run alone with `npx tsx tests/bench/segment-count.ts`.
+ */
+export const SEGMENT_COUNT_TARGETS: Record<Dialect, number> = { sqlite: 200, postgres: 50 };
+
+/** Four conditions of four kinds: a field, a number field, an attribute, a recent event. */
+export const FOUR_CONDITIONS: SegmentRule = {
+  any: [
+    {
+      all: [
+        { kind: 'field', field: 'country', op: 'eq', value: 'VN' },
+        { kind: 'field', field: 'session_count', op: 'gte', value: 2 },
+        { kind: 'attribute', name: 'plan', type: 'text', op: 'neq', value: 'free' },
+        { kind: 'event', name: 'purchase', performed: true, within_days: 30 },
+      ],
+    },
+  ],
+};
+
+export async function benchSegmentCount(): Promise<boolean> {
+  let ok = true;
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    const server = await startBenchServer(dialect);
+    if (!server) {
+      console.log(`  ${dialect}: skipped, no PostgreSQL answers on 127.0.0.1 (set BENCH_DATABASE_URL)`);
+      continue;
+    }
+    try {
+      let answer: { count: number; total: number } | undefined;
+      const met = await measure(`${dialect}, 4 conditions over ${BENCH_PLAYERS.toLocaleString('en')} players`, SEGMENT_COUNT_TARGETS[dialect], async () => {
+        const response = await server.app.inject({
+          method: 'POST',
+          url: `/api/application/${BENCH_APPLICATION}/segment/count`,
+          headers: { 'x-token': server.token },
+          payload: { rule: FOUR_CONDITIONS },
+        });
+        if (response.statusCode !== 200) throw new Error(`segment count answered ${response.statusCode}: ${response.body}`);
+        answer = response.json().data;
+      });
+      console.log(`    (${answer?.count.toLocaleString('en')} of ${answer?.total.toLocaleString('en')} players match)`);
+      ok &&= met;
+    } finally {
+      await server.close();
+    }
+  }
+  return ok;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchSegmentCount().then((ok) => process.exit(ok ? 0 : 1));
+}

@@ -1,0 +1,235 @@
+import Database from 'better-sqlite3';
+import { createECDH, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, api, createAccount, freePort, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
+
+/**
+ * Who the messages go to. The merchant turns web push on in /platform; a shopper on a sample shop (another
+ * origin) says yes in the subscription box, browses three pages, is identified, gets attributes and adds to
+ * the cart; the merchant then finds that visitor in /player with sessions, events and attributes, and builds
+ * a segment in /segment whose live count matches a count made directly in the database.
+ *
+ * Chromium's notification permission is granted when the shopper clicks the box's allow button. Headless
+ * Chromium cannot reach a real push service, so `PushManager.subscribe` is replaced by one that answers a
+ * subscription with real P-256 keys; everything after it (the SDK, the API, the database) is the real one.
+ */
+
+const PASSWORD = 'correct horse 42';
+const stamp = Date.now().toString(36);
+const APP = `mai_${stamp}`;
+const owner = { name: 'Phạm Minh Anh', email: `anh.${stamp}@shop.example` };
+let stack: Stack;
+let token: string;
+let clientKey: string;
+let shop: Server;
+let shopUrl: string;
+
+const b64url = (bytes: Buffer) => bytes.toString('base64url');
+function pushKeys() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(randomBytes(16)) };
+}
+
+function shopPage(path: string): string {
+  const titles: Record<string, string> = { '/': 'Mai Boutique', '/products/ao-dai': 'Áo dài lụa', '/cart': 'Giỏ hàng' };
+  return `<!doctype html><html lang="vi"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${titles[path] ?? 'Mai'}</title></head>
+<body style="margin:0;font:16px system-ui"><header style="padding:20px;background:#fbcfe8">MAI BOUTIQUE · <a href="/">Home</a> · <a href="/products/ao-dai">Áo dài</a> · <a href="/cart">Cart</a></header>
+<main style="height:2400px;padding:20px"><h1>${titles[path] ?? 'Mai'}</h1></main>
+<script async src="${stack.url}/sdk/nudge.js" data-app="${clientKey}"></script></body></html>`;
+}
+
+/** A device of the shop's app or site, registered through the public REST device API. */
+async function device(deviceId: string, opts: { addToCart: boolean; plan: string; subscribed: boolean }) {
+  const call = async (method: string, path: string, body: unknown) => {
+    const response = await fetch(`${stack.url}/api${path}`, {
+      method,
+      headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as { success: boolean };
+    expect(answer, `${method} ${path}`).toMatchObject({ success: true });
+  };
+  await call('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'mobile', os: 'Android', language: 'vi', country: 'VN' });
+  await call('POST', `/v1/devices/${deviceId}/sessions`, {});
+  await call('PUT', `/v1/devices/${deviceId}/attributes`, { attributes: { plan: opts.plan } });
+  if (opts.addToCart) await call('POST', `/v1/devices/${deviceId}/events`, { events: [{ id: `${deviceId}-cart`, name: 'add_to_cart', properties: { price: 120000 } }] });
+  if (opts.subscribed) {
+    const response = await fetch(`${stack.url}/api/sdk/push/subscribe`, {
+      method: 'POST',
+      body: JSON.stringify({ key: clientKey, visitor_id: deviceId, subscription: { endpoint: `https://push.example.test/send/${deviceId}`, keys: pushKeys() } }),
+    });
+    expect(((await response.json()) as { success: boolean }).success).toBe(true);
+  }
+}
+
+beforeAll(async () => {
+  stack = await startStack();
+  token = await createAccount(stack, owner.name, owner.email, PASSWORD);
+  const created = await api(stack, token, 'POST', '/application', { application_id: APP, name: 'Mai Boutique' });
+  clientKey = created.data.client_key;
+  const port = await freePort();
+  shopUrl = `http://localhost:${port}`;
+  shop = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path === '/nudge-sw.js') {
+      // The one-line file the merchant hosts, as /platform tells them to.
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(`importScripts('${stack.url}/sdk/sw.js');`);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shopPage(path));
+  });
+  await new Promise<void>((resolve) => shop.listen(port, '127.0.0.1', resolve));
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => shop?.close(resolve));
+  await stack?.stop();
+});
+
+describe('the audience of a shop', () => {
+  it('subscribes a shopper, follows their visit, and finds them in /player and in a segment counted right', async () => {
+    // The merchant turns web push on, with the box shown at once.
+    const merchant = await newPage(stack.browser);
+    merchant.context.setDefaultTimeout(20_000);
+    const { page } = merchant;
+    await signIn(page, stack, owner.email, PASSWORD);
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.goto(`${stack.url}/application/${APP}/platform`);
+    await page.getByLabel('Site URL').fill('http://mai.example');
+    await page.getByLabel('Web push is on').check();
+    await page.getByLabel('Show after').fill('0');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    // Spec §5: the site must be HTTPS, said in the user's language; nothing is saved.
+    await page.getByText('Site Url must be HTTPS').first().waitFor();
+    expect((await api(stack, token, 'GET', `/application/${APP}/platform/web_push`)).data.settings).toBeNull();
+    await page.getByLabel('Site URL').fill('https://mai.example');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/platform/web_push`)).data.settings?.enabled).toBe(true);
+    await shot(page, 'audience-platform-web-push-en');
+
+    // Other people of the same shop, from its app and site: only one of them matches the segment built below.
+    await device('other-match-01', { addToCart: true, plan: 'gold', subscribed: true });
+    await device('other-nosub-02', { addToCart: true, plan: 'gold', subscribed: false });
+    await device('other-nocart-03', { addToCart: false, plan: 'gold', subscribed: true });
+    await device('other-silver-04', { addToCart: true, plan: 'silver', subscribed: true });
+
+    // The shopper: the box first, the browser's permission only after their yes.
+    const shopper = await stack.browser.newContext({ viewport: DESKTOP, locale: 'vi-VN' });
+    const keys = pushKeys();
+    const endpoint = `https://push.example.test/send/shopper-${stamp}`;
+    await shopper.addInitScript(
+      ({ endpoint, keys }) => {
+        let current: unknown = null;
+        const subscription = { endpoint, expirationTime: null, options: {}, getKey: () => null, unsubscribe: async () => true, toJSON: () => ({ endpoint, expirationTime: null, keys }) };
+        PushManager.prototype.subscribe = async function () {
+          current = subscription;
+          return subscription as unknown as PushSubscription;
+        };
+        PushManager.prototype.getSubscription = async function () {
+          return current as PushSubscription | null;
+        };
+      },
+      { endpoint, keys },
+    );
+    const visit = await shopper.newPage();
+    await visit.goto(shopUrl);
+    const allow = visit.getByText('Cho phép', { exact: true });
+    await allow.waitFor({ timeout: 15_000 });
+    expect(await visit.evaluate(() => Notification.permission)).toBe('default');
+    await shot(visit, 'audience-subscription-box');
+    await shopper.grantPermissions(['notifications'], { origin: shopUrl });
+    await allow.click();
+    const shopperPlayer = async () => {
+      const list = await api(stack, token, 'GET', `/application/${APP}/player?q=${encodeURIComponent('kh-001')}`);
+      return list.data?.items?.[0];
+    };
+    await expect
+      .poll(async () => (await api(stack, token, 'GET', `/application/${APP}/player?subscribed=true&limit=100`)).data.items.some((p: { device_id: string }) => !p.device_id.startsWith('other-')), { timeout: 15_000 })
+      .toBe(true);
+
+    // Identified, with attributes and an event; three pages; scrolled to the end of one.
+    await visit.evaluate(() => {
+      const nudge = (window as unknown as { nudge: (...args: unknown[]) => void }).nudge;
+      nudge('identify', 'kh-001');
+      nudge('set', { plan: 'gold', 'birthday.date': '1994-03-08' });
+    });
+    await visit.getByRole('link', { name: 'Áo dài' }).click();
+    await visit.waitForURL(/ao-dai/);
+    await visit.evaluate(() => (window as unknown as { nudge: (...args: unknown[]) => void }).nudge('event', 'add_to_cart', { sku: 'AD-01', price: 350000 }));
+    await visit.mouse.wheel(0, 5000);
+    await visit.waitForTimeout(500);
+    await visit.getByRole('link', { name: 'Cart' }).click();
+    await visit.waitForURL(/cart/);
+    // The batch of the last page goes when the page is hidden, as when a shopper leaves.
+    await visit.close({ runBeforeUnload: true });
+    await expect.poll(async () => (await shopperPlayer())?.page_views ?? 0, { timeout: 15_000 }).toBe(3);
+    const player = await shopperPlayer();
+    expect(player).toMatchObject({ external_user_id: 'kh-001', session_count: 1, subscribed: true, device_type: 'desktop', language: expect.stringMatching(/^vi/) });
+    await shopper.close();
+
+    // The merchant finds the shopper in /player, and their record.
+    await page.goto(`${stack.url}/application/${APP}/player`);
+    await page.getByPlaceholder('Search device ID, user ID, email or phone').fill('kh-001');
+    await page.getByText(player.device_id).first().click();
+    await page.getByText('add_to_cart').first().waitFor();
+    await page.getByText('birthday.date').first().waitFor();
+    await page.getByText('gold').first().waitFor();
+    await shot(page, 'audience-player-detail-en');
+    await resize(page, PHONE);
+    await shot(page, 'audience-player-detail-en-375');
+    await resize(page, DESKTOP);
+
+    // A segment: added to cart, plan gold, subscribed to web push.
+    await page.goto(`${stack.url}/application/${APP}/segment`);
+    await page.getByRole('button', { name: 'Create segment' }).first().click();
+    await page.getByLabel('Segment name').fill('Gold carts');
+    await page.getByLabel('Condition 1.1: what to test').selectOption('event');
+    await page.getByLabel('Condition 1.1: event').first().selectOption('add_to_cart');
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.getByLabel('Condition 1.2: what to test').selectOption('attribute');
+    await page.getByLabel('Condition 1.2: attribute').first().selectOption('plan');
+    await page.getByLabel('Condition 1.2: operator').selectOption('eq');
+    await page.getByLabel('Condition 1.2: value').fill('gold');
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.getByLabel('Condition 1.3: what to test').selectOption('channel');
+    await page.getByLabel('Condition 1.3: channel').selectOption('web_push');
+
+    // The live count, against a count made directly in the database by hand-written SQL.
+    const db = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
+    const direct = db
+      .prepare(
+        `select count(*) as n from players p where p.application_id = ? and p.subscribed = 1 and p.push_endpoint is not null
+           and exists (select 1 from events e where e.player_id = p.id and e.name = 'add_to_cart')
+           and exists (select 1 from player_attributes a where a.player_id = p.id and a.name = 'plan' and a.value = 'gold')`,
+      )
+      .get(APP) as { n: number };
+    const total = (db.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n;
+    db.close();
+    expect(direct.n).toBe(2);
+    await page.getByText(`${direct.n} of ${total} players`).first().waitFor({ timeout: 15_000 });
+    await shot(page, 'audience-segment-editor-en');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await expect
+      .poll(async () => (await api(stack, token, 'GET', `/application/${APP}/segment`)).data.items.map((s: { name: string; size: number }) => `${s.name}:${s.size}`))
+      .toEqual(['Gold carts:2']);
+    await resize(page, PHONE);
+    await shot(page, 'audience-segment-en-375');
+    await merchant.context.close();
+  });
+
+  it('shows the dashboard and the player list in Vietnamese on a phone', async () => {
+    const { context, page } = await newPage(stack.browser, PHONE);
+    await signIn(page, stack, owner.email, PASSWORD);
+    await page.goto(`${stack.url}/application/${APP}`);
+    await page.getByText('Tổng quan').first().waitFor();
+    await page.waitForTimeout(500);
+    await shot(page, 'audience-dashboard-vi-375');
+    await page.goto(`${stack.url}/application/${APP}/player`);
+    await page.getByText('other-match-01').first().waitFor();
+    await shot(page, 'audience-players-vi-375');
+    await context.close();
+  });
+});
