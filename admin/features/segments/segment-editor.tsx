@@ -297,7 +297,8 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
               ) : null}
             </>
           ) : null}
-          <Part min={150} grow={0.8}>
+          {/* Wide enough for "in the last [any] days" whole, in either language. */}
+          <Part min={200} grow={0.8}>
             <TextField
               label={label('withinDays')}
               labelHidden
