@@ -4,6 +4,7 @@ import type { Dialect } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { insertRows, type Column, type Row } from '../server/domain/ingest-sql';
 import { upsertEventDefinitions } from '../server/domain/ingest';
+import { defineSdkAttributes } from '../server/domain/players-write';
 import { hashPassword } from '../server/security/passwords';
 import { randomClientKey } from '../server/security/tokens';
 
@@ -351,20 +352,11 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
     dialect,
     [...definitions.entries()].map(([name, definition]) => ({ applicationId: app, name, ...definition })),
   );
-  await insertRows(
+  await defineSdkAttributes(
     db,
     dialect,
-    'attribute_definitions',
-    [
-      { name: 'application_id', type: 'text' },
-      { name: 'name', type: 'text' },
-      { name: 'type', type: 'text' },
-      { name: 'source', type: 'text' },
-      { name: 'created_at', type: 'text' },
-      { name: 'updated_at', type: 'text' },
-    ],
-    [...attributeTypes.entries()].map(([name, type]) => [app, name, type, 'sdk', at, at]),
-    'ON CONFLICT (application_id, name) DO NOTHING',
+    [...attributeTypes.entries()].map(([name, type]) => ({ applicationId: app, name, type })),
+    at,
   );
 
   if (cacheSize !== null) await sql.raw(`pragma cache_size = ${Math.trunc(cacheSize)}`).execute(db);

@@ -262,6 +262,34 @@ export function storedAttribute(type: AttributeType, value: Exclude<ScalarValue,
 }
 
 /**
+ * Defines attributes first seen in data (source 'sdk'), with the type their first value had; a name already
+ * defined, by a member or earlier data, keeps its definition.
+ */
+export async function defineSdkAttributes(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  definitions: { applicationId: string; name: string; type: AttributeType }[],
+  at: string,
+): Promise<void> {
+  if (definitions.length === 0) return;
+  await insertRows(
+    db,
+    dialect,
+    'attribute_definitions',
+    [
+      { name: 'application_id', type: 'text' },
+      { name: 'name', type: 'text' },
+      { name: 'type', type: 'text' },
+      { name: 'source', type: 'text' },
+      { name: 'created_at', type: 'text' },
+      { name: 'updated_at', type: 'text' },
+    ],
+    definitions.map((definition) => [definition.applicationId, definition.name, definition.type, 'sdk', at, at]),
+    'ON CONFLICT (application_id, name) DO NOTHING',
+  );
+}
+
+/**
  * Sets attribute values. A name seen for the first time gets a definition (source 'sdk', type from
  * `inferValueType`: `.date` names are dates); values are stored under their definition's type. A write older
  * than the stored value (a late retry) does not overwrite it.
@@ -287,13 +315,14 @@ export async function setPlayerAttributes(db: Kysely<Database>, dialect: Dialect
   ];
   if (definitions.size > 0) {
     const sorted = [...definitions.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-    await insertRows(
+    await defineSdkAttributes(
       db,
       dialect,
-      'attribute_definitions',
-      [...nameColumns, { name: 'type', type: 'text' }, { name: 'source', type: 'text' }, { name: 'created_at', type: 'text' }, { name: 'updated_at', type: 'text' }],
-      sorted.map(([key, type]) => [...key.split('\u0000'), type, 'sdk', at, at]),
-      'ON CONFLICT (application_id, name) DO NOTHING',
+      sorted.map(([key, type]) => {
+        const [applicationId, name] = key.split('\u0000');
+        return { applicationId, name, type };
+      }),
+      at,
     );
     const stored = await withRows<{ application_id: string; name: string; type: string }>(
       db,
