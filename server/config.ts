@@ -34,6 +34,37 @@ export interface Config {
   embedDir: string;
   /** The shop platform (Shopify) app; null, and every embedding route answers 404, without key and secret. */
   shopify: ShopifyConfig | null;
+  /** Where the delivery engine and the platform checks reach each provider (tests: the local fakes). */
+  providers: ProvidersConfig;
+  /** Outbound webhooks and their SSRF guard. */
+  webhooks: WebhooksConfig;
+}
+
+/** Every provider host is configuration; the defaults are the real services. */
+export interface ProvidersConfig {
+  /** FCM HTTP v1 (FCM_BASE_URL). */
+  fcmBaseUrl: string;
+  /** Google's OAuth token endpoint for service accounts (GOOGLE_TOKEN_URL); overrides the key file's token_uri. */
+  googleTokenUrl: string | null;
+  /** APNs hosts as `host:port` (APNS_PRODUCTION_HOST, APNS_DEVELOPMENT_HOST). */
+  apnsProductionHost: string;
+  apnsDevelopmentHost: string;
+  /** The SMS provider's HTTP API (SMS_BASE_URL). */
+  smsBaseUrl: string;
+  /** The Graph API: Messenger Send API and the page check (GRAPH_BASE_URL). */
+  graphBaseUrl: string;
+  /** Extra CA certificates (PEM file, PROVIDER_CA_FILE) trusted for provider and push-service TLS (tests). */
+  caFile: string | null;
+  /** VAPID `sub` claim: a mailto: or https: contact for the push services (VAPID_SUBJECT). */
+  vapidSubject: string;
+}
+
+export interface WebhooksConfig {
+  /**
+   * Hosts or IPs (exact, or CIDR for IPs) that outbound webhooks may reach although private, loopback or
+   * link-local (WEBHOOK_ALLOWED_HOSTS, comma-separated): for tests and on-premises receivers. Empty: none.
+   */
+  allowedHosts: string[];
 }
 
 /** The shop-platform app's credentials and the platform's hosts (every host is configuration, for tests). */
@@ -177,5 +208,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     embedDir: resolve(text(env.EMBED_DIR) ?? 'dist/embed'),
     shopify: shopifyConfig(env, publicUrl),
+    providers: {
+      fcmBaseUrl: absoluteUrl('FCM_BASE_URL', text(env.FCM_BASE_URL) ?? 'https://fcm.googleapis.com').replace(/\/+$/, ''),
+      googleTokenUrl: text(env.GOOGLE_TOKEN_URL) ? absoluteUrl('GOOGLE_TOKEN_URL', text(env.GOOGLE_TOKEN_URL)!) : null,
+      apnsProductionHost: text(env.APNS_PRODUCTION_HOST) ?? 'api.push.apple.com:443',
+      apnsDevelopmentHost: text(env.APNS_DEVELOPMENT_HOST) ?? 'api.sandbox.push.apple.com:443',
+      smsBaseUrl: absoluteUrl('SMS_BASE_URL', text(env.SMS_BASE_URL) ?? 'https://api.speedsms.vn/index.php').replace(/\/+$/, ''),
+      graphBaseUrl: absoluteUrl('GRAPH_BASE_URL', text(env.GRAPH_BASE_URL) ?? 'https://graph.facebook.com/v21.0').replace(/\/+$/, ''),
+      caFile: text(env.PROVIDER_CA_FILE),
+      vapidSubject: text(env.VAPID_SUBJECT) ?? `mailto:no-reply@${new URL(publicUrl).hostname}`,
+    },
+    webhooks: {
+      allowedHosts: (text(env.WEBHOOK_ALLOWED_HOSTS) ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    },
   };
 }

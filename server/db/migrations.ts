@@ -570,5 +570,133 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0008_messaging': {
+      async up(db: Kysely<any>) {
+        const application = (col: ColumnDefinitionBuilder) =>
+          col.notNull().references('applications.application_id').onDelete('cascade');
+        const zero = (col: ColumnDefinitionBuilder) => col.notNull().defaultTo(0);
+
+        await withId(db.schema.createTable('campaigns'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('name', 'text', required)
+          .addColumn('description', 'text', (col) => col.notNull().defaultTo(''))
+          .addColumn('created_at', 'text', required)
+          .addColumn('updated_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('campaigns_application_id').on('campaigns').columns(['application_id', 'id']).execute();
+
+        await withId(db.schema.createTable('templates'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('name', 'text', required)
+          .addColumn('type', 'text', required)
+          .addColumn('content', 'text', required)
+          .addColumn('created_at', 'text', required)
+          .addColumn('updated_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('templates_application_id').on('templates').columns(['application_id', 'id']).execute();
+
+        // One message (spec §3 Notification). Content, audience and schedule are JSON of shared/contract/messaging;
+        // the counters are kept by the engine as batches finish.
+        await withId(db.schema.createTable('notifications'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('type', 'text', required)
+          .addColumn('name', 'text', (col) => col.notNull().defaultTo(''))
+          .addColumn('status', 'text', required)
+          .addColumn('source', 'text', required)
+          .addColumn('content', 'text', required)
+          .addColumn('audience', 'text', required)
+          .addColumn('schedule', 'text', required)
+          .addColumn('ttl_seconds', 'integer', required)
+          .addColumn('promotional', 'integer', zero)
+          .addColumn('urgency', 'text', (col) => col.notNull().defaultTo('normal'))
+          .addColumn('tags', 'text', (col) => col.notNull().defaultTo('[]'))
+          .addColumn('template_id', 'integer', (col) => col.references('templates.id').onDelete('set null'))
+          .addColumn('campaign_id', 'integer', (col) => col.references('campaigns.id').onDelete('set null'))
+          .addColumn('send_at', 'text')
+          .addColumn('started_at', 'text')
+          .addColumn('finished_at', 'text')
+          .addColumn('targeted', 'integer', zero)
+          .addColumn('sent', 'integer', zero)
+          .addColumn('delivered', 'integer', zero)
+          .addColumn('failed', 'integer', zero)
+          .addColumn('clicked', 'integer', zero)
+          .addColumn('created_by', 'integer', (col) => col.references('users.id').onDelete('set null'))
+          .addColumn('created_at', 'text', required)
+          .addColumn('updated_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('notifications_application_id').on('notifications').columns(['application_id', 'id']).execute();
+        await db.schema.createIndex('notifications_application_status').on('notifications').columns(['application_id', 'status', 'id']).execute();
+        await db.schema.createIndex('notifications_due').on('notifications').columns(['status', 'send_at']).execute();
+        await db.schema.createIndex('notifications_campaign_id').on('notifications').column('campaign_id').execute();
+
+        // One row per (message, device): the unique pair is what keeps a retried or redelivered batch from
+        // sending twice. Players are devices, so player_id is the device.
+        await withId(db.schema.createTable('deliveries'), true)
+          .addColumn('notification_id', 'integer', (col) => col.notNull().references('notifications.id').onDelete('cascade'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('player_id', 'bigint', (col) => col.notNull().references('players.id').onDelete('cascade'))
+          .addColumn('platform', 'text', required)
+          .addColumn('status', 'text', required)
+          .addColumn('reason', 'text')
+          .addColumn('attempts', 'integer', zero)
+          .addColumn('provider_id', 'text')
+          .addColumn('sent_at', 'text')
+          .addColumn('delivered_at', 'text')
+          .addColumn('clicked_at', 'text')
+          .addColumn('created_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('deliveries_notification_player').unique().on('deliveries').columns(['notification_id', 'player_id']).execute();
+        await db.schema.createIndex('deliveries_notification_status').on('deliveries').columns(['notification_id', 'status', 'id']).execute();
+        await db.schema.createIndex('deliveries_application_id').on('deliveries').columns(['application_id', 'id']).execute();
+        await db.schema.createIndex('deliveries_player_id').on('deliveries').columns(['player_id', 'id']).execute();
+
+        // REST API keys (the send API's "Authorization: Key …"); stored as SHA-256, shown whole once.
+        await withId(db.schema.createTable('api_keys'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('key_hash', 'text', (col) => col.notNull().unique())
+          .addColumn('prefix', 'text', required)
+          .addColumn('created_by', 'integer', (col) => col.references('users.id').onDelete('set null'))
+          .addColumn('created_at', 'text', required)
+          .addColumn('last_used_at', 'text')
+          .addColumn('revoked_at', 'text')
+          .execute();
+        await db.schema.createIndex('api_keys_application_id').on('api_keys').column('application_id').execute();
+
+        // Idempotency-Key of the send API: the same key answers the same message, for IDEMPOTENCY_TTL_HOURS.
+        await db.schema
+          .createTable('idempotency_keys')
+          .addColumn('application_id', 'text', application)
+          .addColumn('key', 'text', required)
+          .addColumn('request_hash', 'text', required)
+          .addColumn('notification_id', 'integer', (col) => col.references('notifications.id').onDelete('cascade'))
+          .addColumn('created_at', 'text', required)
+          .addPrimaryKeyConstraint('idempotency_keys_pk', ['application_id', 'key'])
+          .execute();
+        await db.schema.createIndex('idempotency_keys_created_at').on('idempotency_keys').column('created_at').execute();
+
+        // The embedded mode's durable job queue (server/jobs; BullMQ takes its place when REDIS_URL is set). A
+        // job is claimed by setting locked_by/locked_until; a crashed worker's claim expires and another takes it.
+        await withId(db.schema.createTable('jobs'), true)
+          .addColumn('queue', 'text', required)
+          .addColumn('name', 'text', required)
+          .addColumn('payload', 'text', required)
+          .addColumn('dedupe_key', 'text')
+          .addColumn('run_at', 'text', required)
+          .addColumn('attempts', 'integer', zero)
+          .addColumn('max_attempts', 'integer', (col) => col.notNull().defaultTo(10))
+          .addColumn('locked_by', 'text')
+          .addColumn('locked_until', 'text')
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('jobs_due').on('jobs').columns(['queue', 'run_at', 'id']).execute();
+        await db.schema.createIndex('jobs_dedupe_key').unique().on('jobs').column('dedupe_key').execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const table of ['jobs', 'idempotency_keys', 'api_keys', 'deliveries', 'notifications', 'templates', 'campaigns']) {
+          await db.schema.dropTable(table).ifExists().execute();
+        }
+      },
+    },
   };
 }

@@ -37,6 +37,13 @@ export interface Database {
   shops: ShopsTable;
   shop_webhooks: ShopWebhooksTable;
   shop_orders: ShopOrdersTable;
+  campaigns: CampaignsTable;
+  templates: TemplatesTable;
+  notifications: NotificationsTable;
+  deliveries: DeliveriesTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
 }
 
 export type Flag = 0 | 1;
@@ -420,3 +427,123 @@ export type MembershipRow = Selectable<MembershipsTable>;
 export type WidgetRow = Selectable<WidgetsTable>;
 export type LeadRow = Selectable<LeadsTable>;
 export type ShopRow = Selectable<ShopsTable>;
+
+// ---- 0008_messaging -------------------------------------------------------------------------------------
+
+export interface CampaignsTable {
+  id: Generated<number>;
+  application_id: string;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplatesTable {
+  id: Generated<number>;
+  application_id: string;
+  name: string;
+  /** mobile_push | web_push | sms | facebook (NOTIFICATION_TYPES). */
+  type: string;
+  /** JSON of shared/contract NotificationContent. */
+  content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A message (spec §3 Notification); see NOTIFICATION_TRANSITIONS for its statuses. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  application_id: string;
+  type: string;
+  name: ColumnType<string, string | undefined, string>;
+  status: string;
+  /** dashboard | api. */
+  source: string;
+  /** JSON of NotificationContent. */
+  content: string;
+  /** JSON of NotificationAudience. */
+  audience: string;
+  /** JSON of NotificationSchedule. */
+  schedule: string;
+  ttl_seconds: number;
+  promotional: ColumnType<Flag, Flag | undefined, Flag>;
+  urgency: ColumnType<string, string | undefined, string>;
+  /** JSON array of the message's tags. */
+  tags: ColumnType<string, string | undefined, string>;
+  template_id: number | null;
+  campaign_id: number | null;
+  /** When the fan-out is due (null for drafts). */
+  send_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  targeted: ColumnType<number, number | undefined, number>;
+  sent: ColumnType<number, number | undefined, number>;
+  delivered: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  clicked: ColumnType<number, number | undefined, number>;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One recipient of a message: unique (notification_id, player_id). */
+export interface DeliveriesTable {
+  id: Generated<number>;
+  notification_id: number;
+  application_id: string;
+  player_id: number;
+  /** web | ios | android | sms | facebook. */
+  platform: string;
+  /** queued | sent | delivered | clicked | failed (DELIVERY_STATUSES). */
+  status: string;
+  /** FAILURE_REASONS when failed. */
+  reason: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** The provider's message id (FCM name, apns-id, SMS id, Messenger message_id). */
+  provider_id: string | null;
+  sent_at: string | null;
+  delivered_at: string | null;
+  clicked_at: string | null;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  application_id: string;
+  /** SHA-256 of the key, base64url. */
+  key_hash: string;
+  /** The key's first characters, to tell keys apart in the console. */
+  prefix: string;
+  created_by: number | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  application_id: string;
+  key: string;
+  /** SHA-256 of the request body: the same key with another body is refused. */
+  request_hash: string;
+  notification_id: number | null;
+  created_at: string;
+}
+
+/** The embedded mode's durable queue (server/jobs). */
+export interface JobsTable {
+  id: Generated<number>;
+  queue: string;
+  name: string;
+  /** JSON. */
+  payload: string;
+  /** A job with the same key is not added twice while it exists. */
+  dedupe_key: string | null;
+  run_at: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  max_attempts: ColumnType<number, number | undefined, number>;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+}

@@ -6,3 +6,4 @@ export * from './widget';
 export * from './audience';
 export * from './platform';
 export * from './embed';
+export * from './messaging';
