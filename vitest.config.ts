@@ -3,9 +3,11 @@ import { defineConfig } from 'vitest/config';
 /**
  * Projects: `unit` (node, *.test.ts beside the code), `components` (happy-dom, *.test.tsx),
  * `api` (the real server on SQLite; and on PostgreSQL as `api-postgres` when TEST_DATABASE_URL is set),
- * `e2e` (playwright-core driving /usr/bin/chromium against the built console; run by scripts/test.mjs).
+ * `e2e` (playwright-core driving /usr/bin/chromium against the built console; run by scripts/test.mjs),
+ * `scale` (tests/scale: BullMQ and worker processes on the real Redis; only when TEST_REDIS_URL or REDIS_URL is set).
  */
 const postgres = process.env.TEST_DATABASE_URL;
+const redis = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
 
 export default defineConfig({
   test: {
@@ -44,6 +46,20 @@ export default defineConfig({
                 testTimeout: 30_000,
                 hookTimeout: 30_000,
                 env: { NUDGE_TEST_DB: 'postgres', TEST_DATABASE_URL: postgres },
+              },
+            },
+          ]
+        : []),
+      ...(redis
+        ? [
+            {
+              test: {
+                name: 'scale',
+                environment: 'node',
+                include: ['tests/scale/**/*.test.ts'],
+                testTimeout: 120_000,
+                hookTimeout: 60_000,
+                env: { TEST_REDIS_URL: redis, ...(postgres ? { TEST_DATABASE_URL: postgres } : {}) },
               },
             },
           ]

@@ -2,7 +2,8 @@
 // The one test command (`npm test`): every suite, then one plain closing line `N passed, N failed`.
 //   1. Chromium for the browser suite: Debian's /usr/bin/chromium, installed with apt-get when missing (root).
 //   2. The console build the browser suite drives (`npm run build`).
-//   3. vitest: unit + components + api on SQLite, and api on PostgreSQL when DATABASE_URL is set.
+//   3. vitest: unit + components + api on SQLite, api on PostgreSQL when DATABASE_URL is set, and the scale
+//      suite (BullMQ, worker processes; tests/scale) when REDIS_URL is set.
 //   4. vitest: e2e (playwright-core + Chromium against the real server and the built console).
 // `--only e2e` runs just the browser suite (`npm run test:e2e`); `--skip e2e` everything else.
 import { spawnSync } from 'node:child_process';
@@ -71,6 +72,8 @@ if (wants('main')) {
   const projects = ['unit', 'components', 'api'];
   if (env.TEST_DATABASE_URL) projects.push('api-postgres');
   else console.log('\nDATABASE_URL is not set: the API suite runs on SQLite only.');
+  if (env.TEST_REDIS_URL) projects.push('scale');
+  else console.log('REDIS_URL is not set: the scale suite (BullMQ on Redis) does not run.');
   totals.push(vitest('main', projects));
 }
 

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import pkg from '../package.json';
@@ -21,15 +21,25 @@ import { dashboardRoutes } from './routes/dashboard';
 import { eventRoutes } from './routes/event';
 import { infoRoutes } from './routes/info';
 import { leadRoutes } from './routes/lead';
+import { apiKeyRoutes } from './routes/api-key';
+import { campaignRoutes } from './routes/campaign';
+import { messageRoutes } from './routes/message';
+import { notificationRoutes } from './routes/notification';
+import { sendApiRoutes } from './routes/send-api';
+import { templateRoutes } from './routes/template';
+import { messageStatsRoutes } from './routes/message-stats';
 import { platformRoutes } from './routes/platform';
 import { playerRoutes } from './routes/player';
 import { pushSdkRoutes } from './routes/push';
+import { reportRoutes } from './routes/report';
 import { sdkRoutes } from './routes/sdk';
 import { segmentRoutes } from './routes/segment';
 import { teamRoutes } from './routes/team';
 import { trackRoutes } from './routes/track';
 import { userRoutes } from './routes/user';
 import { widgetRoutes } from './routes/widget';
+import { webhookRoutes } from './routes/webhook';
+import { webhookDispatcher } from './webhooks/dispatcher';
 import { createDummyHash } from './security/passwords';
 import { cryptoRandom, type Random } from './security/random';
 import { DEFAULT_LIMITS, type ThrottleLimits } from './security/throttle';
@@ -71,6 +81,37 @@ function loggerOptions(config: Config, deps: AppDeps): FastifyServerOptions['log
   };
 }
 
+/** The logger of a process without an HTTP server (the worker), configured as the API's. */
+export function createLogger(config: Config, deps: Pick<AppDeps, 'logStream'> = {}): FastifyBaseLogger {
+  return Fastify({ logger: loggerOptions(config, deps) }).log;
+}
+
+/**
+ * The services every process works with, the API and the worker alike: the database (deps.db, or the one the
+ * configuration names), mail, the clock, limits and randomness. closeServices releases them.
+ */
+export function buildServices(config: Config, deps: AppDeps & { log: FastifyBaseLogger }): Services {
+  const db = deps.db ?? openDatabase(config.database);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.kysely, log: deps.log });
+  return {
+    config,
+    db: db.kysely,
+    dialect: db.dialect,
+    mailer,
+    clock: deps.clock ?? (() => new Date()),
+    log: deps.log,
+    limits: { ...DEFAULT_LIMITS, ...deps.limits },
+    random: deps.random ?? cryptoRandom,
+    dummyHash: createDummyHash(),
+    version: pkg.version,
+  };
+}
+
+export async function closeServices(s: Services): Promise<void> {
+  await s.mailer.close();
+  await s.db.destroy();
+}
+
 /**
  * Builds the server: external plugins (database, mail, rate limit, OpenAPI), then the app's own (language,
  * auth → `request.principal`, permissions), then the routes under /api, then the storefront scripts (/sdk)
@@ -101,28 +142,14 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
   });
 
   // External: database and mail.
-  const db = deps.db ?? openDatabase(config.database);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: db.kysely, log: app.log });
-  const services: Services = {
-    config,
-    db: db.kysely,
-    dialect: db.dialect,
-    mailer,
-    clock: deps.clock ?? (() => new Date()),
-    log: app.log,
-    limits: { ...DEFAULT_LIMITS, ...deps.limits },
-    random: deps.random ?? cryptoRandom,
-    dummyHash: createDummyHash(),
-    version: pkg.version,
-  };
+  const services = buildServices(config, { ...deps, log: app.log });
   app.decorate('services', services);
   // Computed before the first request, so the first login for an unknown email is not the slow one.
   app.addHook('onReady', async () => {
     await services.dummyHash();
   });
   app.addHook('onClose', async () => {
-    await mailer.close();
-    await db.kysely.destroy();
+    await closeServices(services);
   });
 
   app.decorateRequest('lang', 'vi');
@@ -160,14 +187,25 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
       await api.register(attributeRoutes);
       await api.register(segmentRoutes);
       await api.register(dashboardRoutes);
+      await api.register(messageStatsRoutes);
       await api.register(platformRoutes);
       await api.register(pushSdkRoutes);
+      await api.register(reportRoutes);
       await api.register(embedApiRoutes);
+      await api.register(webhookRoutes);
+      await api.register(notificationRoutes);
+      await api.register(templateRoutes);
+      await api.register(campaignRoutes);
+      await api.register(messageRoutes);
+      await api.register(apiKeyRoutes);
+      await api.register(sendApiRoutes);
     },
     { prefix: '/api' },
   );
   // The shop platform's pages, install and webhooks (404 unless SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set).
   registerShopPlatform(app);
+  // Outbound webhooks: a send pass every second from onReady; a child plugin, so it stops before the database closes.
+  app.register(webhookDispatcher());
 
   registerSdkFiles(app, config.sdkDir);
   registerConsole(app, config.staticDir);

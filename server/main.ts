@@ -1,8 +1,14 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { migrateToLatest } from './db';
+import { startDelivery } from './delivery';
+import { createJobQueue, releaseLeadership } from './jobs';
 
-/** Starts the API (and the built console) on PORT: migrations first, then listen; stops cleanly on a signal. */
+/**
+ * Starts the API (and the built console) on PORT: migrations first, then listen; stops cleanly on a signal.
+ * Embedded mode (no REDIS_URL): this process also works the job queue (the `jobs` table) and runs the delivery
+ * engine. Scale mode (REDIS_URL): it doesn't; `npm run worker` processes do, through BullMQ.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = buildApp(config);
@@ -15,26 +21,45 @@ async function main(): Promise<void> {
     'starting Nudge',
   );
 
+  let background: { stop(): Promise<void> } | null = null;
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    // A stuck connection must not keep the process from ever exiting.
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // A stuck connection must not keep the process from ever exiting (running jobs get the queue's grace first).
+    const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    (background?.stop() ?? Promise.resolve())
+      .catch((error: unknown) => app.log.error({ err: error }, 'stopping the job queue failed'))
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 
   await app.listen({ port: config.port, host: config.host });
+  if (stopping) return;
+
+  if (config.redisUrl) {
+    app.log.info('scale mode: messages are delivered by `npm run worker` processes (BullMQ on REDIS_URL)');
+  } else {
+    const s = app.services;
+    const queue = createJobQueue(s);
+    const delivery = startDelivery(s, queue);
+    background = {
+      async stop() {
+        await Promise.all([delivery.stop(), queue.close()]);
+        await releaseLeadership(s);
+      },
+    };
+  }
 }
 
 main().catch((error: unknown) => {

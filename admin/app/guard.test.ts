@@ -131,7 +131,7 @@ describe('the navigation guard (spec §2)', () => {
   });
 
   describe('when a screen does not exist yet or the path is unknown', () => {
-    it.each(['/application/shop_one/trigger', '/application/shop_one/voucher', '/application/shop_one/notification/basic', '/billing', '/nowhere'])(
+    it.each(['/application/shop_one/trigger', '/application/shop_one/voucher', '/application/shop_one/ab_test/3', '/billing', '/nowhere'])(
       'sends %s to /404',
       (path) => {
         expect(decideNavigation(signedIn({ path, roles: ['admin'] }))).toEqual({ kind: 'redirect', to: '/404', replace: true });

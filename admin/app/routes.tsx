@@ -46,7 +46,20 @@ const AttributesPage = lazy(() => import('../features/attributes/attributes-page
 const SegmentsPage = lazy(() => import('../features/segments/segments-page').then((m) => ({ default: m.SegmentsPage })));
 const SegmentPage = lazy(() => import('../features/segments/segment-page').then((m) => ({ default: m.SegmentPage })));
 const PlatformPage = lazy(() => import('../features/platform/platform-page').then((m) => ({ default: m.PlatformPage })));
+const WebhooksPage = lazy(() => import('../features/webhooks/webhooks-page').then((m) => ({ default: m.WebhooksPage })));
 const PlayerInfoPage = lazy(() => import('../features/playerinfo/playerinfo-page').then((m) => ({ default: m.PlayerInfoPage })));
+const NotificationsRedirect = lazy(() =>
+  import('../features/notifications/notification-routes').then((m) => ({ default: m.NotificationsRedirect })),
+);
+const NotificationTypeRoute = lazy(() =>
+  import('../features/notifications/notification-routes').then((m) => ({ default: m.NotificationTypeRoute })),
+);
+const NotificationDetailPage = lazy(() =>
+  import('../features/notifications/notification-detail-page').then((m) => ({ default: m.NotificationDetailPage })),
+);
+const CampaignPage = lazy(() => import('../features/campaigns/campaign-page').then((m) => ({ default: m.CampaignPage })));
+const MessagesPage = lazy(() => import('../features/messages/messages-page').then((m) => ({ default: m.MessagesPage })));
+const ChannelsPage = lazy(() => import('../features/channels/channels-page').then((m) => ({ default: m.ChannelsPage })));
 
 /**
  * The screens of the per-application routes that exist, by their path in APPLICATION_ROUTES. A route marked
@@ -69,6 +82,13 @@ export const APPLICATION_SCREENS: Record<string, ComponentType> = {
   '/segment': SegmentsPage,
   '/segment/:segment_id': SegmentPage,
   '/platform': PlatformPage,
+  '/webhook': WebhooksPage,
+  '/notification': NotificationsRedirect,
+  '/notification/:notification_type': NotificationTypeRoute,
+  '/notification/:notification_id/detail': NotificationDetailPage,
+  '/campaign/:campaign_id': CampaignPage,
+  '/message': MessagesPage,
+  '/channel': ChannelsPage,
 };
 
 /** /redirect/:path* re-enters /:path (the visited-view "refresh"), keeping the query. */

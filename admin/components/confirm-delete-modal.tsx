@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Modal, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Modal, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -12,6 +12,11 @@ export interface ConfirmDeleteModalProps {
   body: string;
   /** The destructive button's label; "Delete" unless the screen says more. */
   confirmLabel?: string;
+  /**
+   * A deletion that needs a name typed first (spec §5): the button stays disabled until the field holds
+   * `expected` exactly, and `body` makes the DELETE's body from what was typed.
+   */
+  typedConfirmation?: { label: string; expected: string; body(typed: string): unknown };
   onClose(): void;
   /** Called once the server has deleted it. */
   onDone(): void;
@@ -21,16 +26,19 @@ export interface ConfirmDeleteModalProps {
  * The one confirmation before something is deleted: nothing is sent until the user confirms; a refusal shows
  * in the dialog, which stays open so the user can retry or cancel.
  */
-export function ConfirmDeleteModal({ path, title, body, confirmLabel, onClose, onDone }: ConfirmDeleteModalProps) {
+export function ConfirmDeleteModal({ path, title, body, confirmLabel, typedConfirmation, onClose, onDone }: ConfirmDeleteModalProps) {
   const { t } = useTranslation();
   const [failure, setFailure] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [typed, setTyped] = useState('');
+  const confirmed = !typedConfirmation || typed === typedConfirmation.expected;
 
   async function remove() {
+    if (!confirmed) return;
     setFailure(null);
     setDeleting(true);
     try {
-      await api.delete(path, z.unknown(), { quiet: true });
+      await api.delete(path, z.unknown(), { quiet: true, body: typedConfirmation?.body(typed) });
       onDone();
     } catch (cause) {
       setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
@@ -43,7 +51,7 @@ export function ConfirmDeleteModal({ path, title, body, confirmLabel, onClose, o
       open
       onClose={onClose}
       title={title}
-      primaryAction={{ content: confirmLabel ?? t('common.delete'), onAction: remove, loading: deleting, destructive: true }}
+      primaryAction={{ content: confirmLabel ?? t('common.delete'), onAction: remove, loading: deleting, destructive: true, disabled: !confirmed }}
       secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: deleting }]}
     >
       <Modal.Section>
@@ -54,6 +62,9 @@ export function ConfirmDeleteModal({ path, title, body, confirmLabel, onClose, o
             </Banner>
           ) : null}
           <Text as="p">{body}</Text>
+          {typedConfirmation ? (
+            <TextField label={typedConfirmation.label} value={typed} onChange={setTyped} autoComplete="off" disabled={deleting} />
+          ) : null}
         </BlockStack>
       </Modal.Section>
     </Modal>

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../server/db/schema';
+import { bumpAudienceEpoch } from '../../server/domain/audience-index';
 
 /*
  * The platform's three mandatory privacy webhooks, on what this app keeps about a shop's customers: the leads
@@ -99,6 +100,7 @@ export async function eraseCustomer(db: Kysely<Database>, applicationId: string,
     .where('application_id', '=', applicationId)
     .where(matches(customer, 'email', 'mobile_number'))
     .executeTakeFirst();
+  if (Number(players.numDeletedRows) > 0) await bumpAudienceEpoch(db, applicationId);
   const spins = await db
     .deleteFrom('spins')
     .where('widget_id', 'in', (eb) => eb.selectFrom('widgets').select('id').where('application_id', '=', applicationId))
@@ -114,11 +116,13 @@ export async function eraseCustomer(db: Kysely<Database>, applicationId: string,
 export async function eraseShopCustomers(db: Kysely<Database>, applicationId: string): Promise<Erased> {
   const leads = await db.deleteFrom('leads').where('application_id', '=', applicationId).executeTakeFirst();
   const players = await db.deleteFrom('players').where('application_id', '=', applicationId).executeTakeFirst();
+  await bumpAudienceEpoch(db, applicationId);
   const spins = await db
     .deleteFrom('spins')
     .where('widget_id', 'in', (eb) => eb.selectFrom('widgets').select('id').where('application_id', '=', applicationId))
     .executeTakeFirst();
   // Outbound webhook payloads carry copies of the leads.
   await db.deleteFrom('webhook_outbox').where('application_id', '=', applicationId).execute();
+  await db.deleteFrom('webhook_messages').where('application_id', '=', applicationId).execute();
   return { leads: Number(leads.numDeletedRows), players: Number(players.numDeletedRows), spins: Number(spins.numDeletedRows) };
 }

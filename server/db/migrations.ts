@@ -698,5 +698,118 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0009_webhooks': {
+      async up(db: Kysely<any>) {
+        const application = (col: ColumnDefinitionBuilder) =>
+          col.notNull().references('applications.application_id').onDelete('cascade');
+        const zero = (col: ColumnDefinitionBuilder) => col.notNull().defaultTo(0);
+
+        // An application's outbound webhooks (server/webhooks). The signing secret is sealed; after a rotation
+        // the previous one keeps signing beside it (a second signature) until previous_secret_until.
+        await withId(db.schema.createTable('webhooks'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('url', 'text', required)
+          .addColumn('event_types', 'text', required)
+          .addColumn('tag', 'text')
+          .addColumn('secret', 'text', required)
+          .addColumn('previous_secret', 'text')
+          .addColumn('previous_secret_until', 'text')
+          .addColumn('status', 'text', (col) => col.notNull().defaultTo('active'))
+          .addColumn('consecutive_failures', 'integer', zero)
+          .addColumn('failing_since', 'text')
+          .addColumn('disabled_at', 'text')
+          .addColumn('disabled_reason', 'text')
+          .addColumn('created_by', 'integer', (col) => col.references('users.id').onDelete('set null'))
+          .addColumn('created_at', 'text', required)
+          .addColumn('updated_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('webhooks_application_id').on('webhooks').columns(['application_id', 'id']).execute();
+
+        // One event for one webhook. msg_id is its Standard Webhooks id, the same on every retry; a sender claims
+        // a due message by moving claimed_until past now with a conditional UPDATE, so two never send it at once.
+        await withId(db.schema.createTable('webhook_messages'), true)
+          .addColumn('webhook_id', 'integer', (col) => col.notNull().references('webhooks.id').onDelete('cascade'))
+          .addColumn('application_id', 'text', application)
+          .addColumn('msg_id', 'text', (col) => col.notNull().unique())
+          .addColumn('event_type', 'text', required)
+          .addColumn('payload', 'text', required)
+          .addColumn('attempts', 'integer', zero)
+          .addColumn('next_attempt_at', 'text', required)
+          .addColumn('status', 'text', required)
+          .addColumn('last_status_code', 'integer')
+          .addColumn('last_error', 'text')
+          .addColumn('claimed_until', 'text')
+          .addColumn('created_at', 'text', required)
+          .addColumn('delivered_at', 'text')
+          .execute();
+        await db.schema.createIndex('webhook_messages_due').on('webhook_messages').columns(['status', 'next_attempt_at']).execute();
+        await db.schema.createIndex('webhook_messages_webhook_id').on('webhook_messages').columns(['webhook_id', 'id']).execute();
+        await db.schema.createIndex('webhook_messages_application_id').on('webhook_messages').column('application_id').execute();
+        await db.schema.createIndex('webhook_messages_created_at').on('webhook_messages').column('created_at').execute();
+
+        // Every attempt, for the console's log: what the receiver answered and what became of the message.
+        await withId(db.schema.createTable('webhook_attempts'), true)
+          .addColumn('message_id', 'bigint', (col) => col.notNull().references('webhook_messages.id').onDelete('cascade'))
+          .addColumn('webhook_id', 'integer', (col) => col.notNull().references('webhooks.id').onDelete('cascade'))
+          .addColumn('attempt', 'integer', required)
+          .addColumn('status_code', 'integer')
+          .addColumn('error', 'text')
+          .addColumn('duration_ms', 'integer', zero)
+          .addColumn('outcome', 'text', required)
+          .addColumn('next_attempt_at', 'text')
+          .addColumn('created_at', 'text', required)
+          .execute();
+        await db.schema.createIndex('webhook_attempts_webhook_id').on('webhook_attempts').columns(['webhook_id', 'id']).execute();
+        await db.schema.createIndex('webhook_attempts_message_id').on('webhook_attempts').column('message_id').execute();
+        await db.schema.createIndex('webhook_attempts_created_at').on('webhook_attempts').column('created_at').execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const table of ['webhook_attempts', 'webhook_messages', 'webhooks']) {
+          await db.schema.dropTable(table).ifExists().execute();
+        }
+      },
+    },
+    '0010_messaging_api': {
+      async up(db: Kysely<any>) {
+        // The recipients' log (/message) filtered by status across an application's messages, newest first:
+        // without it a rare status means walking every delivery of the application.
+        await db.schema.createIndex('deliveries_application_status').on('deliveries').columns(['application_id', 'status', 'id']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('deliveries_application_status').ifExists().execute();
+      },
+    },
+    '0012_engine': {
+      async up(db: Kysely<any>) {
+        // The delivery engine's fan-out progress (server/delivery/fanout.ts): the last player id whose deliveries
+        // are written and handed to batch jobs, so a crashed fan-out resumes there; and when the last batch was
+        // handed out, after which the message completes once no delivery is queued.
+        await db.schema.alterTable('notifications').addColumn('fanout_cursor', 'bigint').execute();
+        await db.schema.alterTable('notifications').addColumn('fanout_done_at', 'text').execute();
+        // A local-time message's recipient: the UTC offset (minutes) whose local moment it goes out at.
+        await db.schema.alterTable('deliveries').addColumn('tz_offset', 'integer').execute();
+        // The fan-out pages through an application's players by id: without this, both databases pick an index
+        // of the audience's conditions (push_endpoint, …) and sort the whole audience again for every page.
+        await db.schema.createIndex('players_application_id_id').on('players').columns(['application_id', 'id']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('players_application_id_id').ifExists().execute();
+        await db.schema.alterTable('deliveries').dropColumn('tz_offset').execute();
+        await db.schema.alterTable('notifications').dropColumn('fanout_done_at').execute();
+        await db.schema.alterTable('notifications').dropColumn('fanout_cursor').execute();
+      },
+    },
+    '0013_audience_index': {
+      async up(db: Kysely<any>) {
+        // server/domain/audience-index.ts: the in-memory copy reads the players changed since its last read in
+        // (updated_at, id) order, and rebuilds when deletions or bulk changes bump the epoch.
+        await db.schema.alterTable('applications').addColumn('audience_epoch', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+        await db.schema.createIndex('players_application_updated_id').on('players').columns(['application_id', 'updated_at', 'id']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('players_application_updated_id').ifExists().execute();
+        await db.schema.alterTable('applications').dropColumn('audience_epoch').execute();
+      },
+    },
   };
 }

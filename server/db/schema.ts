@@ -33,6 +33,9 @@ export interface Database {
   widget_stats: WidgetStatsTable;
   widget_button_clicks: WidgetButtonClicksTable;
   webhook_outbox: WebhookOutboxTable;
+  webhooks: WebhooksTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
   rate_windows: RateWindowsTable;
   shops: ShopsTable;
   shop_webhooks: ShopWebhooksTable;
@@ -123,6 +126,8 @@ export interface ApplicationsTable {
   deleting_at: string | null;
   /** A key of PLANS (shared/permissions/plans.ts); 'free' until billing says otherwise. */
   plan: ColumnType<string, string | undefined, string>;
+  /** Bumped by deletions and bulk audience changes: in-memory audience copies rebuild (0013). */
+  audience_epoch: ColumnType<number, number | undefined, number>;
 }
 
 export interface MembershipsTable {
@@ -485,6 +490,10 @@ export interface NotificationsTable {
   created_by: number | null;
   created_at: string;
   updated_at: string;
+  /** The fan-out's last player id handed to a batch (0012_engine; PostgreSQL answers bigint as text). */
+  fanout_cursor: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** When the fan-out handed out its last batch (0012_engine). */
+  fanout_done_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One recipient of a message: unique (notification_id, player_id). */
@@ -506,6 +515,8 @@ export interface DeliveriesTable {
   delivered_at: string | null;
   clicked_at: string | null;
   created_at: string;
+  /** A local-time message: the recipient's UTC offset in minutes, whose local moment it goes out at (0012_engine). */
+  tz_offset: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ApiKeysTable {
@@ -545,5 +556,75 @@ export interface JobsTable {
   locked_by: string | null;
   locked_until: string | null;
   last_error: string | null;
+  created_at: string;
+}
+
+// ---- 0009_webhooks --------------------------------------------------------------------------------------
+
+/** An outbound webhook of an application (shared/contract/webhook.ts). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  application_id: string;
+  url: string;
+  /** JSON array of WEBHOOK_EVENT_TYPES. */
+  event_types: string;
+  /** For message_with_tag: only messages carrying this tag. */
+  tag: string | null;
+  /** The `whsec_…` signing secret, sealed (server/security/secret-box.ts). */
+  secret: string;
+  /** The secret before the last rotation, sealed; it signs too until previous_secret_until. */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  /** active | disabled. */
+  status: ColumnType<string, string | undefined, string>;
+  /** Messages in a row that failed for good. */
+  consecutive_failures: ColumnType<number, number | undefined, number>;
+  /** The first failed attempt since the last success. */
+  failing_since: string | null;
+  disabled_at: string | null;
+  /** WEBHOOK_DISABLED_REASONS. */
+  disabled_reason: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event for one webhook, tried until delivered or given up. */
+export interface WebhookMessagesTable {
+  /** bigserial: PostgreSQL answers it as text. */
+  id: Generated<number | string>;
+  webhook_id: number;
+  application_id: string;
+  /** `msg_…`: the `webhook-id` header, the same on every attempt. */
+  msg_id: string;
+  /** WEBHOOK_MESSAGE_TYPES. */
+  event_type: string;
+  /** The exact JSON body that is signed and sent. */
+  payload: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  /** pending | delivered | failed. */
+  status: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  /** A sender's lease; the message is free again once it is past. */
+  claimed_until: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+/** One attempt to deliver a message. */
+export interface WebhookAttemptsTable {
+  id: Generated<number | string>;
+  message_id: number | string;
+  webhook_id: number;
+  attempt: number;
+  status_code: number | null;
+  /** WEBHOOK_ATTEMPT_ERRORS when no answer came. */
+  error: string | null;
+  duration_ms: ColumnType<number, number | undefined, number>;
+  /** delivered | retrying | failed. */
+  outcome: string;
+  next_attempt_at: string | null;
   created_at: string;
 }

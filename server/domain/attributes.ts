@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { bumpAudienceEpoch } from './audience-index';
 import { ATTRIBUTE_TYPES, type AttributeBody, type AttributeDefinition, type AttributeType, type PageQuery } from '../../shared/contract';
 import { nowIso, type ApplicationContext, type Ctx } from '../context';
 import { isUniqueViolation, toCount } from '../db';
@@ -128,6 +129,7 @@ export async function updateAttribute(ctx: Ctx, access: ApplicationContext, attr
           .where('application_id', '=', applicationId)
           .where('name', '=', current.name)
           .execute();
+        await bumpAudienceEpoch(trx, applicationId);
       }
     });
   } catch (error) {
@@ -143,5 +145,6 @@ export async function deleteAttribute(ctx: Ctx, access: ApplicationContext, attr
   await ctx.s.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('player_attributes').where('application_id', '=', current.application_id).where('name', '=', current.name).execute();
     await trx.deleteFrom('attribute_definitions').where('id', '=', current.id).execute();
+    await bumpAudienceEpoch(trx, current.application_id);
   });
 }

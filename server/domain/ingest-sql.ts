@@ -30,6 +30,26 @@ export function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
   for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
 }
 
+/**
+ * SQLite: a chunk split again into power-of-two runs (37 rows: 32 + 4 + 1), so the statement texts repeat and
+ * the connection's prepared-statement cache (db/index.ts) serves them instead of parsing a new VALUES list for
+ * every row count.
+ */
+function* statementRuns<T>(dialect: Dialect, rows: readonly T[], size: number): Generator<T[]> {
+  for (const chunk of chunks(rows, size)) {
+    if (dialect === 'postgres') {
+      yield chunk;
+      continue;
+    }
+    let start = 0;
+    while (start < chunk.length) {
+      const run = 2 ** Math.floor(Math.log2(chunk.length - start));
+      yield chunk.slice(start, start + run);
+      start += run;
+    }
+  }
+}
+
 /** A table expression over `rows`: `unnest(...) AS alias(cols)` on PostgreSQL, `VALUES (...)` on SQLite. */
 function rowSource(dialect: Dialect, columns: readonly Column[], rows: readonly Row[]): { sql: string; params: unknown[] } {
   if (dialect === 'postgres') {
@@ -65,7 +85,7 @@ export async function insertRows<R = Record<string, unknown>>(
   tail = '',
 ): Promise<R[]> {
   const out: R[] = [];
-  for (const chunk of chunks(rows, chunkSize(dialect, columns.length))) {
+  for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
     const source = rowSource(dialect, columns, chunk);
     const body = dialect === 'postgres' ? `SELECT * FROM ${source.sql}` : source.sql;
     const result = await db.executeQuery<R>(CompiledQuery.raw(`INSERT INTO ${table} (${list(columns)}) ${body} ${tail}`, source.params));
@@ -86,7 +106,7 @@ export async function withRows<R = Record<string, unknown>>(
   statement: string,
 ): Promise<R[]> {
   const out: R[] = [];
-  for (const chunk of chunks(rows, chunkSize(dialect, columns.length))) {
+  for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
     const source = rowSource(dialect, columns, chunk);
     const cte =
       dialect === 'postgres'

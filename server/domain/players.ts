@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { bumpAudienceEpoch } from './audience-index';
 import {
   PLAYER_PLATFORMS,
   type AttributeType,
@@ -278,7 +279,10 @@ export async function removePlayerTag(ctx: Ctx, access: ApplicationContext, play
 export async function deletePlayer(ctx: Ctx, access: ApplicationContext, playerId: number): Promise<void> {
   assertWriter(access);
   const row = await findPlayer(ctx, access, playerId);
-  await ctx.s.db.deleteFrom('players').where('id', '=', row.id).execute();
+  await ctx.s.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('players').where('id', '=', row.id).execute();
+    await bumpAudienceEpoch(trx, row.application_id);
+  });
 }
 
 /**

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { PushReportBody, PushSubscribeBody, PushUnsubscribeBody } from '../../shared/contract';
-import { nowIso, type Ctx } from '../context';
+import { nowIso, type Ctx, type Services } from '../context';
+import { deliveryIdOf } from '../delivery/payloads';
+import { recordDeliveryReport } from '../delivery/reports';
 import { AppError } from '../errors';
 import { ingest } from './ingest';
 import { upsertPlayer } from './players-write';
@@ -80,10 +82,11 @@ export async function unsubscribePush(ctx: Ctx, body: PushUnsubscribeBody): Prom
 const REPORT_EVENTS = { delivered: '$push_delivered', clicked: '$push_clicked' } as const;
 
 /**
- * POST /api/sdk/push/report: the service worker showed a notification or the visitor clicked it, recorded
- * through ingestion as the player's `$push_delivered` / `$push_clicked` event (message_id, action). With a
- * message id a repeated report counts once. The player is the one holding the endpoint; a report for an
- * endpoint no player holds is dropped. Issue 6 builds statistics on these events.
+ * POST /api/sdk/push/report: the service worker showed a notification or the visitor clicked it. The player is
+ * the one holding the endpoint; a report for an endpoint no player holds is dropped. A message id of the
+ * engine's (`d_<delivery id>`) of that player's delivery moves the delivery forward and counts on the message's
+ * statistics (server/delivery/reports.ts). Either way it is recorded through ingestion as the player's
+ * `$push_delivered` / `$push_clicked` event (message_id, notification_id, action), once per message id.
  */
 export async function reportPush(ctx: Ctx, body: PushReportBody): Promise<void> {
   const application = await applicationByKey(ctx, body.key);
@@ -97,24 +100,53 @@ export async function reportPush(ctx: Ctx, body: PushReportBody): Promise<void> 
     .executeTakeFirst();
   if (!player) return;
   await checkSdkLimits(ctx, 'event', application, player.device_id);
-  const properties: Record<string, string> = {};
-  if (body.message_id) properties.message_id = body.message_id;
-  if (body.action) properties.action = body.action;
-  // A bounded id of the allowed characters, whatever the message id looks like.
-  const unique = body.message_id ? `${body.message_id}\u0000${player.id}` : randomUUID();
-  const clientId = `push-${body.kind}-${createHash('sha256').update(unique).digest('base64url').slice(0, 32)}`;
-  await ingest(ctx.s, {
+  const deliveryId = deliveryIdOf(body.message_id);
+  const delivery =
+    deliveryId === null
+      ? undefined
+      : await ctx.s.db
+          .selectFrom('deliveries')
+          .select('notification_id')
+          .where('id', '=', deliveryId)
+          .where('player_id', '=', player.id)
+          .where('application_id', '=', applicationId)
+          .executeTakeFirst();
+  if (delivery) await recordDeliveryReport(ctx.s, deliveryId!, body.kind);
+  await recordPushEvent(ctx.s, {
     applicationId,
     deviceId: player.device_id,
+    playerId: Number(player.id),
+    kind: body.kind,
+    messageId: body.message_id,
+    notificationId: delivery ? Number(delivery.notification_id) : undefined,
+    action: body.action,
+  });
+}
+
+/** A push report as the player's `$push_delivered` / `$push_clicked` event; with a message id, once per player. */
+export async function recordPushEvent(
+  s: Services,
+  report: { applicationId: string; deviceId: string; playerId: number; kind: 'delivered' | 'clicked'; messageId?: string; notificationId?: number; action?: string },
+): Promise<void> {
+  const properties: Record<string, string | number> = {};
+  if (report.messageId) properties.message_id = report.messageId;
+  if (report.notificationId !== undefined) properties.notification_id = report.notificationId;
+  if (report.action) properties.action = report.action;
+  // A bounded id of the allowed characters, whatever the message id looks like.
+  const unique = report.messageId ? `${report.messageId}\u0000${report.playerId}` : randomUUID();
+  const clientId = `push-${report.kind}-${createHash('sha256').update(unique).digest('base64url').slice(0, 32)}`;
+  await ingest(s, {
+    applicationId: report.applicationId,
+    deviceId: report.deviceId,
     items: [
       {
         kind: 'event',
         counts: 'none',
         clientId,
-        name: REPORT_EVENTS[body.kind],
+        name: REPORT_EVENTS[report.kind],
         properties: Object.keys(properties).length ? properties : null,
         sessionId: null,
-        at: nowIso(ctx.s),
+        at: s.clock().toISOString(),
       },
     ],
   });

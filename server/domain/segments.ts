@@ -5,6 +5,7 @@ import { toCount } from '../db';
 import type { SegmentsTable } from '../db/schema';
 import { AppError } from '../errors';
 import type { Page } from './applications';
+import { audienceIndexes } from './audience-index';
 import { segmentWhere } from './segment-sql';
 
 type SegmentRow = Selectable<SegmentsTable>;
@@ -39,9 +40,14 @@ export async function matchingPlayerIds(s: Pick<Services, 'db' | 'dialect' | 'cl
   return rows.map((row) => Number(row.id));
 }
 
-/** POST /segment/count: the live count of a rule being edited, and the application's players in total. */
+/**
+ * POST /segment/count: the live count of a rule being edited, and the application's players in total. Large
+ * audiences are counted from their in-memory copy (audience-index.ts), the rest by SQL.
+ */
 export async function countRule(ctx: Ctx, access: ApplicationContext, rule: SegmentRule): Promise<SegmentCount> {
   const applicationId = access.application.application_id;
+  const fast = await audienceIndexes(ctx.s).count(applicationId, rule, ctx.s.clock());
+  if (fast) return fast;
   const [count, total] = await Promise.all([
     countMatching(ctx.s, applicationId, rule),
     ctx.s.db

@@ -22,6 +22,8 @@ export interface JobContext {
   attempt: number;
   /** Aborted when the worker shuts down; long handlers stop at the next safe point. */
   signal: AbortSignal;
+  /** The queue's id of this job, for logs (the same on every try). */
+  jobId?: string;
 }
 
 export type JobHandler<P = unknown> = (payload: P, context: JobContext) => Promise<void>;

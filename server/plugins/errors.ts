@@ -7,6 +7,8 @@ import { AppError, ERROR_STATUS, isAppError } from '../errors';
 /** Our own messages are i18n keys; zod's built-in ones are English sentences, so they map onto keys here. */
 function messageKey(code: string, message: string, params: Record<string, unknown>): string {
   if (/^(validation|errors)\.[\w.]+$/.test(message)) return message;
+  // A contract check's key of another namespace (webPush.swPathInvalid, platform.errors.p8Shape) is a key too.
+  if (/^[A-Za-z]\w*(\.\w+)+$/.test(message) && translate('en', message) !== message) return message;
   if (code === 'invalid_type' && / (undefined|null)$/.test(message)) return 'validation.required';
   if (code === 'too_small' && params.origin === 'string' && params.minimum === 1) return 'validation.required';
   if (code === 'too_big') return 'validation.tooLong';

@@ -39,7 +39,7 @@ const buckets = new WeakMap<Services, TokenBuckets>();
  * database-backed rate_windows of the other public calls: that costs a write per request, more than the
  * ingestion it would guard (see server/domain/ingest-limits.ts).
  */
-function checkLimits(request: FastifyRequest, who: string): void {
+export function checkLimits(request: FastifyRequest, who: string): void {
   const s = request.server.services;
   let limiter = buckets.get(s);
   if (!limiter) buckets.set(s, (limiter = new TokenBuckets()));
@@ -67,7 +67,7 @@ async function store(request: FastifyRequest, batch: IngestBatch): Promise<Inges
 }
 
 /** The application of `Authorization: Key <client_key>`; anything else is NOT_AUTHORIZED. */
-async function applicationOfKey(request: FastifyRequest): Promise<string> {
+export async function applicationOfKey(request: FastifyRequest): Promise<string> {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Key\s+(\S{1,64})\s*$/i.exec(header) : null;
   if (!match) throw new AppError('NOT_AUTHORIZED');

@@ -7,3 +7,5 @@ export * from './audience';
 export * from './platform';
 export * from './embed';
 export * from './messaging';
+export * from './message-stats';
+export * from './webhook';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { V, isJsonText, isUrl } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
-import { SegmentRule, Tag } from './audience';
+import { DeviceParams, SegmentRule, Tag } from './audience';
 import type { PlatformKind } from './platform';
 
 /**
@@ -189,6 +189,9 @@ export function withUtm(link: string, utm: NotificationUtm): string {
 // Audience and schedule
 // ---------------------------------------------------------------------------------------------------------
 
+/** The most direct recipients one message lists (device ids, external user ids or player ids). */
+export const DIRECT_RECIPIENTS_MAX = 2000;
+
 /** Who gets it: a saved segment (none = all subscribers of the type's channel), extra conditions and player tags. */
 export const NotificationAudience = z.object({
   segment_id: z.number().int().positive().nullable().default(null),
@@ -196,6 +199,11 @@ export const NotificationAudience = z.object({
   filters: SegmentRule.nullable().default(null),
   /** Only players carrying all of these tags. */
   tags: z.array(Tag).max(20).default([]),
+  /** Direct recipients (the send API's include_* lists): when a list is present, only players it names, ANDed with the rest. */
+  player_ids: z.array(z.number().int().positive()).max(DIRECT_RECIPIENTS_MAX).optional(),
+  device_ids: z.array(z.string().min(1).max(64)).max(DIRECT_RECIPIENTS_MAX).optional(),
+  /** Every device of these external user ids. */
+  external_user_ids: z.array(z.string().min(1).max(128)).max(DIRECT_RECIPIENTS_MAX).optional(),
 });
 export type NotificationAudience = z.infer<typeof NotificationAudience>;
 
@@ -216,6 +224,20 @@ export type NotificationSchedule = z.infer<typeof NotificationSchedule>;
 
 /** The offset used for players whose timezone is unknown when sending at a local time: Vietnam, UTC+7. */
 export const DEFAULT_LOCAL_OFFSET_MINUTES = 7 * 60;
+
+/** The first and the last timezones to reach a local time: UTC+14 (Line Islands) and UTC-12. */
+export const LOCAL_TIME_EARLIEST_OFFSET_MINUTES = 14 * 60;
+export const LOCAL_TIME_LATEST_OFFSET_MINUTES = -12 * 60;
+
+/** A schedule this much in the past is still accepted (the form was filled a moment ago); it is sent at once. */
+export const SCHEDULE_GRACE_MS = 60_000;
+
+/** The UTC moment a local date (YYYY-MM-DD) and time (HH:MM) happen in the zone `offsetMinutes` east of UTC; null for a date that doesn't exist. */
+export function localMoment(date: string, time: string, offsetMinutes: number): Date | null {
+  const asUtc = new Date(`${date}T${time}:00.000Z`);
+  if (Number.isNaN(asUtc.getTime()) || asUtc.toISOString().slice(0, 10) !== date) return null;
+  return new Date(asUtc.getTime() - offsetMinutes * 60_000);
+}
 
 export const URGENCIES = ['very-low', 'low', 'normal', 'high'] as const;
 
@@ -341,6 +363,9 @@ export const Delivery = z.object({
 });
 export type Delivery = z.infer<typeof Delivery>;
 
+/** How deep the recipients' log pages (page × limit); beyond it, search or filter. */
+export const DELIVERY_LOG_MAX_ROWS = 10_000;
+
 /** GET /application/{id}/message: the recipients' log, searchable by device id, external user id, email or phone. */
 export const DeliveryListQuery = PageQuery.extend({
   notification_id: z.coerce.number().int().positive().optional(),
@@ -374,6 +399,7 @@ export const Template = TemplateInput.extend({ id: z.number().int(), created_at:
 export type Template = z.infer<typeof Template>;
 export const TemplateParams = ApplicationParams.extend({ template_id: z.coerce.number().int().positive() });
 export const TemplateListQuery = PageQuery.extend({ type: z.enum(['all', ...NOTIFICATION_TYPES]).default('all'), q: z.string().trim().max(100).optional() });
+export type TemplateListQuery = z.infer<typeof TemplateListQuery>;
 
 export const CampaignInput = z.object({
   name: z.string().trim().min(1, { message: V.required }).max(120, { message: V.tooLong }),
@@ -390,6 +416,9 @@ export const Campaign = CampaignInput.extend({
 });
 export type Campaign = z.infer<typeof Campaign>;
 export const CampaignParams = ApplicationParams.extend({ campaign_id: z.coerce.number().int().positive() });
+/** GET /application/{id}/campaign: newest first, `q` searches the name. */
+export const CampaignListQuery = PageQuery.extend({ q: z.string().trim().max(100).optional() });
+export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
 /** DELETE …/campaign/{id}: spec §5, the campaign's name typed to confirm. */
 export const CampaignDeleteBody = z.object({ confirm_name: z.string() });
 
@@ -413,8 +442,41 @@ export const ApiSendBody = NotificationInput.omit({ draft: true }).extend({
 });
 export type ApiSendBody = z.infer<typeof ApiSendBody>;
 export const ApiSent = z.object({ id: z.number().int(), status: NotificationStatus, duplicate: z.boolean() });
+export type ApiSent = z.infer<typeof ApiSent>;
+/** GET /api/v1/notifications/{notification_id}: where a message sent through the API is, and its counters. */
+export const ApiNotification = z.object({
+  id: z.number().int(),
+  type: NotificationType,
+  status: NotificationStatus,
+  source: NotificationSource,
+  stats: NotificationStats,
+  ctr: z.number(),
+  send_at: Timestamp.nullable(),
+  started_at: Timestamp.nullable(),
+  finished_at: Timestamp.nullable(),
+  created_at: Timestamp,
+});
+export type ApiNotification = z.infer<typeof ApiNotification>;
+export const ApiNotificationParams = z.object({ notification_id: z.coerce.number().int().positive() });
 
 /** An application's REST API key: the whole key is shown once, when made; afterwards only its start. */
 export const ApiKey = z.object({ id: z.number().int(), prefix: z.string(), created_at: Timestamp, last_used_at: Timestamp.nullable() });
 export type ApiKey = z.infer<typeof ApiKey>;
 export const ApiKeyCreated = ApiKey.extend({ key: z.string() });
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
+export const ApiKeyParams = ApplicationParams.extend({ id: z.coerce.number().int().positive() });
+/** Active keys an application may hold at once. */
+export const API_KEYS_MAX = 20;
+
+// ---------------------------------------------------------------------------------------------------------
+// Reports from devices: a push shown or opened (the service worker's come through /api/sdk/push/report)
+// ---------------------------------------------------------------------------------------------------------
+
+/** POST /api/v1/devices/{device_id}/notifications/{notification_id}/report. */
+export const DeviceNotificationParams = DeviceParams.extend({ notification_id: z.coerce.number().int().positive() });
+/** An app reports the push it received as shown (`delivered`) or opened (`clicked`, with the button's action id). */
+export const DeviceNotificationReport = z.object({
+  kind: z.enum(['delivered', 'clicked']),
+  action: z.string().max(64).optional(),
+});
+export type DeviceNotificationReport = z.infer<typeof DeviceNotificationReport>;

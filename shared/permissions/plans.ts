@@ -4,8 +4,8 @@
  * with PLAN_LIMIT and the spec's wording (plan.maxButtons, plan.maxPhones).
  */
 export const PLANS = {
-  free: { maxleadButtons: 3, maxleadPhones: 1 },
-  pay_as_you_go: { maxleadButtons: 19, maxleadPhones: 10 },
+  free: { maxleadButtons: 3, maxleadPhones: 1, maxPushButtons: 2 },
+  pay_as_you_go: { maxleadButtons: 19, maxleadPhones: 10, maxPushButtons: 3 },
 } as const;
 export type Plan = keyof typeof PLANS;
 export const DEFAULT_PLAN: Plan = 'free';
@@ -19,4 +19,10 @@ export function maxleadPlanViolation(
   if (settings.buttons.length > caps.maxleadButtons) return { key: 'plan.maxButtons', params: { number: caps.maxleadButtons } };
   if ((settings.phones?.length ?? 0) > caps.maxleadPhones) return { key: 'plan.maxPhones', params: { number: caps.maxleadPhones } };
   return null;
+}
+
+/** The i18n key and parameters when a message (or template) has more action buttons than the plan allows, or null. */
+export function pushPlanViolation(plan: Plan, content: { buttons: readonly unknown[] }): { key: string; params: { number: number } } | null {
+  const cap = PLANS[plan].maxPushButtons;
+  return content.buttons.length > cap ? { key: 'plan.maxButtons', params: { number: cap } } : null;
 }

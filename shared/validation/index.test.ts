@@ -4,6 +4,7 @@ import {
   APPLICATION_ID_MIN_LENGTH,
   EMAIL_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  PAYLOAD_URL_MAX_LENGTH,
   V,
   isApplicationId,
   isDateFieldName,
@@ -14,6 +15,7 @@ import {
   isMobileNumber,
   isNotBlank,
   isOtp,
+  isPayloadUrl,
   isPasswordLongEnough,
   isUrl,
   isUsername,
@@ -379,6 +381,55 @@ describe('JSON text (additional data)', () => {
         undefined: false,
       }),
     ).toEqual([]);
+  });
+});
+
+describe('payload URL (webhooks)', () => {
+  it('accepts http and https addresses with a host, port, path and query', () => {
+    expect(
+      misjudged(isPayloadUrl, {
+        'https://hooks.example.com/nudge': true,
+        'http://hooks.example.com': true,
+        'https://hooks.example.com:8443/in?source=nudge&x=1': true,
+        'https://xn--v-dua.vn/webhook': true,
+        'http://203.0.113.9/hook': true,
+        'https://[2001:db8::1]/hook': true,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses other schemes, a missing host and spaces', () => {
+    expect(
+      misjudged(isPayloadUrl, {
+        '': false,
+        'hooks.example.com/nudge': false,
+        'ftp://hooks.example.com/nudge': false,
+        'file:///etc/passwd': false,
+        'javascript:alert(1)': false,
+        'gopher://hooks.example.com/': false,
+        'https://': false,
+        'https:///path': false,
+        'https:\\\\hooks.example.com\\x': false,
+        ' https://hooks.example.com': false,
+        'https://hooks.example.com/a b': false,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses credentials in the address, which every receiver and log would see', () => {
+    expect(
+      misjudged(isPayloadUrl, {
+        'https://user:secret@hooks.example.com/': false,
+        'https://user@hooks.example.com/': false,
+        'https://:secret@hooks.example.com/': false,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses an address longer than 2000 characters', () => {
+    const base = 'https://hooks.example.com/';
+    expect(isPayloadUrl(base + 'a'.repeat(PAYLOAD_URL_MAX_LENGTH - base.length))).toBe(true);
+    expect(isPayloadUrl(base + 'a'.repeat(PAYLOAD_URL_MAX_LENGTH - base.length + 1))).toBe(false);
   });
 });
 

@@ -49,6 +49,26 @@ export function isHttpsUrl(value: string): boolean {
   }
 }
 
+export const PAYLOAD_URL_MAX_LENGTH = 2000;
+
+/**
+ * A webhook's payload URL: http or https with a host, no user name or password (they would travel to
+ * every receiver in clear and in the logs), at most 2000 characters, no spaces. Where the host points is
+ * checked by the server (private and loopback addresses are refused there).
+ */
+export function isPayloadUrl(value: string): boolean {
+  if (value.length > PAYLOAD_URL_MAX_LENGTH || /\s/.test(value)) return false;
+  // URL() forgives `https:///x` and backslashes (reading them as `https://x`): the host must follow `//` as typed.
+  if (!/^https?:\/\/[^/\\]/i.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0 && url.username === '' && url.password === '';
+}
+
 export const APPLICATION_ID_MIN_LENGTH = 3;
 export const APPLICATION_ID_MAX_LENGTH = 64;
 
@@ -120,4 +140,6 @@ export const V = {
   otp: 'validation.otp',
   json: 'validation.json',
   tooLong: 'validation.tooLong',
+  payloadUrl: 'validation.payloadUrl',
+  eventTypes: 'validation.eventTypes',
 } as const;

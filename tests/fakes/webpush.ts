@@ -11,12 +11,13 @@
  *   subscription answer `status` (410/404 gone, 413, 429 with Retry-After, 500 …) without delivering.
  * - `remove(idOrEndpoint)`: the subscription expires; every later send answers 410 Gone.
  * - `clock`: the time JWT `exp` is checked against (ms).
+ * - `delayMs`: every request is answered this much later, like a push service far away (crash tests).
  * Checks: `Authorization: vapid t=<JWT>, k=<key>` present (401) and valid (403): ES256 signature by `k`,
  * `aud` = this origin, `exp` in the future and ≤ 24 h ahead, `sub` mailto:/https:; `TTL` present and
  * numeric, `Urgency` and `Topic` well-formed (400); body ≤ 4096 bytes (413); `Content-Encoding: aes128gcm`
  * and an RFC 8291 record that decrypts with the subscription's key (400). Success: 201 with a Location.
  */
-import { createECDH, createDecipheriv, createPublicKey, hkdfSync, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
+import { createECDH, createDecipheriv, createHmac, createPublicKey, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import { FailureScript, closeServer, listen, readBody } from './http-util';
@@ -80,6 +81,17 @@ function idOf(target: string): string {
   return i >= 0 ? target.slice(i + 6) : target;
 }
 
+const KEY_INFO = Buffer.from('WebPush: info\0');
+const CEK_INFO = Buffer.from('Content-Encoding: aes128gcm\0');
+const NONCE_INFO = Buffer.from('Content-Encoding: nonce\0');
+const ONE = Buffer.from([1]);
+
+function hmac(key: Buffer, ...parts: Buffer[]): Buffer {
+  const mac = createHmac('sha256', key);
+  for (const part of parts) mac.update(part);
+  return mac.digest();
+}
+
 /** Decrypts one aes128gcm record (RFC 8188/8291) for a subscription, or throws saying why. */
 export function decryptAes128gcm(body: Buffer, sub: { ecdh: ReturnType<typeof createECDH>; publicKey: Buffer; auth: Buffer }): Buffer {
   if (body.length < 21 + 65 + 17) throw new Error('body shorter than header and one record');
@@ -92,10 +104,11 @@ export function decryptAes128gcm(body: Buffer, sub: { ecdh: ReturnType<typeof cr
   if (rs < 18) throw new Error('record size too small');
   if (ciphertext.length > rs) throw new Error('more than one record');
   const secret = sub.ecdh.computeSecret(asPublic);
-  const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), sub.publicKey, asPublic]);
-  const ikm = Buffer.from(hkdfSync('sha256', secret, sub.auth, keyInfo, 32));
-  const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
-  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
+  // HKDF-SHA-256 (RFC 5869) spelled out as HMACs, the same derivation hkdfSync does for outputs of one block.
+  const ikm = hmac(hmac(sub.auth, secret), KEY_INFO, sub.publicKey, asPublic, ONE);
+  const prk = hmac(salt, ikm);
+  const cek = hmac(prk, CEK_INFO, ONE).subarray(0, 16);
+  const nonce = hmac(prk, NONCE_INFO, ONE).subarray(0, 12);
   const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
   decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
   const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
@@ -105,15 +118,17 @@ export function decryptAes128gcm(body: Buffer, sub: { ecdh: ReturnType<typeof cr
   return padded.subarray(0, end);
 }
 
-export async function start(options: { record?: boolean; clock?: () => number } = {}): Promise<WebPushFake> {
+export async function start(options: { record?: boolean; clock?: () => number; delayMs?: number } = {}): Promise<WebPushFake> {
   const { cert, key } = await testCertificates();
   const record = options.record ?? true;
   const clock = options.clock ?? Date.now;
   const subscriptions = new Map<string, SubscriptionState>();
   const failures = new FailureScript<WebPushFailure>();
   const received: ReceivedPush[] = [];
-  // Signature checks are the costly part; a verified JWT is remembered, its claims re-checked every time.
+  // Signature checks are the costly part; a verified JWT is remembered (by its whole Authorization value too,
+  // which skips parsing it again), its claims re-checked every time.
   const verifiedJwts = new Map<string, { aud: string; sub: string; exp: number }>();
+  const verifiedHeaders = new Map<string, { k: string; claims: { aud: string; sub: string; exp: number } }>();
   const vapidKeys = new Map<string, KeyObject>();
   let accepted = 0;
   let rejectedCount = 0;
@@ -127,6 +142,8 @@ export async function start(options: { record?: boolean; clock?: () => number } 
 
   function checkVapid(authorization: string | undefined): { error?: [number, string]; claims?: ReceivedPush['vapid'] } {
     if (!authorization) return { error: [401, 'missing Authorization'] };
+    const known = verifiedHeaders.get(authorization);
+    if (known) return checkClaims(known.k, known.claims);
     const match = /^vapid\s+(.+)$/i.exec(authorization.trim());
     if (!match) return { error: [401, 'Authorization scheme must be vapid'] };
     const params = new Map<string, string>();
@@ -163,7 +180,11 @@ export async function start(options: { record?: boolean; clock?: () => number } 
       if (!ok) return { error: [403, 'JWT signature does not verify with k'] };
       verifiedJwts.set(`${k} ${token}`, claims!);
     }
-    const c = claims!;
+    verifiedHeaders.set(authorization, { k, claims: claims! });
+    return checkClaims(k, claims!);
+  }
+
+  function checkClaims(k: string, c: { aud: string; sub: string; exp: number }): { error?: [number, string]; claims?: ReceivedPush['vapid'] } {
     const now = Math.floor(clock() / 1000);
     if (c.aud !== origin) return { error: [403, `JWT aud ${c.aud} is not ${origin}`] };
     if (typeof c.exp !== 'number' || c.exp <= now) return { error: [403, 'JWT expired'] };
@@ -174,6 +195,7 @@ export async function start(options: { record?: boolean; clock?: () => number } 
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     const path = req.url ?? '';
     if (req.method !== 'POST' || !path.startsWith('/push/')) return answer(res, 404, 'not found');
     const id = path.slice(6);

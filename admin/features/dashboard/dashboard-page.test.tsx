@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
-import type { Dashboard } from '../../../shared/contract';
+import type { Dashboard, MessageStats } from '../../../shared/contract';
 import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { answer, renderInConsole } from '../../test-utils';
@@ -9,13 +9,44 @@ import { application } from '../players/fixtures';
 import { DashboardPage, installSnippet, periodOf, periodRange } from './dashboard-page';
 
 let dashboard: Dashboard;
+let messages: MessageStats;
 let asked: URL[] = [];
+let askedMessages: URL[] = [];
 
 const day = (n: number) => ({ day: `2025-03-0${n}`, new_players: n, active_players: 10 * n, sessions: 20 * n, page_views: 50 * n });
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['viewer'] });
   asked = [];
+  askedMessages = [];
+  messages = {
+    from: '2025-03-01',
+    to: '2025-03-03',
+    totals: { sent: 4200, delivered: 3900, clicked: 390, failed: 12, ctr: 10 },
+    days: [
+      { day: '2025-03-01', sent: 4000, delivered: 3700, clicked: 300 },
+      { day: '2025-03-02', sent: 0, delivered: 100, clicked: 60 },
+      { day: '2025-03-03', sent: 200, delivered: 100, clicked: 30 },
+    ],
+    by_channel: [
+      { platform: 'web', sent: 4000, delivered: 3800, clicked: 380, failed: 10 },
+      { platform: 'ios', sent: 0, delivered: 0, clicked: 0, failed: 0 },
+      { platform: 'android', sent: 0, delivered: 0, clicked: 0, failed: 0 },
+      { platform: 'sms', sent: 200, delivered: 100, clicked: 10, failed: 2 },
+      { platform: 'facebook', sent: 0, delivered: 0, clicked: 0, failed: 0 },
+    ],
+    top_messages: [
+      {
+        id: 12,
+        title: 'Tết sale',
+        type: 'web_push',
+        status: 'opened',
+        send_at: '2025-03-01T08:00:00.000Z',
+        stats: { targeted: 4000, sent: 4000, delivered: 3800, failed: 0, clicked: 380 },
+        ctr: 10,
+      },
+    ],
+  };
   dashboard = {
     from: '2025-03-01',
     to: '2025-03-03',
@@ -34,6 +65,10 @@ beforeEach(() => {
     vi.fn(async (url: string) => {
       const parsed = new URL(url);
       if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
+      if (parsed.pathname === '/api/application/shop_one/dashboard/messages') {
+        askedMessages.push(parsed);
+        return answer({ success: true, data: messages });
+      }
       if (parsed.pathname === '/api/application/shop_one/dashboard') {
         asked.push(parsed);
         return answer({ success: true, data: dashboard });
@@ -86,6 +121,45 @@ describe('the dashboard', () => {
     open();
     expect(await screen.findByText('Add the script to your site')).toBeTruthy();
     expect(screen.getByText(installSnippet(window.location.origin, 'ck_0123456789'))).toBeTruthy();
+  });
+});
+
+describe("the dashboard's messages", () => {
+  it('show sent, delivered, clicked and failed, per day, per channel, and the top messages', async () => {
+    open();
+    await screen.findByRole('heading', { name: 'Messages' });
+    const section = await screen.findByRole('region', { name: 'Messages' });
+    await within(section).findByText('4.2k');
+    expect(within(section).getByText('4.2k')).toBeTruthy();
+    expect(within(section).getByText('10% click-through rate')).toBeTruthy();
+    expect(within(section).getByRole('img', { name: 'Sent, delivered and clicked per day' })).toBeTruthy();
+    const channels = within(section).getByRole('heading', { name: 'Sent by channel' }).parentElement as HTMLElement;
+    expect(within(channels).getByText('SMS')).toBeTruthy();
+    expect(within(channels).queryByText('iOS')).toBeNull();
+    const top = within(section).getByRole('link', { name: 'Tết sale' });
+    expect(top.getAttribute('href')).toBe('/application/shop_one/notification/12/detail');
+    expect(within(section).getByText('4k sent · 380 clicked · 10%')).toBeTruthy();
+  });
+
+  it('follow the period picker', async () => {
+    open('/application/shop_one/?period=90');
+    await screen.findByRole('heading', { name: 'Messages' });
+    expect(askedMessages[0].searchParams.get('days')).toBe('90');
+  });
+
+  it('invite a first message when nothing was sent in the period', async () => {
+    messages = { ...messages, totals: { sent: 0, delivered: 0, clicked: 0, failed: 0, ctr: 0 }, top_messages: [] };
+    open();
+    expect(await screen.findByText('No messages in the last 30 days')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Create a message' }).getAttribute('href')).toBe('/application/shop_one/notification/basic');
+  });
+
+  it('are not asked for by those who may not see notifications', async () => {
+    useAppStore.setState({ roles: ['ads_manager'] });
+    open();
+    await screen.findByText('12.5k');
+    expect(screen.queryByRole('heading', { name: 'Messages' })).toBeNull();
+    expect(askedMessages).toHaveLength(0);
   });
 });
 

@@ -9,7 +9,6 @@ import {
   InlineStack,
   Layout,
   Page,
-  ProgressBar,
   SkeletonBodyText,
   SkeletonDisplayText,
   Text,
@@ -20,12 +19,15 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { Dashboard } from '../../../shared/contract';
 import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { copyText } from '../../components/clipboard';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { TimeChart } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
+import { Metric, Shares } from './dashboard-cards';
+import { MessageStatsSection } from './message-stats-section';
 
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
@@ -48,68 +50,6 @@ export function periodOf(search: string): Period {
 /** The shop's script tag, with this console's address and the application's client key. */
 export function installSnippet(origin: string, clientKey: string): string {
   return `<script async src="${origin}/sdk/nudge.js" data-app="${clientKey}"></script>`;
-}
-
-function Metric({ label, value, detail }: { label: string; value: number; detail?: string }) {
-  return (
-    <Card>
-      <BlockStack gap="100">
-        <Text as="h3" variant="bodyMd" tone="subdued">
-          {label}
-        </Text>
-        <span title={value.toLocaleString()}>
-          <Text as="p" variant="heading2xl">
-            {abbreviateNumber(value)}
-          </Text>
-        </span>
-        {detail ? (
-          <Text as="p" variant="bodySm" tone="subdued">
-            {detail}
-          </Text>
-        ) : null}
-      </BlockStack>
-    </Card>
-  );
-}
-
-/** A titled card of "name — count" lines with a bar for each share of the largest. */
-function Shares({ title, rows, empty }: { title: string; rows: { key: string; label: ReactNode; value: number; detail?: string }[]; empty: string }) {
-  const largest = Math.max(1, ...rows.map((row) => row.value));
-  return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {title}
-        </Text>
-        {rows.length === 0 ? (
-          <Text as="p" tone="subdued">
-            {empty}
-          </Text>
-        ) : (
-          <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 12 }}>
-            {rows.map((row) => (
-              <li key={row.key}>
-                <BlockStack gap="100">
-                  <InlineStack align="space-between" gap="200" wrap={false}>
-                    <Text as="span">{row.label}</Text>
-                    <Text as="span" numeric fontWeight="semibold">
-                      {abbreviateNumber(row.value)}
-                      {row.detail ? (
-                        <Text as="span" tone="subdued" fontWeight="regular">
-                          {` · ${row.detail}`}
-                        </Text>
-                      ) : null}
-                    </Text>
-                  </InlineStack>
-                  <ProgressBar progress={(row.value / largest) * 100} size="small" tone="primary" />
-                </BlockStack>
-              </li>
-            ))}
-          </ul>
-        )}
-      </BlockStack>
-    </Card>
-  );
 }
 
 function DashboardSkeleton() {
@@ -171,7 +111,8 @@ function InstallScript() {
 
 /**
  * The application's root route: players and subscribers in total, by platform and by channel, new and
- * active players, sessions and page views per day over 7, 30 or 90 days, and the top events.
+ * active players, sessions and page views per day over 7, 30 or 90 days, the top events, and (for the roles that
+ * see notifications) what the messages did over the same days.
  */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
@@ -181,6 +122,8 @@ export function DashboardPage() {
   const period = periodOf(search);
   const lang = i18n.language === 'en' ? 'en' : 'vi';
   const range = periodRange(period);
+  // Message statistics belong to the Notifications area (spec §6).
+  const seesMessages = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.notifications });
   const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, range);
   const data = dashboard.data;
   const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
@@ -290,6 +233,7 @@ export function DashboardPage() {
             </BlockStack>
           </Layout.Section>
         </Layout>
+        {seesMessages ? <MessageStatsSection applicationId={applicationId} days={period} /> : null}
       </BlockStack>
     );
   }

@@ -1,6 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { createSecureServer, type ServerHttp2Stream } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type ApnsFake } from '../../../tests/fakes/apns';
+import { listen } from '../../../tests/fakes/http-util';
+import { testCertificates } from '../../../tests/fakes/tls';
 import { ApnsSender, mapApnsResponse } from './apns';
 
 let fake: ApnsFake;
@@ -128,6 +131,31 @@ describe('ApnsSender against the APNs fake', () => {
     expect(await s.send({ deviceToken: live }, { ...alert, topic: 'com.other.app' })).toMatchObject({ ok: false, reason: 'auth', detail: '400 TopicDisallowed' });
     expect(await s.send({ deviceToken: 'zz' }, alert)).toMatchObject({ ok: false, reason: 'invalid' });
     await s.close();
+  });
+
+  it('cancels a notification APNs does not answer within the timeout, and an aborted one, as retryable', async () => {
+    // An HTTP/2 peer that reads requests and never answers.
+    const silent = createSecureServer({ cert: fake.ca, key: (await testCertificates()).key });
+    const held: ServerHttp2Stream[] = [];
+    silent.on('stream', (stream) => {
+      held.push(stream);
+      stream.on('error', () => undefined);
+      stream.resume();
+    });
+    const port = await listen(silent);
+    const s = new ApnsSender({ auth: { kind: 'token', ...fake.tokenKey }, topic: fake.topic, host: '127.0.0.1', port, ca: fake.ca, clock, timeoutMs: 150 });
+    const began = Date.now();
+    const timedOut = await s.send({ deviceToken: fake.registerDevice() }, alert);
+    expect(timedOut).toMatchObject({ ok: false, reason: 'retryable' });
+    expect(!timedOut.ok && timedOut.detail).toMatch(/ETIMEDOUT no answer within 150 ms/);
+    expect(Date.now() - began).toBeLessThan(2_000);
+    const controller = new AbortController();
+    const aborted = s.send({ deviceToken: fake.registerDevice() }, alert, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    expect(await aborted).toMatchObject({ ok: false, reason: 'retryable' });
+    expect(held).toHaveLength(2);
+    await s.close();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
   });
 
   it('answers retryable when APNs cannot be reached', async () => {

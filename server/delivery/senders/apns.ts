@@ -4,7 +4,7 @@
  * re-signed after 50 minutes: Apple refuses tokens older than an hour and updates more often than every 20
  * minutes) or with a client certificate.
  */
-import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { SignJWT, importPKCS8, type CryptoKey } from 'jose';
 import { parseJson } from './http';
 import { failure, networkFailure, systemClock, type Clock, type SendOptions, type SendResult, type Sender } from './types';
@@ -59,6 +59,8 @@ export const TOKEN_REFRESH_MS = 50 * 60_000;
 /** A token refused as expired is only re-signed early if at least this old, so we never exceed Apple's update rate. */
 const MIN_TOKEN_AGE_MS = 20 * 60_000;
 
+const DEVICE_TOKEN = /^[0-9a-fA-F]{64,200}$/;
+
 /** Maps APNs' answer (status and `reason`) to a send result. */
 export function mapApnsResponse(status: number, reason: string | undefined): SendResult {
   const detail = `${status} ${reason ?? ''}`.trim();
@@ -86,14 +88,31 @@ function neverProcessed(error: unknown): boolean {
   return err?.code === 'ERR_HTTP2_STREAM_ERROR' && /REFUSED_STREAM/.test(err.message ?? '');
 }
 
+interface ApnsResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A stream awaiting its answer; the timeout sweep cancels it after `deadline`. */
+interface InFlight {
+  stream: ClientHttp2Stream;
+  deadline: number;
+  timedOut: boolean;
+}
+
 /** Sends APNs notifications for one app's credentials over one HTTP/2 connection. */
 export class ApnsSender implements Sender<ApnsTarget, ApnsMessage> {
   private session?: ClientHttp2Session;
   private readonly clock: Clock;
   private readonly origin: string;
+  private readonly timeoutMs: number;
   private signingKey?: Promise<CryptoKey>;
-  private token?: { value: string; issuedAt: number };
+  private token?: { value: string; issuedAt: number; authorization: string };
   private pendingToken?: Promise<string>;
+  /** Streams awaiting an answer. One sweep timer bounds them all, instead of a timer per notification. */
+  private readonly inFlight = new Set<InFlight>();
+  private sweeper?: NodeJS.Timeout;
   /** Connections opened so far (tests check one serves many sends). */
   connectionsOpened = 0;
   /** Provider tokens signed so far. */
@@ -101,6 +120,7 @@ export class ApnsSender implements Sender<ApnsTarget, ApnsMessage> {
 
   constructor(private readonly options: ApnsSenderOptions) {
     this.clock = options.clock ?? systemClock;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
     const host = options.host ?? (options.production ? APNS_PRODUCTION_HOST : APNS_SANDBOX_HOST);
     this.origin = `https://${host}:${options.port ?? 443}`;
   }
@@ -140,7 +160,7 @@ export class ApnsSender implements Sender<ApnsTarget, ApnsMessage> {
         .setIssuer(auth.teamId)
         .setIssuedAt(iat)
         .sign(await this.signingKey);
-      this.token = { value, issuedAt: iat * 1000 };
+      this.token = { value, issuedAt: iat * 1000, authorization: `bearer ${value}` };
       this.tokensSigned += 1;
       return value;
     })().finally(() => {
@@ -149,34 +169,91 @@ export class ApnsSender implements Sender<ApnsTarget, ApnsMessage> {
     return this.pendingToken;
   }
 
-  private request(headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  /** The `authorization` value when the current provider token is still fresh, without awaiting anything. */
+  private freshAuthorization(): string | undefined {
+    const token = this.token;
+    return token && this.clock() - token.issuedAt < TOKEN_REFRESH_MS ? token.authorization : undefined;
+  }
+
+  private request(headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<ApnsResponse> {
     return new Promise((resolve, reject) => {
-      let stream;
+      let stream: ClientHttp2Stream;
       try {
-        stream = this.connection().request(headers, { signal });
+        stream = this.connection().request(headers, signal ? { signal } : undefined);
       } catch (error) {
         reject(error);
         return;
       }
-      stream.setTimeout(this.options.timeoutMs ?? 30_000, () => stream.close(constants.NGHTTP2_CANCEL));
-      let responseHeaders: IncomingHttpHeaders = {};
-      const chunks: Buffer[] = [];
-      stream.on('response', (h) => {
-        responseHeaders = h;
-      });
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      const entry: InFlight = { stream, deadline: Date.now() + this.timeoutMs, timedOut: false };
+      this.track(entry);
+      let settled = false;
+      const settle = () => {
+        settled = true;
+        this.untrack(entry);
+      };
+      stream.once('response', (responseHeaders) => {
         const status = Number(responseHeaders[':status'] ?? 0);
-        if (!status) reject(Object.assign(new Error('stream ended without a response'), { code: 'ERR_HTTP2_STREAM_CANCEL' }));
-        else resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks).toString() });
+        if (status === 200) {
+          // Success has no body: answer now and let the stream drain and close on its own.
+          settle();
+          resolve({ status, headers: responseHeaders, body: '' });
+          stream.resume();
+          return;
+        }
+        let text = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        stream.once('end', () => {
+          if (settled) return;
+          settle();
+          resolve({ status, headers: responseHeaders, body: text });
+        });
       });
-      stream.on('error', reject);
+      stream.on('error', (error) => {
+        if (settled) return;
+        settle();
+        reject(error);
+      });
+      stream.once('close', () => {
+        if (settled) return;
+        settle();
+        const why = entry.timedOut ? `no answer within ${this.timeoutMs} ms` : 'stream closed without a response';
+        reject(Object.assign(new Error(why), { code: entry.timedOut ? 'ETIMEDOUT' : 'ERR_HTTP2_STREAM_CANCEL' }));
+      });
       stream.end(body);
     });
   }
 
+  private track(entry: InFlight): void {
+    this.inFlight.add(entry);
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(1_000, this.timeoutMs / 2)));
+    this.sweeper.unref();
+  }
+
+  private untrack(entry: InFlight): void {
+    this.inFlight.delete(entry);
+  }
+
+  /** Cancels streams past their deadline (RST_STREAM CANCEL), whose sends then answer retryable; stops when idle. */
+  private sweep(): void {
+    if (this.inFlight.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+      return;
+    }
+    const now = Date.now();
+    for (const entry of this.inFlight) {
+      if (entry.deadline > now) continue;
+      entry.timedOut = true;
+      entry.stream.close(constants.NGHTTP2_CANCEL);
+    }
+  }
+
   async send(target: ApnsTarget, message: ApnsMessage, opts: SendOptions = {}): Promise<SendResult> {
-    if (!/^[0-9a-fA-F]{64,200}$/.test(target.deviceToken)) return failure('invalid', 'device token is not hex');
+    if (!DEVICE_TOKEN.test(target.deviceToken)) return failure('invalid', 'device token is not hex');
     const body = JSON.stringify(message.payload);
     const pushType = message.pushType ?? 'alert';
     const headers: Record<string, string> = {
@@ -184,26 +261,29 @@ export class ApnsSender implements Sender<ApnsTarget, ApnsMessage> {
       ':path': `/3/device/${target.deviceToken}`,
       'apns-topic': message.topic ?? this.options.topic,
       'apns-push-type': pushType,
-      'apns-priority': String(message.priority ?? (pushType === 'background' ? 5 : 10)),
+      'apns-priority': message.priority !== undefined ? String(message.priority) : pushType === 'background' ? '5' : '10',
       'content-type': 'application/json',
     };
     if (message.expiration !== undefined) headers['apns-expiration'] = String(Math.max(0, Math.floor(message.expiration)));
     if (message.collapseId) headers['apns-collapse-id'] = message.collapseId;
 
+    const tokenAuth = this.options.auth.kind === 'token';
     let refreshed = false;
     let reconnected = false;
     for (;;) {
       try {
-        if (this.options.auth.kind === 'token') headers.authorization = `bearer ${await this.providerToken(refreshed)}`;
+        if (tokenAuth) headers.authorization = (!refreshed && this.freshAuthorization()) || `bearer ${await this.providerToken(refreshed)}`;
         const response = await this.request(headers, body, opts.signal);
+        if (response.status === 200) {
+          const apnsId = response.headers['apns-id'];
+          return typeof apnsId === 'string' ? { ok: true, providerId: apnsId } : { ok: true };
+        }
         const reason = response.body ? parseJson<{ reason?: string }>(response.body)?.reason : undefined;
         if (response.status === 403 && reason === 'ExpiredProviderToken' && !refreshed) {
           refreshed = true;
           continue;
         }
-        const result = mapApnsResponse(response.status, reason);
-        const apnsId = response.headers['apns-id'];
-        return result.ok && typeof apnsId === 'string' ? { ok: true, providerId: apnsId } : result;
+        return mapApnsResponse(response.status, reason);
       } catch (error) {
         // A stream APNs never processed (refused by GOAWAY, dead session): one retry on a fresh connection.
         if (!reconnected && !opts.signal?.aborted && neverProcessed(error)) {
@@ -218,6 +298,8 @@ export class ApnsSender implements Sender<ApnsTarget, ApnsMessage> {
   }
 
   async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
     const session = this.session;
     this.session = undefined;
     if (session && !session.closed) await new Promise<void>((resolve) => session.close(() => resolve()));

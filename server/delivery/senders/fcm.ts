@@ -94,7 +94,7 @@ export class FcmSender implements Sender<FcmTarget, FcmMessage> {
   private readonly sendUrl: URL;
   private readonly tokenUrl: string;
   private signingKey?: Promise<CryptoKey>;
-  private token?: { value: string; refreshAt: number };
+  private token?: { value: string; refreshAt: number; headers: Record<string, string> };
   private pending?: Promise<string>;
   /** How many access tokens were fetched (tests check one serves many sends). */
   tokensFetched = 0;
@@ -133,7 +133,11 @@ export class FcmSender implements Sender<FcmTarget, FcmMessage> {
     }
     this.tokensFetched += 1;
     const lifetime = (json.expires_in ?? 3600) * 1000;
-    this.token = { value: json.access_token, refreshAt: this.clock() + Math.max(lifetime - REFRESH_MARGIN_MS, lifetime / 2) };
+    this.token = {
+      value: json.access_token,
+      refreshAt: this.clock() + Math.max(lifetime - REFRESH_MARGIN_MS, lifetime / 2),
+      headers: bearerHeaders(json.access_token),
+    };
     return json.access_token;
   }
 
@@ -151,22 +155,21 @@ export class FcmSender implements Sender<FcmTarget, FcmMessage> {
     if (!target.token) return failure('invalid', 'empty registration token');
     const body = JSON.stringify({ message: { ...message, token: target.token } });
     for (let attempt = 0; ; attempt++) {
-      let bearer: string;
-      try {
-        bearer = await this.accessToken(attempt > 0);
-      } catch (error) {
-        if (error instanceof TokenError) {
-          return error.status >= 500 ? failure('retryable', `token: ${error.message}`, { status: error.status }) : failure('auth', `token: ${error.message}`, { status: error.status });
+      // The request headers of the current token, built once per token rather than once per message.
+      let headers = attempt === 0 && this.token && this.clock() < this.token.refreshAt ? this.token.headers : undefined;
+      if (!headers) {
+        try {
+          const bearer = await this.accessToken(attempt > 0);
+          headers = this.token?.value === bearer ? this.token.headers : bearerHeaders(bearer);
+        } catch (error) {
+          if (error instanceof TokenError) {
+            return error.status >= 500 ? failure('retryable', `token: ${error.message}`, { status: error.status }) : failure('auth', `token: ${error.message}`, { status: error.status });
+          }
+          return networkFailure(error);
         }
-        return networkFailure(error);
       }
       try {
-        const response = await this.http.request(this.sendUrl, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json; charset=utf-8' },
-          body,
-          signal: opts.signal,
-        });
+        const response = await this.http.request(this.sendUrl, { method: 'POST', headers, body, signal: opts.signal });
         if (response.status === 200) return { ok: true, providerId: parseJson<{ name?: string }>(response.body)?.name };
         if (response.status === 401 && attempt === 0) continue; // token revoked or expired early: refresh once
         return mapFcmError(response.status, response.body, header(response.headers, 'retry-after'), this.clock());
@@ -179,6 +182,10 @@ export class FcmSender implements Sender<FcmTarget, FcmMessage> {
   close(): Promise<void> {
     return this.http.close();
   }
+}
+
+function bearerHeaders(accessToken: string): Record<string, string> {
+  return { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=utf-8' };
 }
 
 class TokenError extends Error {

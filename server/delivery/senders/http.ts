@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 
 /** TLS and pooling options for a sender's outbound HTTP/1.1 connections. */
 export interface HttpClientOptions {
@@ -15,6 +15,68 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+}
+
+/** What one request needs besides its URL. */
+export interface HttpRequestInit {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+}
+
+/**
+ * Collects one response for `Pool.dispatch`: undici's lowest-level API, without the Readable stream and
+ * async resource `request()` builds for every call (a sender's answers are a few hundred bytes).
+ */
+class Collector implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: HttpResponse['headers'] = {};
+  private chunks: Buffer[] | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
+  private readonly onAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly resolve: (response: HttpResponse) => void,
+    private readonly reject: (error: unknown) => void,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    if (signal) {
+      this.onAbort = () => this.controller?.abort(signal.reason);
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal?.aborted) controller.abort(this.signal.reason);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return; // 1xx: the final answer follows
+    this.status = statusCode;
+    this.headers = headers;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    (this.chunks ??= []).push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.done();
+    const chunks = this.chunks;
+    const body = !chunks ? '' : chunks.length === 1 ? chunks[0].toString() : Buffer.concat(chunks).toString();
+    this.resolve({ status: this.status, headers: this.headers, body });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.done();
+    this.reject(error);
+  }
+
+  private done(): void {
+    if (this.onAbort) this.signal!.removeEventListener('abort', this.onAbort);
+  }
 }
 
 /**
@@ -42,21 +104,17 @@ export class HttpClient {
     return pool;
   }
 
-  /** Sends one request to an absolute URL; throws only for network errors. */
-  async request(
-    url: string | URL,
-    init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string | Buffer; signal?: AbortSignal },
-  ): Promise<HttpResponse> {
+  /** Sends one request to an absolute URL; throws only for network errors and aborts. */
+  request(url: string | URL, init: HttpRequestInit): Promise<HttpResponse> {
     const target = typeof url === 'string' ? new URL(url) : url;
-    const response = await this.pool(target.origin).request({
-      path: target.pathname + target.search,
-      method: init.method,
-      headers: init.headers,
-      body: init.body,
-      signal: init.signal,
+    const { signal } = init;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<HttpResponse>((resolve, reject) => {
+      this.pool(target.origin).dispatch(
+        { path: target.pathname + target.search, method: init.method, headers: init.headers, body: init.body },
+        new Collector(resolve, reject, signal),
+      );
     });
-    const body = await response.body.text();
-    return { status: response.statusCode, headers: response.headers, body };
   }
 
   /** Number of origins with an open pool (a test checks pools are reused). */

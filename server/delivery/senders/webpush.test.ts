@@ -1,7 +1,8 @@
+import { createECDH } from 'node:crypto';
 import { Agent } from 'node:https';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type WebPushFake } from '../../../tests/fakes/webpush';
+import { decryptAes128gcm, start, type WebPushFake } from '../../../tests/fakes/webpush';
 import { MAX_PAYLOAD_BYTES, WebPushSender, encryptWebPushPayload, generateVapidKeys, mapWebPushResponse } from './webpush';
 
 let fake: WebPushFake;
@@ -139,6 +140,37 @@ describe('interoperability with the web-push package', () => {
     const s = new WebPushSender({ vapid: { ...keys, subject: 'https://nudge.test' }, ca: fake.ca });
     expect(await s.send(fake.createSubscription({ applicationServerKey: keys.publicKey }), { payload: 'ok' })).toMatchObject({ ok: true });
     await s.close();
+  });
+
+  it('reproduces the RFC 8291 Appendix A example byte for byte, and the push service decrypts it', () => {
+    const rfc = {
+      uaPublic: 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4',
+      uaPrivate: 'q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94',
+      asPrivate: 'yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw',
+      auth: 'BTBZMqHH6r4Tts7J_aSIgg',
+      salt: 'DGv6ra1nlYgDCS1FRnbzlw',
+      body:
+        'DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN',
+    };
+    const plaintext = Buffer.from('When I grow up, I want to be a watermelon');
+    const body = encryptWebPushPayload({ p256dh: rfc.uaPublic, auth: rfc.auth }, plaintext, {
+      salt: Buffer.from(rfc.salt, 'base64url'),
+      ephemeralPrivateKey: Buffer.from(rfc.asPrivate, 'base64url'),
+    });
+    expect(body.toString('base64url')).toBe(rfc.body);
+    const ua = createECDH('prime256v1');
+    ua.setPrivateKey(Buffer.from(rfc.uaPrivate, 'base64url'));
+    const decrypted = decryptAes128gcm(body, { ecdh: ua, publicKey: Buffer.from(rfc.uaPublic, 'base64url'), auth: Buffer.from(rfc.auth, 'base64url') });
+    expect(decrypted.toString()).toBe(plaintext.toString());
+  });
+
+  it('uses a new application-server key and a new salt for every message', () => {
+    const sub = fake.createSubscription();
+    const bodies = Array.from({ length: 50 }, () => encryptWebPushPayload(sub.keys, Buffer.from('same')));
+    const keyIds = new Set(bodies.map((b) => b.subarray(21, 86).toString('hex')));
+    const salts = new Set(bodies.map((b) => b.subarray(0, 16).toString('hex')));
+    expect(keyIds.size).toBe(50);
+    expect(salts.size).toBe(50);
   });
 
   it('encrypts deterministically given salt and ephemeral key, and differently otherwise', () => {

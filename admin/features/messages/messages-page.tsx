@@ -1,0 +1,251 @@
+import { Badge, BlockStack, Box, Card, ChoiceList, EmptySearchResult, EmptyState, Filters, IndexTable, InlineStack, Link, Page, Tag, Text, useBreakpoints } from '@shopify/polaris';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import { DELIVERY_LOG_MAX_ROWS, DELIVERY_STATUSES, Delivery, type DeliveryStatus, Notification, page } from '../../../shared/contract';
+import { formatDate } from '../../../shared/format';
+import { useApiQuery } from '../../api/use-api-query';
+import { useCurrentApplication } from '../../app/application-scope';
+import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
+import { QueryState, tablePagination } from '../../components/query-state';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { titleOf } from '../notifications/notification-bits';
+
+export const PAGE_SIZE = 50;
+const DeliveryPage = page(Delivery);
+type StatusFilter = 'all' | DeliveryStatus;
+
+const STATUS_TONE: Record<DeliveryStatus, 'info' | 'success' | 'critical' | 'magic' | undefined> = {
+  queued: undefined,
+  sent: 'info',
+  delivered: 'success',
+  clicked: 'magic',
+  failed: 'critical',
+};
+
+/** The log's filters as the address keeps them (`?notification_id=12&status=failed&q=…&page=2`). */
+export interface MessageLogFilters {
+  notificationId: number | null;
+  status: StatusFilter;
+  q: string;
+  page: number;
+}
+
+export function logFiltersFrom(search: string): MessageLogFilters {
+  const params = new URLSearchParams(search);
+  const id = params.get('notification_id');
+  const status = params.get('status');
+  const pageNumber = Number(params.get('page'));
+  return {
+    notificationId: id && /^\d+$/.test(id) && Number(id) > 0 ? Number(id) : null,
+    status: status && (DELIVERY_STATUSES as readonly string[]).includes(status) ? (status as DeliveryStatus) : 'all',
+    q: (params.get('q') ?? '').trim().slice(0, 100),
+    page: Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1,
+  };
+}
+
+export function logSearchOf(filters: MessageLogFilters): string {
+  const params = new URLSearchParams();
+  if (filters.notificationId) params.set('notification_id', String(filters.notificationId));
+  if (filters.status !== 'all') params.set('status', filters.status);
+  if (filters.q) params.set('q', filters.q);
+  if (filters.page > 1) params.set('page', String(filters.page));
+  return params.toString();
+}
+
+/** The log pages this deep at most (DELIVERY_LOG_MAX_ROWS); beyond it, a search or a filter narrows it. */
+export const LOG_MAX_PAGES = Math.floor(DELIVERY_LOG_MAX_ROWS / PAGE_SIZE);
+
+/**
+ * /message: the recipients' log, newest first: each device a message went to, its platform and status (with the
+ * reason of a failure), attempts, and when it was sent, delivered and clicked. Searched by device id, external
+ * user id, email or phone; filtered by status and by message (`?notification_id=` from a message's detail).
+ */
+export function MessagesPage() {
+  const { t, i18n } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const { smDown } = useBreakpoints();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const filters = useMemo(() => logFiltersFrom(search), [search]);
+  const setFilters = (next: MessageLogFilters) => {
+    const query = logSearchOf(next);
+    navigate(`${location}${query ? `?${query}` : ''}`, { replace: true });
+  };
+  const [text, setText] = useState(filters.q);
+  const settled = useDebouncedValue(text.trim(), 400);
+  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const base = `/application/${encodeURIComponent(applicationId)}`;
+
+  useEffect(() => setText(filters.q), [filters.q]);
+  useEffect(() => {
+    if (settled !== filters.q) setFilters({ ...filters, q: settled, page: 1 });
+    // Only a settled change is applied; a change from outside is synced above.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
+
+  const log = useApiQuery(`${base}/message`, DeliveryPage, {
+    page: filters.page,
+    limit: PAGE_SIZE,
+    status: filters.status === 'all' ? undefined : filters.status,
+    q: filters.q || undefined,
+    notification_id: filters.notificationId ?? undefined,
+  });
+  const message = useApiQuery(filters.notificationId ? `${base}/notification/${filters.notificationId}` : null, Notification);
+  const items = log.data?.items ?? [];
+  const total = Math.min(log.data?.total ?? 0, LOG_MAX_PAGES * PAGE_SIZE);
+  const filtered = filters.status !== 'all' || filters.q !== '' || filters.notificationId !== null;
+  const date = (value: string | null) => (value ? formatDate(value, '{y}-{m}-{d} {h}:{i}:{s}', { lang }) : '—');
+
+  const applied =
+    filters.status !== 'all'
+      ? [{ key: 'status', label: t('messageUi.filters.statusApplied', { value: t(`messageUi.statuses.${filters.status}`) }), onRemove: () => setFilters({ ...filters, status: 'all', page: 1 }) }]
+      : [];
+
+  function status(delivery: Delivery) {
+    return (
+      <BlockStack gap="050">
+        <Badge tone={STATUS_TONE[delivery.status]}>{t(`messageUi.statuses.${delivery.status}`)}</Badge>
+        {delivery.reason ? (
+          <Text as="span" tone="critical" variant="bodySm">
+            {t(`messageUi.reasons.${delivery.reason}`)}
+          </Text>
+        ) : null}
+      </BlockStack>
+    );
+  }
+  const messageLink = (delivery: Delivery) => (
+    <Link url={`/notification/${delivery.notification_id}/detail`} removeUnderline>
+      {delivery.notification_name || `#${delivery.notification_id}`}
+    </Link>
+  );
+  const device = (delivery: Delivery) => (
+    <Link url={`/player/${delivery.player_id}`} removeUnderline monochrome>
+      <span className="nudge-mono">{delivery.device_id}</span>
+    </Link>
+  );
+
+  const rows = items.map((delivery, index) =>
+    smDown ? (
+      <IndexTable.Row id={String(delivery.id)} key={delivery.id} position={index}>
+        <div style={{ padding: '12px 16px' }}>
+          <BlockStack gap="150">
+            <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
+              <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{device(delivery)}</div>
+              {status(delivery)}
+            </InlineStack>
+            <Text as="span" variant="bodySm">
+              {messageLink(delivery)}
+            </Text>
+            <Text as="span" tone="subdued" variant="bodySm">
+              {[t(`messageUi.platforms.${delivery.platform}`), t('messageUi.sentAt', { date: date(delivery.sent_at) }), delivery.clicked_at ? t('messageUi.clickedAt', { date: date(delivery.clicked_at) }) : null]
+                .filter(Boolean)
+                .join(' · ')}
+            </Text>
+          </BlockStack>
+        </div>
+      </IndexTable.Row>
+    ) : (
+      <IndexTable.Row id={String(delivery.id)} key={delivery.id} position={index}>
+        <IndexTable.Cell>{device(delivery)}</IndexTable.Cell>
+        <IndexTable.Cell>{t(`messageUi.platforms.${delivery.platform}`)}</IndexTable.Cell>
+        <IndexTable.Cell>{status(delivery)}</IndexTable.Cell>
+        <IndexTable.Cell>
+          <Text as="span" alignment="end" numeric>
+            {delivery.attempts}
+          </Text>
+        </IndexTable.Cell>
+        <IndexTable.Cell>{date(delivery.sent_at)}</IndexTable.Cell>
+        <IndexTable.Cell>{date(delivery.delivered_at)}</IndexTable.Cell>
+        <IndexTable.Cell>{date(delivery.clicked_at)}</IndexTable.Cell>
+        <IndexTable.Cell>
+          <div style={{ maxWidth: 240, overflow: 'hidden', textOverflow: 'ellipsis' }}>{messageLink(delivery)}</div>
+        </IndexTable.Cell>
+      </IndexTable.Row>
+    ),
+  );
+
+  return (
+    <Page title={t('menu.messages')} subtitle={t('messageUi.subtitle')}>
+      <Card padding="0">
+        {filters.notificationId ? (
+          <Box paddingBlockStart="300" paddingInline="300">
+            <InlineStack gap="200" blockAlign="center">
+              <Tag onRemove={() => setFilters({ ...filters, notificationId: null, page: 1 })} accessibilityLabel={t('messageUi.filters.removeMessage')}>
+                {t('messageUi.filters.message', { name: message.data ? titleOf(message.data) : `#${filters.notificationId}` })}
+              </Tag>
+              <Link url={`/notification/${filters.notificationId}/detail`}>{t('messageUi.filters.openMessage')}</Link>
+            </InlineStack>
+          </Box>
+        ) : null}
+        <Filters
+          queryValue={text}
+          queryPlaceholder={t('messageUi.search')}
+          onQueryChange={setText}
+          onQueryClear={() => setText('')}
+          filters={[
+            {
+              key: 'status',
+              label: t('messageUi.filters.status'),
+              shortcut: true,
+              filter: (
+                <ChoiceList
+                  title={t('messageUi.filters.status')}
+                  titleHidden
+                  choices={['all', ...DELIVERY_STATUSES].map((value) => ({ value, label: value === 'all' ? t('notificationUi.filters.all') : t(`messageUi.statuses.${value}`) }))}
+                  selected={[filters.status]}
+                  onChange={(selected) => setFilters({ ...filters, status: (selected[0] ?? 'all') as StatusFilter, page: 1 })}
+                />
+              ),
+            },
+          ]}
+          appliedFilters={applied}
+          onClearAll={() => {
+            setText('');
+            setFilters({ notificationId: null, status: 'all', q: '', page: 1 });
+          }}
+        />
+        <QueryState query={log} lines={8}>
+          {() => (
+            <IndexTable
+              resourceName={{ singular: t('messageUi.one'), plural: t('messageUi.other') }}
+              itemCount={items.length}
+              selectable={false}
+              condensed={smDown}
+              loading={log.loading}
+              emptyState={
+                filtered ? (
+                  <EmptySearchResult title={t('messageUi.noMatchTitle')} description={t('messageUi.noMatchBody')} withIllustration />
+                ) : (
+                  <EmptyState heading={t('messageUi.emptyTitle')} image={EMPTY_ILLUSTRATION} action={{ content: t('messageUi.emptyAction'), url: '/notification/basic' }}>
+                    <p>{t('messageUi.emptyBody')}</p>
+                  </EmptyState>
+                )
+              }
+              headings={[
+                { title: t('messageUi.columns.device') },
+                { title: t('messageUi.columns.platform') },
+                { title: t('messageUi.columns.status') },
+                { title: t('messageUi.columns.attempts'), alignment: 'end' },
+                { title: t('messageUi.columns.sent') },
+                { title: t('messageUi.columns.delivered') },
+                { title: t('messageUi.columns.clicked') },
+                { title: t('messageUi.columns.message') },
+              ]}
+              pagination={tablePagination(t, filters.page, total, PAGE_SIZE, (update) => setFilters({ ...filters, page: update(filters.page) }))}
+            >
+              {rows}
+            </IndexTable>
+          )}
+        </QueryState>
+      </Card>
+      {(log.data?.total ?? 0) > LOG_MAX_PAGES * PAGE_SIZE ? (
+        <div style={{ marginTop: 12 }}>
+          <Text as="p" tone="subdued" variant="bodySm">
+            {t('messageUi.deepLimit', { rows: (LOG_MAX_PAGES * PAGE_SIZE).toLocaleString() })}
+          </Text>
+        </div>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,147 @@
+import { Banner, BlockStack, Box, Card, Checkbox, FormLayout, Select, Text } from '@shopify/polaris';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AttributeDefinition, EventDefinition, Segment, type NotificationType, page } from '../../../shared/contract';
+import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
+import { useApiQuery } from '../../api/use-api-query';
+import { useAppStore } from '../../stores/store';
+import { checkRule } from '../segments/segment-editor-model';
+import { LiveCountLine, SegmentEditor } from '../segments/segment-editor';
+import { useLiveCount } from '../segments/use-live-count';
+import { type NotificationDraft, type Problems, estimateRule, problemText } from './notification-form-model';
+import { TagsField } from './tags-field';
+
+const SegmentPage = page(Segment);
+
+export interface AudienceSectionProps {
+  applicationId: string;
+  type: NotificationType;
+  draft: NotificationDraft;
+  onChange(patch: Partial<NotificationDraft>): void;
+  problems: Problems;
+  /** After a refused send: every condition's problem shows, also on rows not touched. */
+  showAllErrors: boolean;
+  disabled: boolean;
+}
+
+/**
+ * Who gets the message: a saved segment (or every subscriber of the type's channel), player tags, extra
+ * conditions in the segment editor, the promotional flag (spec §9), and a live estimate of the recipients.
+ * Segments and the count belong to the segments area (spec §6): without it the audience is everyone.
+ */
+export function AudienceSection({ applicationId, type, draft, onChange, problems, showAllErrors, disabled }: AudienceSectionProps) {
+  const { t } = useTranslation();
+  const roles = useAppStore((state) => state.roles);
+  const base = `/application/${encodeURIComponent(applicationId)}`;
+  const maySegment = canAccessRoute(roles, { roles: AREA_ROLES.segments });
+  const segments = useApiQuery(maySegment ? `${base}/segment` : null, SegmentPage, { limit: 100 });
+  const attributes = useApiQuery(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition), { limit: 100 });
+  const events = useApiQuery(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition), { limit: 100 });
+  const eventNames = useMemo(() => events.data?.items.map((event) => event.name), [events.data]);
+  const [filtersTouched, setFiltersTouched] = useState(false);
+
+  const check = useMemo(() => checkRule(draft.filters), [draft.filters]);
+  const chosen = segments.data?.items.find((segment) => segment.id === draft.segmentId) ?? null;
+  // The estimate waits for the chosen segment's rule and complete extra conditions.
+  const estimate = useMemo(() => {
+    if (!maySegment || (draft.segmentId !== null && !chosen) || (draft.filtersOn && !check.rule)) return null;
+    return estimateRule(type, chosen?.rule ?? null, draft.filtersOn ? check.rule : null, draft.audienceTags, draft.promotional);
+  }, [maySegment, draft.segmentId, chosen, draft.filtersOn, check.rule, type, draft.audienceTags, draft.promotional]);
+  const live = useLiveCount(`${base}/segment/count`, estimate);
+
+  const channel = t(`notificationUi.types.${type}`);
+  const options = [
+    { value: '', label: t('notificationUi.audience.everyone', { channel }) },
+    ...(segments.data?.items ?? []).map((segment) => ({ value: String(segment.id), label: segment.name })),
+  ];
+  // A message saved with a segment this list doesn't show (not listed, or no access) keeps it.
+  if (draft.segmentId !== null && !options.some((option) => option.value === String(draft.segmentId))) {
+    options.push({ value: String(draft.segmentId), label: t('notificationUi.audience.segmentNumber', { id: draft.segmentId }) });
+  }
+
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <BlockStack gap="100">
+          <Text as="h2" variant="headingMd">
+            {t('notificationUi.audience.title')}
+          </Text>
+          <Text as="p" tone="subdued" variant="bodySm">
+            {t('notificationUi.audience.help', { channel })}
+          </Text>
+        </BlockStack>
+        <FormLayout>
+          <Select
+            label={t('notificationUi.audience.segment')}
+            options={options}
+            value={draft.segmentId === null ? '' : String(draft.segmentId)}
+            onChange={(value) => onChange({ segmentId: value === '' ? null : Number(value) })}
+            disabled={disabled || !maySegment}
+            helpText={maySegment ? undefined : t('notificationUi.audience.noSegmentAccess')}
+            error={problemText(t, problems['audience.segment_id'])}
+          />
+          <TagsField
+            label={t('notificationUi.audience.tags')}
+            helpText={t('notificationUi.audience.tagsHelp')}
+            tags={draft.audienceTags}
+            onChange={(audienceTags) => onChange({ audienceTags })}
+            error={problemText(t, problems['audience.tags'])}
+            disabled={disabled}
+          />
+          <Checkbox
+            label={t('notificationUi.audience.filters')}
+            helpText={t('notificationUi.audience.filtersHelp')}
+            checked={draft.filtersOn}
+            disabled={disabled}
+            onChange={(filtersOn) => onChange({ filtersOn })}
+          />
+          {draft.filtersOn ? (
+            <Box paddingInlineStart={{ xs: '0', sm: '600' }}>
+              <SegmentEditor
+                rule={draft.filters}
+                onChange={(filters) => {
+                  setFiltersTouched(true);
+                  onChange({ filters });
+                }}
+                check={check}
+                showAllErrors={showAllErrors || filtersTouched}
+                attributes={attributes.data?.items}
+                events={eventNames}
+              />
+            </Box>
+          ) : null}
+          <Checkbox
+            label={t('notificationUi.audience.promotional')}
+            helpText={t('notificationUi.audience.promotionalHelp')}
+            checked={draft.promotional}
+            disabled={disabled}
+            onChange={(promotional) => onChange({ promotional })}
+          />
+        </FormLayout>
+        {maySegment ? (
+          <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+            <BlockStack gap="100">
+              <Text as="h3" variant="headingSm">
+                {t('notificationUi.audience.estimate')}
+              </Text>
+              {estimate ? (
+                <LiveCountLine live={live} />
+              ) : (
+                <Text as="p" tone="subdued">
+                  {draft.filtersOn && !check.rule ? t('segments.count.incomplete') : t('notificationUi.audience.noEstimate')}
+                </Text>
+              )}
+              <Text as="p" tone="subdued" variant="bodySm">
+                {t('notificationUi.audience.estimateHelp')}
+              </Text>
+            </BlockStack>
+          </Box>
+        ) : (
+          <Banner tone="info">
+            <p>{t('notificationUi.audience.everyoneNote', { channel })}</p>
+          </Banner>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}

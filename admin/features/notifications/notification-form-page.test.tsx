@@ -1,0 +1,254 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route } from 'wouter';
+import type { NotificationInput, Template } from '../../../shared/contract';
+import { ApplicationScope } from '../../app/application-scope';
+import { useAppStore } from '../../stores/store';
+import { answer, renderInConsole } from '../../test-utils';
+import { type Call, type Handler, fakeApi, message, pageOf, webApplication } from './fixtures';
+import { NotificationTypeRoute } from './notification-routes';
+
+const CREATE = 'POST /api/application/shop_one/notification';
+let calls: Call[];
+
+const template: Template = {
+  id: 5,
+  name: 'Weekly picks',
+  type: 'web_push',
+  content: { heading: 'This week', content: 'Our picks for you', buttons: [{ action_id: 'shop', button_text: 'Shop now' }], utm: { source: 'nudge' } },
+  created_at: '2025-01-01T00:00:00.000Z',
+  updated_at: '2025-01-01T00:00:00.000Z',
+};
+
+function start(handlers: Record<string, Handler> = {}, app: object = { ...webApplication, platforms: ['web', 'android', 'sms', 'facebook'] }) {
+  calls = fakeApi(
+    {
+      'GET /api/application/shop_one/campaign': () => pageOf([]),
+      'GET /api/application/shop_one/template': () => pageOf([template]),
+      'GET /api/application/shop_one/template/5': () => template,
+      'GET /api/application/shop_one/segment': () => pageOf([]),
+      'POST /api/application/shop_one/segment/count': () => ({ count: 420, total: 1000 }),
+      [CREATE]: (call) => message({ id: 77, ...(call.body as object), status: 'waiting' }),
+      ...handlers,
+    },
+    app,
+  );
+}
+
+function open(path: string) {
+  return renderInConsole(
+    <Route path="/application/:application_id" nest>
+      <ApplicationScope>
+        <Route path="/notification/:notification_type" component={NotificationTypeRoute} />
+      </ApplicationScope>
+    </Route>,
+    { path },
+  );
+}
+
+const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
+/** The error Polaris shows under a field, found through the field's aria-describedby. */
+function errorOf(label: string): string | null {
+  const ids = field(label).getAttribute('aria-describedby')?.split(' ') ?? [];
+  return ids.map((id) => document.getElementById(id)).find((element) => element?.id.endsWith('Error'))?.textContent ?? null;
+}
+const posted = () => calls.filter((call) => call.method === 'POST' && call.path === '/api/application/shop_one/notification');
+
+beforeEach(() => {
+  useAppStore.setState({ token: 'tok', roles: ['super_user'] });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the create form', () => {
+  it('shows the fields of the type: a web push has a heading, pictures and buttons', async () => {
+    start();
+    open('/application/shop_one/notification/web_push');
+    expect(await screen.findByLabelText('Heading')).toBeTruthy();
+    expect(screen.getByLabelText('Small picture')).toBeTruthy();
+    expect(screen.getByLabelText('Large image')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add button' })).toBeTruthy();
+  });
+
+  it('shows an SMS only its text and link, with the parts it takes', async () => {
+    start();
+    open('/application/shop_one/notification/sms');
+    await screen.findByLabelText('Message');
+    expect(screen.queryByLabelText('Heading')).toBeNull();
+    expect(screen.queryByLabelText('Large image')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add button' })).toBeNull();
+    type('Message', 'Ưu đãi cuối tuần'.padEnd(80, '!'));
+    expect(screen.getByText(/Sent as 2 SMS \(Unicode, up to 67 characters each\)/)).toBeTruthy();
+  });
+
+  it('refuses a web push without a heading, with the problem beside the field, and sends nothing', async () => {
+    start();
+    open('/application/shop_one/notification/web_push');
+    await screen.findByLabelText('Heading');
+    type('Message', 'Everything 30% off');
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Send now' })[0]);
+    });
+    expect(errorOf('Heading')).toBe('This field is required');
+    expect(errorOf('Message')).toBeNull();
+    expect(screen.getByText('1 field needs attention')).toBeTruthy();
+    expect(posted()).toHaveLength(0);
+    // The problem clears as it is fixed.
+    type('Heading', 'Tết sale');
+    await waitFor(() => expect(errorOf('Heading')).toBeNull());
+  });
+
+  it('says additional data is not valid JSON while it is typed, and refuses to send it', async () => {
+    start();
+    open('/application/shop_one/notification/web_push');
+    await screen.findByLabelText('Heading');
+    type('Heading', 'Tết sale');
+    type('Message', 'Everything 30% off');
+    fireEvent.click(screen.getByRole('button', { name: 'UTM parameters and additional data' }));
+    type('Additional data (JSON)', '{"coupon": ');
+    expect(errorOf('Additional data (JSON)')).toBe('Please enter valid JSON');
+    type('Additional data B (JSON)', '[1, 2]');
+    expect(errorOf('Additional data B (JSON)')).toBe('Please enter valid JSON');
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Send now' })[0]);
+    });
+    expect(posted()).toHaveLength(0);
+    type('Additional data (JSON)', '{"coupon": "TET"}');
+    type('Additional data B (JSON)', '');
+    expect(errorOf('Additional data (JSON)')).toBeNull();
+  });
+
+  it("warns with the plan's words when there are more buttons than the plan allows, and stops at three", async () => {
+    start();
+    open('/application/shop_one/notification/mobile_push');
+    const add = await screen.findByRole('button', { name: 'Add button' });
+    fireEvent.click(add);
+    fireEvent.click(add);
+    expect(screen.queryByText('Your account only support maximum 2 buttons')).toBeNull();
+    fireEvent.click(add);
+    expect(screen.getByText('Your account only support maximum 2 buttons')).toBeTruthy();
+    expect(screen.getByText('3 of 2 buttons your plan allows')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add button' }).getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it('sends the message the form describes, says so, and opens its results', async () => {
+    start();
+    const view = open('/application/shop_one/notification/web_push');
+    await screen.findByLabelText('Heading');
+    type('Heading', 'Tết sale');
+    type('Message', 'Everything 30% off');
+    type('Link', 'https://shop.example.vn/sale');
+    fireEvent.click(screen.getByLabelText('Promotional message'));
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Send now' })[0]);
+    });
+    await waitFor(() => expect(posted()).toHaveLength(1));
+    const body = posted()[0].body as NotificationInput;
+    expect(body).toMatchObject({
+      type: 'web_push',
+      draft: false,
+      promotional: true,
+      schedule: { mode: 'now' },
+      ttl_seconds: 259_200,
+      content: { heading: 'Tết sale', content: 'Everything 30% off', target_url: 'https://shop.example.vn/sale' },
+      audience: { segment_id: null, filters: null, tags: [] },
+    });
+    expect(await screen.findByText('Send message successfully')).toBeTruthy();
+    expect(view.location()).toBe('/application/shop_one/notification/77/detail');
+  });
+
+  it('shows "Send message failed" with the server\'s reason, and the field it names', async () => {
+    start({
+      [CREATE]: () =>
+        answer(
+          { success: false, error: 'INVALID_PARAM', message: 'Please enter a valid URL (http, https or ftp)', fields: [{ path: 'content.image_url', message: 'validation.url' }] },
+          400,
+        ),
+    });
+    open('/application/shop_one/notification/web_push');
+    await screen.findByLabelText('Heading');
+    type('Heading', 'Tết sale');
+    type('Message', 'Everything 30% off');
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Send now' })[0]);
+    });
+    expect(await screen.findByText('Send message failed: Please enter a valid URL (http, https or ftp)')).toBeTruthy();
+    expect(errorOf('Large image')).toBe('Please enter a valid URL (http, https or ftp)');
+  });
+
+  it('fills the content from a template and previews it', async () => {
+    start();
+    open('/application/shop_one/notification/web_push?template_id=5');
+    await waitFor(() => expect(field('Heading').value).toBe('This week'));
+    expect(field('Message').value).toBe('Our picks for you');
+    const preview = screen.getByRole('img', { name: 'The message as it appears on Desktop' });
+    expect(within(preview).getByText('This week')).toBeTruthy();
+    expect(within(preview).getByText('Shop now')).toBeTruthy();
+    // A web push shows on desktop browsers and on Android.
+    expect(screen.queryByRole('button', { name: 'iOS' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Android' }));
+    expect(within(screen.getByRole('img', { name: 'The message as it appears on Android' })).getByText('This week')).toBeTruthy();
+  });
+
+  it('says when the type has no platform set up and keeps Send disabled', async () => {
+    start({}, { ...webApplication, platforms: [] });
+    open('/application/shop_one/notification/facebook');
+    expect(await screen.findByText('Facebook message is not set up for this application')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Configure in Settings' }).getAttribute('href')).toBe('/application/shop_one/platform');
+    expect(screen.getAllByRole('button', { name: 'Send now' })[0].getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it('opens a saved draft as it was, saves it with PUT, and sends it from there', async () => {
+    const draft = message({ id: 40, status: 'new', send_at: null, started_at: null, finished_at: null, schedule: { mode: 'at', at: '2030-01-02T03:00:00.000Z' }, tags: ['tet'] });
+    start({
+      'GET /api/application/shop_one/notification/40': () => draft,
+      'PUT /api/application/shop_one/notification/40': (call) => ({ ...draft, ...(call.body as object), status: (call.body as { draft: boolean }).draft ? 'new' : 'waiting' }),
+    });
+    const view = open('/application/shop_one/notification/web_push?id=40');
+    await waitFor(() => expect(field('Heading').value).toBe('Tết sale'));
+    expect((screen.getByLabelText('At a time') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText('tet')).toBeTruthy();
+    type('Heading', 'Tết sale, last day');
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Save draft' })[0]);
+    });
+    await waitFor(() => expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1));
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({ draft: true, content: { heading: 'Tết sale, last day' }, schedule: { mode: 'at', at: '2030-01-02T03:00:00.000Z' }, tags: ['tet'] });
+    expect(posted()).toHaveLength(0);
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Schedule' })[0]);
+    });
+    await waitFor(() => expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(2));
+    expect(calls.filter((call) => call.method === 'PUT')[1].body).toMatchObject({ draft: false });
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/notification/40/detail'));
+  });
+
+  it('refuses to change a message that was already sent, and offers a copy', async () => {
+    start({ 'GET /api/application/shop_one/notification/12': () => message() });
+    const view = open('/application/shop_one/notification/web_push?id=12');
+    expect(await screen.findByText('This message can no longer be changed')).toBeTruthy();
+    expect(field('Heading').disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Duplicate' }));
+    expect(view.location()).toBe('/application/shop_one/notification/web_push?copy=12');
+    await waitFor(() => expect(field('Heading').value).toBe('Tết sale'));
+    expect(field('Heading').disabled).toBe(false);
+  });
+
+  it('names its visited-view tab as a new notification, not as the list it shares a route with', async () => {
+    start();
+    useAppStore.setState({ visitedViews: [{ path: '/application/shop_one/notification/web_push', title: 'menu.notifications', applicationId: 'shop_one' }] });
+    open('/application/shop_one/notification/web_push');
+    await waitFor(() => expect(useAppStore.getState().visitedViews[0].title).toBe('menu.notificationCreate'));
+  });
+
+  it('estimates the recipients of the audience as it is chosen', async () => {
+    start();
+    open('/application/shop_one/notification/web_push');
+    expect(await screen.findByText('420 of 1,000 players', {}, { timeout: 2000 })).toBeTruthy();
+    const count = calls.find((call) => call.path.endsWith('/segment/count'));
+    expect(count?.body).toEqual({ rule: { any: [{ all: [{ kind: 'channel', channel: 'web_push', subscribed: true }] }] } });
+  });
+});

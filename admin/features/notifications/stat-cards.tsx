@@ -1,0 +1,53 @@
+import { BlockStack, Card, InlineGrid, Text } from '@shopify/polaris';
+import { useTranslation } from 'react-i18next';
+import { type NotificationStats, ctr } from '../../../shared/contract';
+import { abbreviateNumber } from '../../../shared/format';
+
+export interface StatCard {
+  label: string;
+  /** A count (abbreviated, whole in the tooltip) or a ready text such as a rate. */
+  value: number | string;
+  detail?: string;
+}
+
+/** A row of figure cards in Polaris' analytics style; two a row on a phone. */
+export function StatCards({ cards }: { cards: readonly StatCard[] }) {
+  return (
+    <InlineGrid columns={{ xs: 2, sm: 3, lg: cards.length > 4 ? 6 : 4 }} gap="400">
+      {cards.map((card) => (
+        <Card key={card.label}>
+          <BlockStack gap="100">
+            <Text as="h3" variant="bodyMd" tone="subdued">
+              {card.label}
+            </Text>
+            <span title={typeof card.value === 'number' ? card.value.toLocaleString() : undefined}>
+              <Text as="p" variant="headingXl">
+                {typeof card.value === 'number' ? abbreviateNumber(card.value) : card.value}
+              </Text>
+            </span>
+            {card.detail ? (
+              <Text as="p" variant="bodySm" tone="subdued">
+                {card.detail}
+              </Text>
+            ) : null}
+          </BlockStack>
+        </Card>
+      ))}
+    </InlineGrid>
+  );
+}
+
+const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : '0%');
+
+/** A message's (or a campaign's) counters as cards: targeted, sent, delivered, failed, clicked and the click-through rate. */
+export function useStatsCards(stats: NotificationStats): StatCard[] {
+  const { t } = useTranslation();
+  return [
+    { label: t('notificationUi.stats.targeted'), value: stats.targeted },
+    { label: t('notificationUi.stats.sent'), value: stats.sent, detail: t('notificationUi.stats.ofTargeted', { share: percent(stats.sent, stats.targeted) }) },
+    { label: t('notificationUi.stats.delivered'), value: stats.delivered, detail: t('notificationUi.stats.ofSent', { share: percent(stats.delivered, stats.sent) }) },
+    { label: t('notificationUi.stats.failed'), value: stats.failed, detail: t('notificationUi.stats.ofTargeted', { share: percent(stats.failed, stats.targeted) }) },
+    { label: t('notificationUi.stats.clicked'), value: stats.clicked },
+    { label: t('notificationUi.stats.ctr'), value: `${ctr(stats)}%`, detail: t('notificationUi.stats.ctrHelp') },
+  ];
+}

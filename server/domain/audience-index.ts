@@ -1,0 +1,814 @@
+import { sql, type Kysely } from 'kysely';
+import {
+  SEGMENT_FIELDS,
+  type AudienceChannel,
+  type Operator,
+  type SegmentCondition,
+  type SegmentField,
+  type SegmentRule,
+} from '../../shared/contract';
+import type { Services } from '../context';
+import type { Dialect } from '../db';
+import { toCount } from '../db';
+import type { Database } from '../db/schema';
+
+/**
+ * The segment editor's live count over a large audience, from memory. An application with at least
+ * `AUDIENCE_INDEX_MIN_PLAYERS` players gets a columnar copy of what segments test: player fields (text
+ * dictionary-encoded, numbers and dates as doubles), attributes, tags, events (name, player, time) and
+ * channels. A count scans typed arrays (a few milliseconds for a million players) instead of joining four
+ * tables.
+ *
+ * It is never stale: before each count it reads what changed since the last one, from the database every
+ * process writes to (so several API processes stay right):
+ * - players whose `updated_at` moved (index players_application_updated_at, 0013); every write to a player, its
+ *   tags or its attributes sets it (ingestion, tags, push subscriptions), and their tags and attributes are read
+ *   again with them;
+ * - events above the last id seen (the primary key; on PostgreSQL a window below it too, since ids are taken
+ *   before commit, with the ids already applied remembered so none counts twice);
+ * - deletions and bulk changes (a player deleted, an attribute retyped or removed) bump
+ *   `applications.audience_epoch`, and a changed epoch rebuilds the copy.
+ * While a copy is being built (seconds for a million players) counts come from SQL, as for small applications.
+ *
+ * Semantics are segment-sql.ts's, operator by operator (a test compares both on random rules). Conditions on
+ * high-cardinality text (email, external user id) other than exists/not_exists, and text `contains` on
+ * PostgreSQL (ILIKE folds non-ASCII case, this copy folds ASCII only, as SQLite's LIKE), go to SQL.
+ */
+
+export const AUDIENCE_INDEX_MIN_PLAYERS = Number(process.env.AUDIENCE_INDEX_MIN_PLAYERS ?? 50_000);
+/** How often a small application's size is looked at again. */
+const SIZE_RECHECK_MS = 10 * 60_000;
+const PAGE = 20_000;
+const DAY_MS = 86_400_000;
+/** PostgreSQL only: how far below the highest event id a late commit may land. */
+const EVENT_ID_WINDOW = 5_000;
+/** PostgreSQL only: how far behind the newest `updated_at` a late commit may land. */
+const UPDATED_AT_OVERLAP_MS = 2_000;
+
+/** Text fields kept only as "has a non-blank value": unique per player, so a dictionary would be a second copy. */
+const PRESENCE_ONLY = new Set<SegmentField>(['email', 'external_user_id']);
+
+type FieldKind = 'text' | 'number' | 'date';
+const FIELDS = Object.entries(SEGMENT_FIELDS) as [SegmentField, FieldKind][];
+
+const CHANNEL_BITS: Record<AudienceChannel, number> = { web_push: 1, mobile_push: 2, sms: 4, facebook: 8 };
+
+/** Growable typed arrays. */
+class F64 {
+  data: Float64Array;
+  constructor(capacity: number) {
+    this.data = new Float64Array(capacity).fill(Number.NaN);
+  }
+  ensure(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Float64Array(Math.max(capacity, this.data.length * 2)).fill(Number.NaN);
+    next.set(this.data);
+    this.data = next;
+  }
+}
+class I32 {
+  data: Int32Array;
+  constructor(capacity: number, private readonly empty = -1) {
+    this.data = new Int32Array(capacity).fill(empty);
+  }
+  ensure(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Int32Array(Math.max(capacity, this.data.length * 2)).fill(this.empty);
+    next.set(this.data);
+    this.data = next;
+  }
+}
+
+/** Strings as small integers; -1 is null. */
+class Dictionary {
+  readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(value: string | null | undefined): number {
+    if (value === null || value === undefined) return -1;
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+  find(value: string): number {
+    return this.ids.get(value) ?? -2;
+  }
+  /** One flag per entry, for tests on the text (contains): computed once per distinct value. */
+  flags(test: (value: string) => boolean): Uint8Array {
+    const out = new Uint8Array(this.values.length);
+    for (let i = 0; i < this.values.length; i += 1) out[i] = test(this.values[i]) ? 1 : 0;
+    return out;
+  }
+}
+
+interface TextColumn {
+  kind: 'text';
+  codes: I32;
+  dict: Dictionary;
+}
+interface PresenceColumn {
+  kind: 'presence';
+  flags: Uint8Array;
+}
+interface NumberColumn {
+  kind: 'number' | 'date';
+  values: F64;
+}
+type Column = TextColumn | PresenceColumn | NumberColumn;
+
+interface AttributeColumn {
+  text: I32;
+  dict: Dictionary;
+  numbers: F64;
+}
+
+interface EventColumn {
+  positions: I32;
+  times: F64;
+  length: number;
+}
+
+const lowerAscii = (value: string) => value.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
+const epoch = (value: string | null | undefined) => (value ? Date.parse(value) : Number.NaN);
+
+type PlayerRow = Record<string, unknown> & { id: number | string; updated_at: string };
+
+const PLAYER_COLUMNS = [
+  'id',
+  'updated_at',
+  'subscribed',
+  'push_endpoint',
+  'device_token',
+  'mobile_number',
+  'fb_psid',
+  ...FIELDS.map(([name]) => name),
+] as const;
+
+/** One application's copy. */
+export class AudienceIndex {
+  size = 0;
+  private capacity: number;
+  private readonly position = new Map<number, number>();
+  private readonly columns = new Map<SegmentField, Column>();
+  private channels: Uint8Array;
+  private readonly attributes = new Map<string, AttributeColumn>();
+  private readonly tags = new Map<string, Set<number>>();
+  private readonly events = new Map<string, EventColumn>();
+  /** Where the incremental reads resume: players by (updated_at, id), events by id. */
+  private watermark = { at: '', id: 0 };
+  private newest = { at: '', id: 0 };
+  private eventId = 0;
+  private readonly recentEventIds = new Set<number>();
+  epoch = '';
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    readonly applicationId: string,
+    capacity = 1024,
+  ) {
+    this.capacity = capacity;
+    this.channels = new Uint8Array(capacity);
+    for (const [name, kind] of FIELDS) {
+      if (kind === 'text') {
+        this.columns.set(name, PRESENCE_ONLY.has(name) ? { kind: 'presence', flags: new Uint8Array(capacity) } : { kind: 'text', codes: new I32(capacity), dict: new Dictionary() });
+      } else {
+        this.columns.set(name, { kind, values: new F64(capacity) });
+      }
+    }
+  }
+
+  // ---- loading -------------------------------------------------------------------------------------------
+
+  /** Reads everything (the first time, or after the epoch changed). */
+  async build(): Promise<void> {
+    this.epoch = await readEpoch(this.db, this.applicationId);
+    const maxEvent = await this.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('application_id', '=', this.applicationId)
+      .executeTakeFirst();
+    const eventCeiling = Number(maxEvent?.id ?? 0);
+
+    // Players in pages of the key, each page's tags and attributes by the same key range.
+    let after = 0;
+    for (;;) {
+      const rows = (await this.db
+        .selectFrom('players')
+        .select([...PLAYER_COLUMNS])
+        .where('application_id', '=', this.applicationId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute()) as unknown as PlayerRow[];
+      if (rows.length === 0) break;
+      for (const row of rows) this.applyPlayer(row);
+      const last = Number(rows[rows.length - 1].id);
+      await this.readTagsAndAttributes({ from: after, to: last });
+      after = last;
+      if (rows.length < PAGE) break;
+    }
+    this.watermark = { at: this.newest.at, id: this.newest.id };
+
+    let eventAfter = 0;
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('events')
+        .select(['id', 'name', 'player_id', 'occurred_at'])
+        .where('application_id', '=', this.applicationId)
+        .where('id', '>', eventAfter)
+        .where('id', '<=', eventCeiling)
+        .orderBy('id')
+        .limit(PAGE * 5)
+        .execute();
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        this.applyEvent(row.name, Number(row.player_id), row.occurred_at);
+        // Remembered so the next refresh, which reads this window again, doesn't count them twice.
+        if (this.dialect === 'postgres' && Number(row.id) > eventCeiling - EVENT_ID_WINDOW) this.recentEventIds.add(Number(row.id));
+      }
+      eventAfter = Number(rows[rows.length - 1].id);
+    }
+    this.eventId = eventCeiling;
+  }
+
+  /** Reads what changed since the last read. */
+  async refresh(): Promise<void> {
+    // Events first: a new player's events commit with the player, so any player they name is committed and is
+    // read below; those whose player isn't known yet wait until then.
+    const pending: { name: string; playerId: number; occurredAt: string }[] = [];
+    const floor = this.dialect === 'postgres' ? Math.max(0, this.eventId - EVENT_ID_WINDOW) : this.eventId;
+    for (let after = floor; ; ) {
+      const rows = await this.db
+        .selectFrom('events')
+        .select(['id', 'name', 'player_id', 'occurred_at'])
+        .where('application_id', '=', this.applicationId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE * 5)
+        .execute();
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const id = Number(row.id);
+        if (id <= this.eventId && (this.dialect !== 'postgres' || this.recentEventIds.has(id))) continue;
+        if (this.dialect === 'postgres') this.recentEventIds.add(id);
+        if (!this.applyEvent(row.name, Number(row.player_id), row.occurred_at)) {
+          pending.push({ name: row.name, playerId: Number(row.player_id), occurredAt: row.occurred_at });
+        }
+        if (id > this.eventId) this.eventId = id;
+      }
+      after = Number(rows[rows.length - 1].id);
+    }
+    if (this.dialect === 'postgres') {
+      const below = this.eventId - EVENT_ID_WINDOW;
+      for (const id of this.recentEventIds) if (id <= below) this.recentEventIds.delete(id);
+    }
+
+    // Players (and with them their tags and attributes) whose row moved, in (updated_at, id) order.
+    for (;;) {
+      const { at, id } = this.watermark;
+      const rows = (await this.db
+        .selectFrom('players')
+        .select([...PLAYER_COLUMNS])
+        .where('application_id', '=', this.applicationId)
+        .where((eb) => eb.or([eb('updated_at', '>', at), eb.and([eb('updated_at', '=', at), eb('id', '>', id)])]))
+        .orderBy('updated_at')
+        .orderBy('id')
+        .limit(PAGE)
+        .execute()) as unknown as PlayerRow[];
+      if (rows.length === 0) break;
+      for (const row of rows) this.applyPlayer(row);
+      await this.readTagsAndAttributes({ ids: rows.map((row) => Number(row.id)) });
+      const last = rows[rows.length - 1];
+      this.watermark = { at: last.updated_at, id: Number(last.id) };
+      if (rows.length < PAGE) break;
+    }
+    if (this.dialect === 'postgres' && this.watermark.at) {
+      // Read the last moments again next time: a transaction may commit after a later one.
+      this.watermark = { at: new Date(Date.parse(this.watermark.at) - UPDATED_AT_OVERLAP_MS).toISOString(), id: 0 };
+    }
+    // A player gone meanwhile takes its events with it (and bumps the epoch).
+    for (const event of pending) this.applyEvent(event.name, event.playerId, event.occurredAt);
+  }
+
+  private slot(id: number): number {
+    let at = this.position.get(id);
+    if (at !== undefined) return at;
+    at = this.size;
+    this.size += 1;
+    if (this.size > this.capacity) this.grow(this.size);
+    this.position.set(id, at);
+    return at;
+  }
+
+  private grow(needed: number): void {
+    const capacity = Math.max(needed, this.capacity * 2);
+    for (const column of this.columns.values()) {
+      if (column.kind === 'text') column.codes.ensure(capacity);
+      else if (column.kind === 'presence') {
+        const flags = new Uint8Array(capacity);
+        flags.set(column.flags);
+        column.flags = flags;
+      } else column.values.ensure(capacity);
+    }
+    const channels = new Uint8Array(capacity);
+    channels.set(this.channels);
+    this.channels = channels;
+    for (const attribute of this.attributes.values()) {
+      attribute.text.ensure(capacity);
+      attribute.numbers.ensure(capacity);
+    }
+    this.capacity = capacity;
+  }
+
+  private applyPlayer(row: PlayerRow): void {
+    const at = this.slot(Number(row.id));
+    for (const [name, kind] of FIELDS) {
+      const column = this.columns.get(name)!;
+      const value = row[name] as string | number | null;
+      if (column.kind === 'text') column.codes.data[at] = column.dict.id(value === null ? null : String(value));
+      else if (column.kind === 'presence') column.flags[at] = value !== null && value !== '' ? 1 : 0;
+      else column.values.data[at] = value === null ? Number.NaN : kind === 'date' ? epoch(String(value)) : Number(value);
+    }
+    const subscribed = Number(row.subscribed) === 1;
+    const platform = row.platform as string | null;
+    this.channels[at] =
+      (subscribed && row.push_endpoint !== null ? CHANNEL_BITS.web_push : 0) |
+      (subscribed && row.device_token !== null && (platform === 'ios' || platform === 'android') ? CHANNEL_BITS.mobile_push : 0) |
+      (row.mobile_number !== null ? CHANNEL_BITS.sms : 0) |
+      (row.fb_psid !== null ? CHANNEL_BITS.facebook : 0);
+    if (row.updated_at > this.newest.at || (row.updated_at === this.newest.at && Number(row.id) > this.newest.id)) {
+      this.newest = { at: row.updated_at, id: Number(row.id) };
+    }
+  }
+
+  /** false when the event's player isn't known (yet). */
+  private applyEvent(name: string, playerId: number, occurredAt: string): boolean {
+    const at = this.position.get(playerId);
+    if (at === undefined) return false;
+    let column = this.events.get(name);
+    if (!column) {
+      column = { positions: new I32(1024), times: new F64(1024), length: 0 };
+      this.events.set(name, column);
+    }
+    column.positions.ensure(column.length + 1);
+    column.times.ensure(column.length + 1);
+    column.positions.data[column.length] = at;
+    column.times.data[column.length] = epoch(occurredAt);
+    column.length += 1;
+    return true;
+  }
+
+  private attribute(name: string): AttributeColumn {
+    let column = this.attributes.get(name);
+    if (!column) {
+      column = { text: new I32(this.capacity), dict: new Dictionary(), numbers: new F64(this.capacity) };
+      this.attributes.set(name, column);
+    }
+    return column;
+  }
+
+  /**
+   * Tags and attributes of some players, replacing what was known of them: by id (a refresh), or of the key
+   * range (from, to] of a build page.
+   */
+  private async readTagsAndAttributes(which: { ids: number[] } | { from: number; to: number }): Promise<void> {
+    const db = this.db as unknown as Kysely<any>;
+    const chunks = 'ids' in which ? Array.from({ length: Math.ceil(which.ids.length / 500) }, (_, i) => which.ids.slice(i * 500, i * 500 + 500)) : [null];
+    for (const chunk of chunks) {
+      if (chunk) {
+        const positions = chunk.map((id) => this.position.get(id)!);
+        for (const holders of this.tags.values()) for (const at of positions) holders.delete(at);
+        for (const column of this.attributes.values()) {
+          for (const at of positions) {
+            column.text.data[at] = -1;
+            column.numbers.data[at] = Number.NaN;
+          }
+        }
+      }
+      const scope = (query: any) =>
+        chunk ? query.where('player_id', 'in', chunk) : query.where('player_id', '>', (which as { from: number }).from).where('player_id', '<=', (which as { to: number }).to);
+      const tags = await scope(db.selectFrom('player_tags').select(['player_id', 'tag'])).execute();
+      for (const row of tags) {
+        const at = this.position.get(Number(row.player_id));
+        if (at === undefined) continue;
+        let holders = this.tags.get(row.tag);
+        if (!holders) this.tags.set(row.tag, (holders = new Set()));
+        holders.add(at);
+      }
+      const attributes = await scope(db.selectFrom('player_attributes').select(['player_id', 'name', 'value', 'number_value'])).execute();
+      for (const row of attributes) {
+        const at = this.position.get(Number(row.player_id));
+        if (at === undefined) continue;
+        const column = this.attribute(row.name);
+        column.text.data[at] = column.dict.id(row.value);
+        column.numbers.data[at] = row.number_value === null ? Number.NaN : Number(row.number_value);
+      }
+    }
+  }
+
+  // ---- counting ------------------------------------------------------------------------------------------
+
+  /** Whether every condition of the rule can be answered here with segment-sql.ts's exact meaning. */
+  supports(rule: SegmentRule): boolean {
+    return rule.any.every((group) =>
+      group.all.every((condition) => {
+        if (condition.kind === 'field' && PRESENCE_ONLY.has(condition.field)) return condition.op === 'exists' || condition.op === 'not_exists';
+        if (this.dialect === 'postgres' && (condition.kind === 'field' || condition.kind === 'attribute')) {
+          return condition.op !== 'contains' && condition.op !== 'not_contains';
+        }
+        return true;
+      }),
+    );
+  }
+
+  /** Players matching the rule at `now`. */
+  count(rule: SegmentRule, now: Date): number {
+    const at = now.getTime();
+    if (rule.any.length === 1) return this.matching(rule.any[0].all, at).length;
+    const result = new Uint8Array(this.size);
+    for (const group of rule.any) for (const position of this.matching(group.all, at)) result[position] = 1;
+    let count = 0;
+    for (let i = 0; i < result.length; i += 1) count += result[i];
+    return count;
+  }
+
+  /**
+   * The positions meeting every condition: the cheapest conditions first, each later one testing only the
+   * positions the earlier ones kept, each in a loop of its own (a typed-array test per position).
+   */
+  private matching(conditions: readonly SegmentCondition[], now: number): Int32Array {
+    const ordered = [...conditions].sort((a, b) => COST[a.kind] - COST[b.kind]);
+    let candidates: Int32Array | null = null;
+    for (const condition of ordered) {
+      candidates = this.filter(candidates, condition, now);
+      if (candidates.length === 0) break;
+    }
+    return candidates ?? new Int32Array(0);
+  }
+
+  private filter(candidates: Int32Array | null, condition: SegmentCondition, now: number): Int32Array {
+    const n = this.size;
+    switch (condition.kind) {
+      case 'field': {
+        const column = this.columns.get(condition.field)!;
+        if (column.kind === 'presence') return byFlag(candidates, n, column.flags, condition.op === 'exists' ? 1 : 0);
+        if (column.kind === 'text') return byTable(candidates, n, column.codes.data, textTable(column.dict, condition.op, condition.value, true));
+        return byRange(candidates, n, column.values.data, numberRange(column.kind, condition.op, condition.value, now));
+      }
+      case 'attribute': {
+        const column = this.attributes.get(condition.name);
+        if (condition.type === 'text') {
+          const dict = column?.dict ?? new Dictionary();
+          const table = textTable(dict, condition.op, condition.value, false);
+          if (!column) return table[0] ? everyone(candidates, n) : new Int32Array(0);
+          return byTable(candidates, n, column.text.data, table);
+        }
+        const range = condition.type === 'boolean' ? booleanRange(condition.op) : numberRange(condition.type, condition.op, condition.value, now);
+        if (!column) return range.nan ? everyone(candidates, n) : new Int32Array(0);
+        return byRange(candidates, n, column.numbers.data, range);
+      }
+      case 'tag': {
+        const holders = this.tags.get(condition.tag) ?? new Set<number>();
+        return bySet(candidates, n, holders, condition.op === 'has');
+      }
+      case 'channel':
+        return byBit(candidates, n, this.channels, CHANNEL_BITS[condition.channel], condition.subscribed);
+      case 'event': {
+        const column = this.events.get(condition.name);
+        const from = condition.within_days !== undefined ? now - condition.within_days * DAY_MS : -Infinity;
+        const count = condition.count;
+        const atLeastOnce = !count || (count.op === 'gte' && count.value <= 1);
+        // Occurrences per position within the period (capped: only "at least once" or the count's test matter).
+        const counts = new Uint32Array(n);
+        if (column) {
+          const positions = column.positions.data;
+          const times = column.times.data;
+          for (let k = 0; k < column.length; k += 1) if (times[k] >= from) counts[positions[k]] += 1;
+        }
+        const table = new Uint8Array(Math.max(2, (count?.value ?? 1) + 2));
+        // table[c] for c below its length; counts beyond it behave like the last entry.
+        for (let c = 0; c < table.length; c += 1) {
+          const holds = c > 0 && (atLeastOnce || (count!.op === 'gte' ? c >= count!.value : count!.op === 'lte' ? c <= count!.value : c === count!.value));
+          table[c] = holds === condition.performed ? 1 : 0;
+        }
+        return byCount(candidates, n, counts, table);
+      }
+    }
+  }
+}
+
+/** Cheaper conditions first: they shrink the candidates the dearer ones test. */
+const COST: Record<SegmentCondition['kind'], number> = { channel: 0, field: 1, attribute: 2, tag: 3, event: 4 };
+
+/** An inclusive range of doubles; `nan` says whether a missing value (NaN) passes; `negate` inverts the range test. */
+interface Range {
+  lo: number;
+  hi: number;
+  negate: boolean;
+  nan: boolean;
+}
+
+const F = new Float64Array(1);
+const U = new BigUint64Array(F.buffer);
+/** The next double above x (x finite). */
+function nextUp(x: number): number {
+  if (x === 0) return Number.MIN_VALUE;
+  F[0] = x;
+  U[0] += x > 0 ? 1n : -1n;
+  return F[0];
+}
+function nextDown(x: number): number {
+  return -nextUp(-x);
+}
+
+const ALL: Range = { lo: -Infinity, hi: Infinity, negate: false, nan: false };
+const NONE: Range = { lo: 1, hi: 0, negate: false, nan: false };
+
+/** segment-sql.ts's number and date operators as ranges (missing values fail every comparison, pass neq). */
+function numberRange(kind: 'number' | 'date', op: Operator, value: unknown, now: number): Range {
+  if (op === 'exists') return ALL;
+  if (op === 'not_exists') return { ...NONE, nan: true };
+  if (kind === 'date') {
+    const day = typeof value === 'string' ? Math.floor(Date.parse(value) / DAY_MS) * DAY_MS : Number.NaN;
+    const days = Number(value);
+    switch (op) {
+      case 'before':
+        return Number.isNaN(day) ? NONE : { lo: -Infinity, hi: nextDown(day), negate: false, nan: false };
+      case 'after':
+        return Number.isNaN(day) ? NONE : { lo: day + DAY_MS, hi: Infinity, negate: false, nan: false };
+      case 'within_days':
+        return { lo: now - days * DAY_MS, hi: now, negate: false, nan: false };
+      case 'older_than_days':
+        return { lo: -Infinity, hi: nextDown(now - days * DAY_MS), negate: false, nan: false };
+      default:
+        return NONE;
+    }
+  }
+  const v = Number(value);
+  switch (op) {
+    case 'eq':
+      return { lo: v, hi: v, negate: false, nan: false };
+    case 'neq':
+      return { lo: v, hi: v, negate: true, nan: true };
+    case 'gt':
+      return { lo: nextUp(v), hi: Infinity, negate: false, nan: false };
+    case 'gte':
+      return { lo: v, hi: Infinity, negate: false, nan: false };
+    case 'lt':
+      return { lo: -Infinity, hi: nextDown(v), negate: false, nan: false };
+    case 'lte':
+      return { lo: -Infinity, hi: v, negate: false, nan: false };
+    default:
+      return NONE;
+  }
+}
+
+function booleanRange(op: Operator): Range {
+  switch (op) {
+    case 'is_true':
+      return { lo: 1, hi: 1, negate: false, nan: false };
+    case 'is_false':
+      return { lo: 0, hi: 0, negate: false, nan: false };
+    case 'exists':
+      return ALL;
+    case 'not_exists':
+      return { ...NONE, nan: true };
+    default:
+      return NONE;
+  }
+}
+
+/**
+ * segment-sql.ts's text operators as a table over dictionary codes shifted by one (entry 0 is a missing value).
+ * Fields treat '' as missing for exists/not_exists; attributes don't.
+ */
+function textTable(dict: Dictionary, op: Operator, value: unknown, blankIsMissing: boolean): Uint8Array {
+  const table = new Uint8Array(dict.values.length + 1);
+  const text = String(value ?? '');
+  const needle = lowerAscii(text);
+  for (let code = -1; code < dict.values.length; code += 1) {
+    const entry = code < 0 ? null : dict.values[code];
+    let keep: boolean;
+    switch (op) {
+      case 'eq':
+        keep = entry === text;
+        break;
+      case 'neq':
+        keep = entry !== text;
+        break;
+      case 'contains':
+        keep = entry !== null && lowerAscii(entry).includes(needle);
+        break;
+      case 'not_contains':
+        keep = entry === null || !lowerAscii(entry).includes(needle);
+        break;
+      case 'exists':
+        keep = entry !== null && !(blankIsMissing && entry === '');
+        break;
+      case 'not_exists':
+        keep = entry === null || (blankIsMissing && entry === '');
+        break;
+      default:
+        keep = false;
+    }
+    table[code + 1] = keep ? 1 : 0;
+  }
+  return table;
+}
+
+// The filters: candidates null means every position 0..n-1. Each returns the positions kept, in order.
+
+function everyone(candidates: Int32Array | null, n: number): Int32Array {
+  if (candidates) return candidates;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i += 1) out[i] = i;
+  return out;
+}
+
+function byTable(candidates: Int32Array | null, n: number, codes: Int32Array, table: Uint8Array): Int32Array {
+  const out = new Int32Array(candidates ? candidates.length : n);
+  let k = 0;
+  if (candidates) {
+    for (let j = 0; j < candidates.length; j += 1) {
+      const i = candidates[j];
+      if (table[codes[i] + 1] === 1) out[k++] = i;
+    }
+  } else {
+    for (let i = 0; i < n; i += 1) if (table[codes[i] + 1] === 1) out[k++] = i;
+  }
+  return out.subarray(0, k);
+}
+
+function byRange(candidates: Int32Array | null, n: number, values: Float64Array, range: Range): Int32Array {
+  const { lo, hi, negate, nan } = range;
+  const out = new Int32Array(candidates ? candidates.length : n);
+  let k = 0;
+  const count = candidates ? candidates.length : n;
+  for (let j = 0; j < count; j += 1) {
+    const i = candidates ? candidates[j] : j;
+    const x = values[i];
+    const keep = x !== x ? nan : (x >= lo && x <= hi) !== negate;
+    if (keep) out[k++] = i;
+  }
+  return out.subarray(0, k);
+}
+
+function byFlag(candidates: Int32Array | null, n: number, flags: Uint8Array, want: number): Int32Array {
+  const out = new Int32Array(candidates ? candidates.length : n);
+  let k = 0;
+  const count = candidates ? candidates.length : n;
+  for (let j = 0; j < count; j += 1) {
+    const i = candidates ? candidates[j] : j;
+    if (flags[i] === want) out[k++] = i;
+  }
+  return out.subarray(0, k);
+}
+
+function byBit(candidates: Int32Array | null, n: number, bits: Uint8Array, bit: number, want: boolean): Int32Array {
+  const out = new Int32Array(candidates ? candidates.length : n);
+  let k = 0;
+  const count = candidates ? candidates.length : n;
+  for (let j = 0; j < count; j += 1) {
+    const i = candidates ? candidates[j] : j;
+    if (((bits[i] & bit) !== 0) === want) out[k++] = i;
+  }
+  return out.subarray(0, k);
+}
+
+function bySet(candidates: Int32Array | null, n: number, holders: Set<number>, has: boolean): Int32Array {
+  const out = new Int32Array(candidates ? candidates.length : n);
+  let k = 0;
+  const count = candidates ? candidates.length : n;
+  for (let j = 0; j < count; j += 1) {
+    const i = candidates ? candidates[j] : j;
+    if (holders.has(i) === has) out[k++] = i;
+  }
+  return out.subarray(0, k);
+}
+
+function byCount(candidates: Int32Array | null, n: number, counts: Uint32Array, table: Uint8Array): Int32Array {
+  const last = table.length - 1;
+  const out = new Int32Array(candidates ? candidates.length : n);
+  let k = 0;
+  const count = candidates ? candidates.length : n;
+  for (let j = 0; j < count; j += 1) {
+    const i = candidates ? candidates[j] : j;
+    const c = counts[i];
+    if (table[c < last ? c : last] === 1) out[k++] = i;
+  }
+  return out.subarray(0, k);
+}
+
+/** The copy's generation: bumped by deletions and bulk changes; the creation time tells a re-created application apart. */
+async function readEpoch(db: Kysely<Database>, applicationId: string): Promise<string> {
+  const row = await db.selectFrom('applications').select(['audience_epoch', 'created_at']).where('application_id', '=', applicationId).executeTakeFirst();
+  return row ? `${row.audience_epoch}:${row.created_at}` : 'none';
+}
+
+/** Deletions and bulk changes call this in their transaction: every process's copy is rebuilt. */
+export async function bumpAudienceEpoch(db: Kysely<Database>, applicationId: string): Promise<void> {
+  await db
+    .updateTable('applications')
+    .set({ audience_epoch: sql<number>`audience_epoch + 1` })
+    .where('application_id', '=', applicationId)
+    .execute();
+}
+
+// ---- the copies of one database -------------------------------------------------------------------------
+
+interface Entry {
+  index: AudienceIndex | null;
+  building: Promise<void> | null;
+  refreshing: Promise<void> | null;
+  /** Small applications: when their size was last looked at. */
+  smallSince: number;
+}
+
+class AudienceIndexes {
+  private readonly entries = new Map<string, Entry>();
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly minPlayers: number,
+  ) {}
+
+  /** The count and total from memory, or null when this application is counted by SQL (small, or still loading). */
+  async count(applicationId: string, rule: SegmentRule, now: Date): Promise<{ count: number; total: number } | null> {
+    const index = await this.ready(applicationId);
+    if (!index || !index.supports(rule)) return null;
+    return { count: index.count(rule, now), total: index.size };
+  }
+
+  /** Builds the copy now and waits for it (benchmarks, tests); null when the application is too small. */
+  async warm(applicationId: string): Promise<AudienceIndex | null> {
+    const entry = this.entry(applicationId);
+    entry.smallSince = 0;
+    await this.ready(applicationId);
+    if (entry.building) await entry.building;
+    return this.ready(applicationId);
+  }
+
+  private entry(applicationId: string): Entry {
+    let entry = this.entries.get(applicationId);
+    if (!entry) this.entries.set(applicationId, (entry = { index: null, building: null, refreshing: null, smallSince: 0 }));
+    return entry;
+  }
+
+  private async ready(applicationId: string): Promise<AudienceIndex | null> {
+    const entry = this.entry(applicationId);
+    if (entry.index) {
+      if ((await readEpoch(this.db, applicationId)) !== entry.index.epoch) {
+        entry.index = null;
+      } else {
+        // One refresh at a time; a count arriving meanwhile waits for it, then reads again (its own write may
+        // have landed after that refresh began).
+        while (entry.refreshing) await entry.refreshing;
+        const index = entry.index;
+        if (!index) return null;
+        entry.refreshing = index.refresh().finally(() => {
+          entry.refreshing = null;
+        });
+        await entry.refreshing;
+        return entry.index;
+      }
+    }
+    if (entry.building) return null;
+    if (entry.smallSince && Date.now() - entry.smallSince < SIZE_RECHECK_MS) return null;
+    const row = await this.db
+      .selectFrom('players')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('application_id', '=', applicationId)
+      .executeTakeFirst();
+    const players = toCount(row?.n);
+    if (players < this.minPlayers) {
+      entry.smallSince = Date.now();
+      return null;
+    }
+    const index = new AudienceIndex(this.db, this.dialect, applicationId, Math.ceil(players * 1.1) + 1024);
+    entry.building = index
+      .build()
+      .then(() => {
+        entry.index = index;
+      })
+      .catch(() => {
+        entry.smallSince = Date.now();
+      })
+      .finally(() => {
+        entry.building = null;
+      });
+    return null;
+  }
+}
+
+const registry = new WeakMap<Kysely<Database>, AudienceIndexes>();
+
+/** The copies kept for this database (one set per open database, shared by every request). */
+export function audienceIndexes(s: Pick<Services, 'db' | 'dialect'>, minPlayers = AUDIENCE_INDEX_MIN_PLAYERS): AudienceIndexes {
+  let indexes = registry.get(s.db);
+  if (!indexes) registry.set(s.db, (indexes = new AudienceIndexes(s.db, s.dialect, minPlayers)));
+  return indexes;
+}

@@ -1,0 +1,250 @@
+import { sql, type Kysely } from 'kysely';
+import {
+  DELIVERY_LOG_MAX_ROWS,
+  DELIVERY_STATUSES,
+  FAILURE_REASONS,
+  ctr,
+  type Delivery,
+  type DeliveryListQuery,
+  type DeliveryStatus,
+  type FailureReason,
+  type NotificationReport,
+  type NotificationStats,
+} from '../../shared/contract';
+import type { ApplicationContext, Ctx } from '../context';
+import { toCount } from '../db';
+import type { Database } from '../db/schema';
+import { AppError } from '../errors';
+import type { Page } from './applications';
+
+/*
+ * What the engine recorded per recipient (the deliveries table): the recipients' log (/message) and the
+ * numbers of a message's detail page. Both are read at a million rows a message: every query below walks an
+ * index in order, (application_id, id), (application_id, status, id), (notification_id, status, id) or
+ * (player_id, id), and the log's offset is bounded (DELIVERY_LOG_MAX_ROWS).
+ */
+
+type Db = Kysely<Database>;
+
+/** A player's devices an exact search names (device id, external user id, email or mobile number): at most this many. */
+const SEARCH_PLAYERS_MAX = 500;
+
+/** The application's players whose device id, external user id, email or mobile number is exactly `q`. */
+async function playersNamed(db: Db, applicationId: string, q: string): Promise<number[]> {
+  // One indexed lookup per column, united (as the player list's search does).
+  const by = (column: 'device_id' | 'external_user_id' | 'email' | 'mobile_number', values: string[]) =>
+    db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(`players.${column}`, 'in', values);
+  const rows = await by('device_id', [q])
+    .unionAll(by('external_user_id', [q]))
+    .unionAll(by('email', [...new Set([q, q.toLowerCase()])]))
+    .unionAll(by('mobile_number', [q]))
+    .limit(SEARCH_PLAYERS_MAX)
+    .execute();
+  return [...new Set(rows.map((row) => Number(row.id)))];
+}
+
+/**
+ * The recipients' log, newest first. Searching names players first (a few index lookups), then their
+ * deliveries by (player_id, id); a message's log without a status filter merges its per-status index runs.
+ */
+export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query: DeliveryListQuery): Promise<Page<Delivery>> {
+  const { db } = ctx.s;
+  const applicationId = access.application.application_id;
+  const offset = (query.page - 1) * query.limit;
+  const empty = { items: [], total: 0, page: query.page, limit: query.limit };
+  if (offset + query.limit > DELIVERY_LOG_MAX_ROWS) {
+    const number = new Intl.NumberFormat(ctx.lang === 'vi' ? 'vi-VN' : 'en-US').format(DELIVERY_LOG_MAX_ROWS);
+    throw new AppError('INVALID_PARAM', 'notification.logTooDeep', { params: { number }, fields: [{ path: 'page', message: 'validation.outOfRange' }] });
+  }
+
+  if (query.notification_id) {
+    const own = await db.selectFrom('notifications').select('id').where('application_id', '=', applicationId).where('id', '=', query.notification_id).executeTakeFirst();
+    if (!own) return empty;
+  }
+  let players: number[] | null = null;
+  if (query.q) {
+    players = await playersNamed(db, applicationId, query.q);
+    if (players.length === 0) return empty;
+  }
+
+  // The filters; the application's own player or message ids stand for application_id where given, so the
+  // planner takes the narrower index.
+  let base = db.selectFrom('deliveries as d');
+  if (query.notification_id) base = base.where('d.notification_id', '=', query.notification_id);
+  if (players) base = base.where('d.player_id', 'in', players);
+  if (!query.notification_id && !players) base = base.where('d.application_id', '=', applicationId);
+  if (query.status !== 'all') base = base.where('d.status', '=', query.status);
+
+  const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const total = toCount(count?.n);
+  if (total === 0 || offset >= total) return { ...empty, total };
+
+  let ids: number[];
+  if (query.notification_id && !players && query.status === 'all') {
+    // ORDER BY id over one message's rows would sort them all; instead take the newest offset+limit of each
+    // status from (notification_id, status, id) and merge.
+    const notificationId = query.notification_id;
+    const runs = DELIVERY_STATUSES.map((status, i) =>
+      db
+        .selectFrom(
+          db
+            .selectFrom('deliveries')
+            .select('id')
+            .where('notification_id', '=', notificationId)
+            .where('status', '=', status)
+            .orderBy('id', 'desc')
+            .limit(offset + query.limit)
+            .as(`s${i}`),
+        )
+        .select(`s${i}.id as id`),
+    );
+    const merged = runs.slice(1).reduce((union, run) => union.unionAll(run), runs[0]);
+    const rows = await db.selectFrom(merged.as('u')).select('u.id').orderBy('u.id', 'desc').limit(query.limit).offset(offset).execute();
+    ids = rows.map((row) => Number(row.id));
+  } else {
+    const rows = await base.select('d.id').orderBy('d.id', 'desc').limit(query.limit).offset(offset).execute();
+    ids = rows.map((row) => Number(row.id));
+  }
+  if (ids.length === 0) return { ...empty, total };
+
+  const rows = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('notifications as n', 'n.id', 'd.notification_id')
+    .innerJoin('players as p', 'p.id', 'd.player_id')
+    .select([
+      'd.id',
+      'd.notification_id',
+      'n.name as notification_name',
+      'd.player_id',
+      'p.device_id',
+      'd.platform',
+      'd.status',
+      'd.reason',
+      'd.attempts',
+      'd.sent_at',
+      'd.delivered_at',
+      'd.clicked_at',
+      'd.created_at',
+    ])
+    .where('d.id', 'in', ids)
+    .orderBy('d.id', 'desc')
+    .execute();
+  const items: Delivery[] = rows.map((row) => ({
+    id: Number(row.id),
+    notification_id: Number(row.notification_id),
+    notification_name: row.notification_name,
+    player_id: Number(row.player_id),
+    device_id: row.device_id,
+    platform: row.platform as Delivery['platform'],
+    status: row.status as DeliveryStatus,
+    reason: (FAILURE_REASONS as readonly string[]).includes(row.reason ?? '') ? (row.reason as FailureReason) : null,
+    attempts: Number(row.attempts),
+    sent_at: row.sent_at,
+    delivered_at: row.delivered_at,
+    clicked_at: row.clicked_at,
+    created_at: row.created_at,
+  }));
+  return { items, total, page: query.page, limit: query.limit };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A message's report
+// ---------------------------------------------------------------------------------------------------------
+
+/** The timeline's hours at most (a month of clicks trickling in). */
+const TIMELINE_HOURS_MAX = 31 * 24;
+const HOUR_MS = 3_600_000;
+
+/** `YYYY-MM-DDTHH` of an ISO timestamp column: its UTC hour, the same text in both databases. */
+const hourOf = (column: 'sent_at' | 'delivered_at' | 'clicked_at') => sql<string | null>`substr(${sql.ref(column)}, 1, 13)`;
+
+const emptyStats = (): NotificationStats => ({ targeted: 0, sent: 0, delivered: 0, failed: 0, clicked: 0 });
+
+/**
+ * GET …/notification/{id}/report: the row's counters, and from one grouped pass over the message's deliveries
+ * the same per platform, the failures by reason and the hourly timeline. A delivery later clicked counts as
+ * sent and delivered too, as the counters do.
+ */
+export async function notificationReport(ctx: Ctx, access: ApplicationContext, notificationId: number): Promise<NotificationReport> {
+  const { db } = ctx.s;
+  const row = await db
+    .selectFrom('notifications')
+    .select(['id', 'targeted', 'sent', 'delivered', 'failed', 'clicked'])
+    .where('application_id', '=', access.application.application_id)
+    .where('id', '=', notificationId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  const stats: NotificationStats = {
+    targeted: toCount(row.targeted),
+    sent: toCount(row.sent),
+    delivered: toCount(row.delivered),
+    failed: toCount(row.failed),
+    clicked: toCount(row.clicked),
+  };
+
+  // One scan: a few hundred groups at most for a message of any size (platforms × statuses × reasons × hours).
+  const groups = await db
+    .selectFrom('deliveries')
+    .select([
+      'platform',
+      'status',
+      'reason',
+      hourOf('sent_at').as('sent_hour'),
+      hourOf('delivered_at').as('delivered_hour'),
+      hourOf('clicked_at').as('clicked_hour'),
+      (eb) => eb.fn.countAll().as('n'),
+    ])
+    .where('notification_id', '=', notificationId)
+    .groupBy(['platform', 'status', 'reason', hourOf('sent_at'), hourOf('delivered_at'), hourOf('clicked_at')])
+    .execute();
+
+  const byPlatform = new Map<string, NotificationStats>();
+  const failures = new Map<FailureReason, number>();
+  const hours = new Map<string, { sent: number; delivered: number; clicked: number }>();
+  const addHour = (hour: string | null, key: 'sent' | 'delivered' | 'clicked', n: number) => {
+    if (!hour) return;
+    const bucket = hours.get(hour) ?? { sent: 0, delivered: 0, clicked: 0 };
+    bucket[key] += n;
+    hours.set(hour, bucket);
+  };
+  for (const group of groups) {
+    const n = toCount(group.n);
+    const status = group.status as DeliveryStatus;
+    const platform = byPlatform.get(group.platform) ?? emptyStats();
+    platform.targeted += n;
+    if (status === 'sent' || status === 'delivered' || status === 'clicked') platform.sent += n;
+    if (status === 'delivered' || status === 'clicked') platform.delivered += n;
+    if (status === 'clicked') platform.clicked += n;
+    if (status === 'failed') {
+      platform.failed += n;
+      if ((FAILURE_REASONS as readonly string[]).includes(group.reason ?? '')) {
+        failures.set(group.reason as FailureReason, (failures.get(group.reason as FailureReason) ?? 0) + n);
+      }
+    }
+    byPlatform.set(group.platform, platform);
+    addHour(group.sent_hour, 'sent', n);
+    addHour(group.delivered_hour, 'delivered', n);
+    addHour(group.clicked_hour, 'clicked', n);
+  }
+
+  const timeline: NotificationReport['timeline'] = [];
+  const sorted = [...hours.keys()].sort();
+  if (sorted.length > 0) {
+    const first = Date.parse(`${sorted[0]}:00:00.000Z`);
+    const last = Math.min(Date.parse(`${sorted[sorted.length - 1]}:00:00.000Z`), first + (TIMELINE_HOURS_MAX - 1) * HOUR_MS);
+    for (let at = first; at <= last; at += HOUR_MS) {
+      const iso = new Date(at).toISOString();
+      timeline.push({ at: iso, ...(hours.get(iso.slice(0, 13)) ?? { sent: 0, delivered: 0, clicked: 0 }) });
+    }
+  }
+
+  return {
+    stats,
+    ctr: ctr(stats),
+    by_platform: [...byPlatform.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([platform, platformStats]) => ({ platform: platform as NotificationReport['by_platform'][number]['platform'], stats: platformStats })),
+    failures: [...failures.entries()].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
+    timeline,
+  };
+}

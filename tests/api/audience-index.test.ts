@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SegmentCondition, SegmentRule } from '../../shared/contract';
+import { AudienceIndex, audienceIndexes } from '../../server/domain/audience-index';
+import { countMatching } from '../../server/domain/segments';
+import { seedAudience } from '../../scripts/seed-lib';
+import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
+
+/**
+ * The in-memory audience copy must count exactly what the SQL of segment-sql.ts counts: the same random rules
+ * (every condition kind and operator, 1–3 groups of 1–4 conditions) over a seeded audience, before and after
+ * the audience changes through the real API (new players, events, attributes, tags, unsubscribes, a deletion).
+ */
+const APP = 'index_app';
+const PLAYERS = 2_500;
+
+let server: TestServer;
+let owner: TestUser;
+let clientKey: string;
+
+/** A small deterministic generator, so a failing rule can be reproduced. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T,>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
+  return { next, pick };
+}
+
+function randomCondition(random: ReturnType<typeof generator>): SegmentCondition {
+  const { pick } = random;
+  const day = () => new Date(Date.now() - Math.floor(random.next() * 500) * 86_400_000).toISOString().slice(0, 10);
+  const dateOp = (): { op: any; value?: any } => {
+    const op = pick(['before', 'after', 'within_days', 'older_than_days', 'exists', 'not_exists'] as const);
+    if (op === 'before' || op === 'after') return { op, value: day() };
+    if (op === 'within_days' || op === 'older_than_days') return { op, value: pick([1, 7, 30, 90, 365]) };
+    return { op };
+  };
+  const textOp = (values: readonly string[]): { op: any; value?: any } => {
+    const op = pick(['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists'] as const);
+    if (op === 'exists' || op === 'not_exists') return { op };
+    const value = pick(values);
+    return { op, value: op.includes('contains') ? value.slice(0, 3).toLowerCase() : value };
+  };
+  const numberOp = (values: readonly number[]): { op: any; value?: any } => {
+    const op = pick(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'] as const);
+    return op === 'exists' || op === 'not_exists' ? { op } : { op, value: pick(values) };
+  };
+  switch (pick(['field', 'field', 'field', 'attribute', 'attribute', 'tag', 'event', 'event', 'channel'] as const)) {
+    case 'field': {
+      const field = pick([
+        ['country', ['VN', 'US', 'JP', 'ZZ']],
+        ['city', ['Hanoi', 'Ho Chi Minh City', 'Tokyo', 'Nowhere']],
+        ['language', ['vi', 'en', 'ja']],
+        ['device_type', ['mobile', 'desktop']],
+        ['platform', ['web', 'ios', 'android']],
+        ['os', ['Android', 'iOS', 'Windows', 'macOS']],
+        ['browser', ['Chrome', 'Safari', 'Firefox']],
+        ['utm_source', ['google', 'facebook', 'zalo']],
+        ['utm_campaign', ['tet_sale', 'summer']],
+        ['email', ['customer1@example.com']],
+        ['external_user_id', ['customer-1']],
+        ['timezone_offset', [420, -300, 0, 540]],
+        ['session_count', [1, 2, 3, 5]],
+        ['page_views', [2, 5, 10]],
+        ['first_session_at', null],
+        ['last_session_at', null],
+        ['created_at', null],
+      ] as const);
+      const [name, values] = field;
+      if (values === null) return { kind: 'field', field: name, ...dateOp() } as SegmentCondition;
+      if (typeof values[0] === 'number') return { kind: 'field', field: name, ...numberOp(values as readonly number[]) } as SegmentCondition;
+      return { kind: 'field', field: name, ...textOp(values as readonly string[]) } as SegmentCondition;
+    }
+    case 'attribute': {
+      const which = pick(['plan', 'orders', 'lifetime_value', 'newsletter', 'signup.date', 'missing_one'] as const);
+      if (which === 'plan' || which === 'missing_one') return { kind: 'attribute', name: which, type: 'text', ...textOp(['free', 'silver', 'gold']) } as SegmentCondition;
+      if (which === 'orders' || which === 'lifetime_value') return { kind: 'attribute', name: which, type: 'number', ...numberOp([0, 3, 10, 500_000]) } as SegmentCondition;
+      if (which === 'newsletter') return { kind: 'attribute', name: which, type: 'boolean', op: pick(['is_true', 'is_false', 'exists', 'not_exists'] as const) };
+      return { kind: 'attribute', name: which, type: 'date', ...dateOp() } as SegmentCondition;
+    }
+    case 'tag':
+      return { kind: 'tag', op: pick(['has', 'not_has'] as const), tag: pick(['vip', 'newsletter', 'loyal', 'fresh_tag']) };
+    case 'event': {
+      const condition: SegmentCondition = { kind: 'event', name: pick(['purchase', 'add_to_cart', 'search', 'never_seen']), performed: random.next() < 0.6 };
+      if (random.next() < 0.5) condition.within_days = pick([1, 7, 30, 365]);
+      if (random.next() < 0.4) condition.count = { op: pick(['gte', 'lte', 'eq'] as const), value: pick([0, 1, 2, 3]) };
+      return condition;
+    }
+    case 'channel':
+      return { kind: 'channel', channel: pick(['web_push', 'mobile_push', 'sms', 'facebook'] as const), subscribed: random.next() < 0.5 };
+  }
+}
+
+function randomRule(random: ReturnType<typeof generator>): SegmentRule {
+  const groups = 1 + Math.floor(random.next() * 3);
+  return {
+    any: Array.from({ length: groups }, () => ({ all: Array.from({ length: 1 + Math.floor(random.next() * 4) }, () => randomCondition(random)) })),
+  };
+}
+
+/** Compares the copy with SQL on `rules` random rules; returns how many the copy answered itself. */
+async function compare(index: AudienceIndex, seed: number, rules: number): Promise<number> {
+  const random = generator(seed);
+  const services = server.app.services;
+  let answered = 0;
+  for (let i = 0; i < rules; i += 1) {
+    const rule = randomRule(random);
+    if (!index.supports(rule)) continue;
+    const now = new Date();
+    const expected = await countMatching({ db: services.db, dialect: services.dialect, clock: () => now }, APP, rule);
+    const counted = index.count(rule, now);
+    if (counted !== expected) throw new Error(`rule ${JSON.stringify(rule)}: copy ${counted}, SQL ${expected}`);
+    answered += 1;
+  }
+  return answered;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await createUser(server, { name: 'owner' });
+  const app = await createApplication(server, owner, APP, 'Index');
+  clientKey = app.client_key;
+  await seedAudience(db(server), server.dialect, { applicationId: APP, players: PLAYERS, eventsPerPlayer: 5, seed: 11, now: new Date() });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the in-memory audience copy', () => {
+  it('counts what the SQL counts, on 300 random rules', async () => {
+    const index = new AudienceIndex(db(server), server.dialect, APP);
+    await index.build();
+    expect(index.size).toBe(PLAYERS);
+    const answered = await compare(index, 1, 300);
+    // Only email/external id values (and contains on PostgreSQL) go to SQL: most rules are answered here.
+    expect(answered).toBeGreaterThan(server.dialect === 'postgres' ? 150 : 250);
+  });
+
+  it('follows changes made through the API and the SDK after it was built', async () => {
+    const index = new AudienceIndex(db(server), server.dialect, APP);
+    await index.build();
+
+    // A new visitor with events and attributes, and events and attributes for a seeded player.
+    const seeded = await db(server).selectFrom('players').select(['id', 'device_id']).where('application_id', '=', APP).orderBy('id').limit(1).executeTakeFirstOrThrow();
+    for (const [visitor, plan] of [['new-visitor-0001', 'gold'], [seeded.device_id, 'silver']] as const) {
+      const now = Date.now();
+      const id = (label: string) => `${label}-${visitor}`.replace(/[^A-Za-z0-9_-]/g, '_');
+      const answer = await server.call('POST', '/api/sdk/track', {
+        body: {
+          key: clientKey,
+          visitor_id: visitor,
+          device: { device_type: 'mobile', os: 'iOS', browser: 'Safari', language: 'vi', timezone: 'Asia/Ho_Chi_Minh' },
+          items: [
+            { type: 'session', id: id('session'), at: now, session_id: id('s'), utm: { utm_source: 'zalo' } },
+            { type: 'event', id: id('event1'), name: 'purchase', at: now },
+            { type: 'event', id: id('event2'), name: 'purchase', at: now },
+            { type: 'set', id: id('attrs'), at: now, attributes: { plan, orders: 42 } },
+          ],
+        },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    }
+    // A tag added in the console.
+    const tagged = await server.call('POST', `/api/application/${APP}/player/${seeded.id}/tags`, { token: owner.token, body: { tags: ['fresh_tag'] } });
+    expect(tagged.status, JSON.stringify(tagged.body)).toBe(200);
+
+    await index.refresh();
+    expect(index.size).toBe(PLAYERS + 1);
+    await compare(index, 2, 150);
+    const purchasedTwiceToday: SegmentRule = {
+      any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, within_days: 1, count: { op: 'gte', value: 2 } }, { kind: 'attribute', name: 'orders', type: 'number', op: 'eq', value: 42 }] }],
+    };
+    expect(index.count(purchasedTwiceToday, new Date())).toBeGreaterThanOrEqual(2);
+  });
+
+  it('is rebuilt after a deletion, through the live count route', async () => {
+    const indexes = audienceIndexes(server.app.services, 0);
+    await indexes.warm(APP);
+    const rule: SegmentRule = { any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] };
+    const before = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, body: { rule } });
+    expect(before.status).toBe(200);
+    const victim = await db(server).selectFrom('players').select('id').where('application_id', '=', APP).where('country', '=', 'VN').limit(1).executeTakeFirstOrThrow();
+    const deleted = await server.call('DELETE', `/api/application/${APP}/player/${victim.id}`, { token: owner.token });
+    expect(deleted.status).toBe(200);
+    await indexes.warm(APP);
+    const after = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, body: { rule } });
+    expect(after.body.data.count).toBe(before.body.data.count - 1);
+    expect(after.body.data.total).toBe(before.body.data.total - 1);
+  });
+});

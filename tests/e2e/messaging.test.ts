@@ -1,0 +1,177 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start as startSms, type SmsFake } from '../fakes/sms';
+import { start as startWebPush, type WebPushFake } from '../fakes/webpush';
+import { PHONE, api, createAccount, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
+
+/**
+ * The reason the product exists, as a merchant meets it: set up web push and an SMS provider in /platform,
+ * build a segment, write a web push for it, send it, and watch it go from waiting to executed with its numbers
+ * on the detail page; the push service (a local fake that checks the VAPID JWT and decrypts the RFC 8291
+ * payload) received it on exactly the segment's subscribers, and an SMS reached the SMS gateway's fake.
+ */
+
+const PASSWORD = 'correct horse 42';
+const stamp = Date.now().toString(36);
+const APP = `lan_${stamp}`;
+const owner = { name: 'Trần Thu Lan', email: `lan.${stamp}@shop.example` };
+let stack: Stack;
+let token: string;
+let clientKey: string;
+let push: WebPushFake;
+let sms: SmsFake;
+
+/** A device of the shop's site, registered through the public device API, subscribed at the fake push service. */
+async function subscriber(deviceId: string, country: string, phone?: string) {
+  const call = async (method: string, path: string, body: unknown) => {
+    const response = await fetch(`${stack.url}/api${path}`, {
+      method,
+      headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as { success: boolean };
+    expect(answer, `${method} ${path}`).toMatchObject({ success: true });
+  };
+  await call('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'mobile', os: 'Android', language: 'vi', country });
+  await call('POST', `/v1/devices/${deviceId}/sessions`, {});
+  if (phone) await call('PUT', `/v1/devices/${deviceId}/identity`, { mobile_number: phone });
+  const subscription = push.createSubscription();
+  const response = await fetch(`${stack.url}/api/sdk/push/subscribe`, {
+    method: 'POST',
+    body: JSON.stringify({ key: clientKey, visitor_id: deviceId, subscription: { endpoint: subscription.endpoint, keys: subscription.keys } }),
+  });
+  expect(((await response.json()) as { success: boolean }).success).toBe(true);
+  return subscription;
+}
+
+beforeAll(async () => {
+  push = await startWebPush();
+  sms = await startSms({ username: 'lan_shop', password: 'sms-pass-1', brandNames: ['LANSHOP'] });
+  // The fake push service's TLS certificate authority, trusted by the server for provider connections.
+  const caFile = join(mkdtempSync(join(tmpdir(), 'nudge-ca-')), 'providers.pem');
+  writeFileSync(caFile, push.ca);
+  stack = await startStack({ SMS_BASE_URL: sms.url, PROVIDER_CA_FILE: caFile });
+  token = await createAccount(stack, owner.name, owner.email, PASSWORD);
+  const created = await api(stack, token, 'POST', '/application', { application_id: APP, name: 'Lan Shop' });
+  clientKey = created.data.client_key;
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await push?.close();
+  await sms?.close();
+});
+
+describe('sending a message', () => {
+  it('sets up web push and SMS, segments, sends a web push, and shows it executed with its numbers', async () => {
+    const { page } = await newPage(stack.browser);
+    page.context().setDefaultTimeout(30_000);
+    await signIn(page, stack, owner.email, PASSWORD);
+    await page.getByRole('button', { name: 'English' }).click();
+
+    // Settings: web push on, then the SMS provider with a wrong brand field first.
+    await page.goto(`${stack.url}/application/${APP}/platform`);
+    await page.getByLabel('Site URL').fill('https://lan.example');
+    await page.getByLabel('Web push is on').check();
+    const webCard = page.getByRole('region', { name: 'Web push (browsers)' });
+    await webCard.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/platform/web_push`)).data.settings?.enabled).toBe(true);
+
+    const smsCard = page.getByRole('region', { name: 'SMS', exact: true });
+    await smsCard.getByLabel('Username').fill('lan_shop');
+    await smsCard.getByLabel('Password').fill('sms-pass-1');
+    await smsCard.getByLabel('Brand name').fill('LAN SHOP!');
+    await smsCard.getByRole('button', { name: 'Save' }).click();
+    // Up to 11 letters and digits: refused beside the field, nothing stored.
+    await expect.poll(async () => await smsCard.locator('.Polaris-InlineError').count()).toBeGreaterThan(0);
+    expect((await api(stack, token, 'GET', `/application/${APP}/platform`)).data.find((p: { kind: string }) => p.kind === 'sms').status).toBe('not_configured');
+    await smsCard.getByLabel('Brand name').fill('LANSHOP');
+    const active = smsCard.getByLabel('Active: send messages through this platform');
+    if (!(await active.isChecked())) await active.check();
+    await smsCard.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/platform`)).data.find((p: { kind: string }) => p.kind === 'sms').status).toBe('active');
+    await shot(page, 'messaging-platforms-en');
+
+    // The audience: two subscribers in Vietnam (one with a phone), one in the US.
+    const hanoi = await subscriber(`hanoi-${stamp}`, 'VN', '+84901234567');
+    const saigon = await subscriber(`saigon-${stamp}`, 'VN');
+    const boston = await subscriber(`boston-${stamp}`, 'US');
+
+    // A segment built in the console.
+    await page.goto(`${stack.url}/application/${APP}/segment`);
+    await page.getByRole('button', { name: 'Create segment' }).first().click();
+    await page.getByLabel('Segment name').fill('Vietnam');
+    await page.getByLabel('Condition 1.1: what to test').selectOption('field');
+    await page.getByLabel('Condition 1.1: field').selectOption('country');
+    await page.getByLabel('Condition 1.1: operator').selectOption('eq');
+    await page.getByLabel('Condition 1.1: value').fill('VN');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/segment`)).data.items.length).toBe(1);
+
+    // The web push, written in the create form.
+    await page.goto(`${stack.url}/application/${APP}/notification/basic`);
+    await page.getByRole('button', { name: 'Create message' }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'New Web push' }).click();
+    await page.waitForURL(/\/notification\/web_push/);
+    await page.getByLabel('Heading').fill('Áo dài sale');
+    await page.getByLabel('Message', { exact: true }).fill('Everything −30 % until Sunday');
+    await page.getByLabel('Link').fill('https://lan.example/sale');
+    await page.getByLabel('Segment').selectOption({ label: 'Vietnam' });
+    await shot(page, 'messaging-create-web-push-en');
+    await page.getByRole('button', { name: 'Send now' }).first().click();
+    await page.getByText('Send message successfully').first().waitFor();
+
+    // It moves to executed; the detail page shows its numbers.
+    const list = await api(stack, token, 'GET', `/application/${APP}/notification`);
+    const message = list.data.items[0];
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/notification/${message.id}`)).data.status, { timeout: 60_000 }).toBe('executed');
+    await page.goto(`${stack.url}/application/${APP}/notification/${message.id}/detail`);
+    await page.getByText('Executed').first().waitFor();
+    const report = (await api(stack, token, 'GET', `/application/${APP}/notification/${message.id}/report`)).data;
+    expect(report.stats).toMatchObject({ targeted: 2, sent: 2, failed: 0 });
+    await page.getByText('Targeted').first().waitFor();
+    await shot(page, 'messaging-detail-en');
+
+    // The push service got it, decrypted, on the two Vietnamese subscriptions only, with the UTM-free link.
+    const received = push.received.filter((item) => item.text?.includes('Áo dài sale'));
+    expect(received.map((item) => item.endpoint).sort()).toEqual([hanoi.endpoint, saigon.endpoint].sort());
+    expect(received.some((item) => item.endpoint === boston.endpoint)).toBe(false);
+    const payload = JSON.parse(received[0].text!);
+    expect(payload).toMatchObject({ title: 'Áo dài sale', body: 'Everything −30 % until Sunday', url: 'https://lan.example/sale' });
+
+    // The recipients' log lists them.
+    await page.goto(`${stack.url}/application/${APP}/message?notification_id=${message.id}`);
+    await page.getByText(`hanoi-${stamp}`).first().waitFor();
+
+    // An SMS to the same segment reaches the gateway under the brand name.
+    await page.goto(`${stack.url}/application/${APP}/notification/sms`);
+    await page.getByLabel('Message', { exact: true }).fill('Lan Shop: áo dài -30% đến Chủ nhật');
+    await page.getByLabel('Segment').selectOption({ label: 'Vietnam' });
+    await page.getByRole('button', { name: 'Send now' }).first().click();
+    await page.getByText('Send message successfully').first().waitFor();
+    await expect.poll(() => sms.received.length, { timeout: 60_000 }).toBe(1);
+    expect(sms.received[0]).toMatchObject({ brandName: 'LANSHOP', to: '+84901234567' });
+
+    // The list and the detail on a phone.
+    await page.goto(`${stack.url}/application/${APP}/notification/basic`);
+    await page.getByText('Áo dài sale').first().waitFor();
+    await resize(page, PHONE);
+    await shot(page, 'messaging-list-en-375');
+    await page.goto(`${stack.url}/application/${APP}/notification/${message.id}/detail`);
+    await page.getByText('Targeted').first().waitFor();
+    await shot(page, 'messaging-detail-en-375');
+
+    // The merchant's colleague on a phone, in Vietnamese (the console's default language).
+    const phone = await newPage(stack.browser, PHONE);
+    await signIn(phone.page, stack, owner.email, PASSWORD);
+    await phone.page.goto(`${stack.url}/application/${APP}/notification/${message.id}/detail`);
+    await phone.page.getByText('Áo dài sale').first().waitFor();
+    await shot(phone.page, 'messaging-detail-vi-375');
+    await phone.page.goto(`${stack.url}/application/${APP}/notification/basic`);
+    await phone.page.getByText('Áo dài sale').first().waitFor();
+    await shot(phone.page, 'messaging-list-vi-375');
+    await phone.context.close();
+  });
+});
