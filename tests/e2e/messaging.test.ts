@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start as startSms, type SmsFake } from '../fakes/sms';
 import { start as startWebPush, type WebPushFake } from '../fakes/webpush';
@@ -22,6 +23,9 @@ let token: string;
 let clientKey: string;
 let push: WebPushFake;
 let sms: SmsFake;
+/** The merchant's own webhook receiver (on-premises, so allowed by WEBHOOK_ALLOWED_HOSTS). */
+let receiver: Server;
+const hooks: { headers: Record<string, unknown>; body: { type: string; data: Record<string, unknown> } }[] = [];
 
 /** A device of the shop's site, registered through the public device API, subscribed at the fake push service. */
 async function subscriber(deviceId: string, country: string, phone?: string) {
@@ -52,7 +56,16 @@ beforeAll(async () => {
   // The fake push service's TLS certificate authority, trusted by the server for provider connections.
   const caFile = join(mkdtempSync(join(tmpdir(), 'nudge-ca-')), 'providers.pem');
   writeFileSync(caFile, push.ca);
-  stack = await startStack({ SMS_BASE_URL: sms.url, PROVIDER_CA_FILE: caFile });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      hooks.push({ headers: request.headers, body: JSON.parse(body) });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  stack = await startStack({ SMS_BASE_URL: sms.url, PROVIDER_CA_FILE: caFile, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   token = await createAccount(stack, owner.name, owner.email, PASSWORD);
   const created = await api(stack, token, 'POST', '/application', { application_id: APP, name: 'Lan Shop' });
   clientKey = created.data.client_key;
@@ -62,6 +75,7 @@ afterAll(async () => {
   await stack?.stop();
   await push?.close();
   await sms?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 describe('sending a message', () => {
@@ -93,6 +107,11 @@ describe('sending a message', () => {
     await smsCard.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/platform`)).data.find((p: { kind: string }) => p.kind === 'sms').status).toBe('active');
     await shot(page, 'messaging-platforms-en');
+
+    // A webhook told when a delivery starts and completes.
+    const port = (receiver.address() as { port: number }).port;
+    const hook = await api(stack, token, 'POST', `/application/${APP}/webhook`, { url: `http://127.0.0.1:${port}/nudge`, event_types: ['delivery_started', 'delivery_completed'] });
+    expect(hook.success, JSON.stringify(hook)).toBe(true);
 
     // The audience: two subscribers in Vietnam (one with a phone), one in the US.
     const hanoi = await subscriber(`hanoi-${stamp}`, 'VN', '+84901234567');
@@ -140,6 +159,10 @@ describe('sending a message', () => {
     expect(received.some((item) => item.endpoint === boston.endpoint)).toBe(false);
     const payload = JSON.parse(received[0].text!);
     expect(payload).toMatchObject({ title: 'Áo dài sale', body: 'Everything −30 % until Sunday', url: 'https://lan.example/sale' });
+
+    // The webhook heard the start and the end, signed the Standard Webhooks way, the end with the numbers.
+    await expect.poll(() => hooks.map((item) => item.body.type).sort(), { timeout: 30_000 }).toEqual(['delivery_completed', 'delivery_started']);
+    for (const item of hooks) expect(item.headers['webhook-signature']).toMatch(/^v1,/);
 
     // The recipients' log lists them.
     await page.goto(`${stack.url}/application/${APP}/message?notification_id=${message.id}`);
