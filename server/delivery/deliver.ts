@@ -184,7 +184,7 @@ export class ResultWriter {
         const withIds = delivered.filter((item) => item.outcome.kind === 'sent' && item.outcome.providerId);
         const providerId = withIds.length
           ? sql<string>`case id ${sql.join(
-              withIds.map((item) => sql`when ${sql.lit(item.recipient.id)} then ${(item.outcome as { providerId: string }).providerId}`),
+              withIds.map((item) => sql`when ${item.recipient.id} then ${(item.outcome as { providerId: string }).providerId}`),
               sql` `,
             )} else null end`
           : null;

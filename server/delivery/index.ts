@@ -1,6 +1,5 @@
 import type { Services } from '../context';
-import { runAsLeader } from '../jobs/leader';
-import type { JobContext, JobQueue } from '../jobs/types';
+import { runAsLeader, type JobContext, type JobQueue } from '../jobs';
 import { ChannelCache } from './channels';
 import { runBatch } from './deliver';
 import {

@@ -7,7 +7,7 @@ import { emitDeliveryEvent } from './events';
 
 /** A count of the message's deliveries in some statuses, as a subquery of an UPDATE of its row. */
 function countOf(id: number, statuses: readonly string[]) {
-  return sql<number>`(select count(*) from deliveries where deliveries.notification_id = ${sql.lit(id)} and deliveries.status in (${sql.join(statuses.map((status) => sql.lit(status)))}))`;
+  return sql<number>`(select count(*) from deliveries where deliveries.notification_id = ${id} and deliveries.status in (${sql.join(statuses.map((status) => sql.lit(status)))}))`;
 }
 
 /** The counters recomputed from the deliveries table (what the row's increments must add up to). */

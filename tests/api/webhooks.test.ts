@@ -412,6 +412,13 @@ describe('who may manage webhooks (spec §6: super users only)', () => {
   });
 });
 
+describe('the dispatcher', () => {
+  it('ran every pass and attempt above without an error in the log', () => {
+    const failures = server.logs.filter((line) => /webhook (dispatcher pass|attempt) failed/.test(line));
+    expect(failures).toEqual([]);
+  });
+});
+
 describe('without WEBHOOK_ALLOWED_HOSTS (the SSRF guard)', () => {
   let strict: TestServer;
   let admin: TestUser;

@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, each printing its figures beside the target it must reach. Exits 1 when
  * one misses its target. Benchmarks send traffic only to 127.0.0.1 and are bounded in count and time.
  */
+import { benchDelivery } from './delivery';
 import { benchFcmApns } from './fcm-apns';
 import { benchWebPush } from './webpush';
 import { benchPlayerList } from './player-list';
@@ -16,6 +17,7 @@ const benches: { name: string; run: () => Promise<boolean> }[] = [
   { name: 'player list first page at 1M players: p95 ≤ 100 ms server time', run: benchPlayerList },
   { name: 'web push senders: ≥ 4,000 msg/s and ≥ 3× web-push, encryption included', run: benchWebPush },
   { name: 'FCM and APNs senders: ≥ 10,000 msg/s each', run: benchFcmApns },
+  { name: 'delivery-100k: 100,000 web push subscribers, send → last delivery row settled ≤ 30 s', run: benchDelivery },
 ];
 
 let failed = 0;

@@ -71,7 +71,7 @@ export function WebhookModal({ base, webhook, onClose, onCreated, onSaved }: Web
       />
       <fieldset style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }} aria-describedby={errors.event_types ? eventsId : undefined}>
         <BlockStack gap="200">
-          <legend>
+          <legend style={{ padding: 0 }}>
             <Text as="span" variant="bodyMd">
               {t('webhook.fields.eventTypes')}
             </Text>
