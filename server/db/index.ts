@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
@@ -25,11 +27,54 @@ export function openDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // Reads through a memory map and a 64 MB page cache instead of a read() per page: counts over a million
-  // players' index entries measured about a quarter faster (tests/bench/player-list.ts, segment-count.ts).
+  // Reads through a memory map instead of a read() per page: counts over a million players' index entries
+  // measured about a quarter faster (tests/bench/player-list.ts, segment-count.ts). Mapped pages are the
+  // database file's, shared with the OS page cache and given back under memory pressure; SQLite's own page
+  // cache then mostly holds pages being written, and 16 MB bounds what the process itself keeps.
   sqlite.pragma('mmap_size = 1073741824');
-  sqlite.pragma('cache_size = -65536');
-  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
+  sqlite.pragma('cache_size = -16384');
+  const checkpointer = sqlite.memory ? null : startCheckpointer(sqlite);
+  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }) }), dialect: 'sqlite' };
+}
+
+/** How often the background thread copies the WAL back into the database file. */
+const CHECKPOINT_EVERY_MS = 500;
+/**
+ * The connection's own checkpoint, as a safety net only: when the WAL passes this many pages (~160 MB) without
+ * the background thread having caught up (it died, or the disk is that slow), the writer checkpoints itself.
+ */
+const FALLBACK_AUTOCHECKPOINT_PAGES = 40_000;
+
+/**
+ * SQLite checkpoints the WAL inside the COMMIT that takes it past 1,000 pages: it copies the pages into the
+ * database file and fsyncs both files, and better-sqlite3 runs that on the event loop. Under ingestion load
+ * that was an eighth of the server's time and every 99th answer's wait (tests/bench/ingest.ts profile:
+ * commitTransaction). Here a worker thread with its own connection runs PASSIVE checkpoints, which never block
+ * the writer (it keeps appending to the WAL meanwhile), so the commit on the main thread only appends.
+ * Durability is unchanged: a committed transaction is in the WAL either way.
+ */
+function startCheckpointer(sqlite: SQLite.Database): { stop(): void } {
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    const Database = require(workerData.driver);
+    const db = new Database(workerData.file, { fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    const timer = setInterval(() => {
+      try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy or closing: the next round tries again */ }
+    }, workerData.everyMs);
+    parentPort.once('message', () => { clearInterval(timer); db.close(); parentPort.close(); });`,
+    { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: sqlite.name, everyMs: CHECKPOINT_EVERY_MS } },
+  );
+  worker.unref();
+  // Without the thread the writer's own (fallback) checkpoints keep the WAL bounded; nothing else depends on it.
+  // (It also fails when the database was closed and its folder removed before the thread got going: then
+  // there is nothing left to do.)
+  worker.on('error', () => {
+    if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+  });
+  // Kysely closes the database synchronously: the thread closes its own connection after its current round.
+  return { stop: () => worker.postMessage('stop') };
 }
 
 /** Prepared statements kept per connection; the oldest goes when the cache is full. */
@@ -40,7 +85,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * request's CPU (tests/bench/ingest.ts profile). better-sqlite3 statements are reusable, and Kysely runs one
  * query at a time on its single SQLite connection, so one statement per SQL text is safe to share.
  */
-function withStatementCache(sqlite: SQLite.Database) {
+function withStatementCache(sqlite: SQLite.Database, checkpointer: { stop(): void } | null) {
   const cache = new Map<string, SQLite.Statement>();
   return {
     prepare(text: string): SQLite.Statement {
@@ -53,6 +98,7 @@ function withStatementCache(sqlite: SQLite.Database) {
     },
     close(): void {
       cache.clear();
+      checkpointer?.stop();
       sqlite.close();
     },
   };

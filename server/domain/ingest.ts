@@ -262,8 +262,9 @@ export async function writeBatches(db: Kysely<Database>, dialect: Dialect, batch
     now,
   );
   await addPlayerDays(db, dialect, days);
-  await upsertEventDefinitions(db, dialect, [...definitions.values()]);
   await setPlayerAttributes(db, dialect, attributes, now);
+  // Last: every write of the application shares these rows (see INGEST_LANES).
+  await upsertEventDefinitions(db, dialect, [...definitions.values()]);
   return results;
 }
 
@@ -302,18 +303,60 @@ export async function upsertEventDefinitions(db: Kysely<Database>, dialect: Dial
  */
 export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems: 2_000, maxPendingItems: 50_000 };
 
-const queues = new WeakMap<Services, GroupCommit<IngestBatch, IngestResult>>();
+/**
+ * Writes running at once, each in its own lane. SQLite has one connection and writes on the event loop: one.
+ * On PostgreSQL a single writer leaves the database idle while Node reads each statement's answer, and the
+ * group's six round trips add up: lanes overlap them. A device always goes to the same lane (by a hash of its
+ * application and device id), so two concurrent writes never touch the same player, its days or attributes and
+ * cannot deadlock on them; the shared event_definitions rows are written last, in name order, so they are held
+ * only for the commit. Two lanes, measured on two cores (tests/bench/ingest.ts): against one, +11% events/s in
+ * batches and +19% single requests/s; four split the groups so small that the per-group statements cost more
+ * than the overlap gains (−25%).
+ */
+export const INGEST_LANES: Record<Dialect, number> = { sqlite: 1, postgres: 2 };
 
-/** The process's ingestion queue for these services (one per app instance); `options` only on first use. */
+/** Concurrent group-commit queues, one per lane; a device's batches always take the same lane, in order. */
+class IngestLanes {
+  constructor(private readonly lanes: GroupCommit<IngestBatch, IngestResult>[]) {}
+
+  submit(batch: IngestBatch): Promise<IngestResult> {
+    return this.lanes[this.lanes.length === 1 ? 0 : laneOf(batch, this.lanes.length)].submit(batch);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.close()));
+  }
+}
+
+/** FNV-1a of the device's key, modulo the lanes. */
+function laneOf(batch: IngestBatch, lanes: number): number {
+  const key = playerKey(batch.applicationId, batch.deviceId);
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index += 1) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  return (hash >>> 0) % lanes;
+}
+
+const queues = new WeakMap<Services, IngestLanes>();
+
+/** The process's ingestion lanes for these services (one set per app instance); `options` only on first use. */
 export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOptions<IngestBatch, IngestResult>, 'write' | 'weigh'>> = {}) {
   let queue = queues.get(s);
   if (!queue) {
-    queue = new GroupCommit<IngestBatch, IngestResult>({
-      ...INGEST_QUEUE,
-      ...options,
-      weigh: weighBatch,
-      write: (batches) => s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock())),
-    });
+    const lanes = INGEST_LANES[s.dialect];
+    const settings = { ...INGEST_QUEUE, ...options };
+    queue = new IngestLanes(
+      Array.from(
+        { length: lanes },
+        () =>
+          new GroupCommit<IngestBatch, IngestResult>({
+            ...settings,
+            // The memory bound is the process's: shared out between the lanes.
+            maxPendingItems: Math.ceil(settings.maxPendingItems / lanes),
+            weigh: weighBatch,
+            write: (batches) => s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock())),
+          }),
+      ),
+    );
     queues.set(s, queue);
   }
   return queue;

@@ -168,6 +168,52 @@ describe('a batch from the storefront', () => {
   });
 });
 
+describe('many browsers at once', () => {
+  it('stores every event once and adds up every counter when batches of many devices arrive together (PostgreSQL writes them in parallel lanes)', async () => {
+    const visitors = Array.from({ length: 60 }, () => id('crowd'));
+    const at = now() - 10_000;
+    const batches = visitors.flatMap((visitor, v) =>
+      Array.from({ length: 4 }, (_, b) => ({
+        key,
+        visitor_id: visitor,
+        device: { platform: 'web', device_type: 'desktop', browser: 'Firefox' },
+        items: [
+          ...(b === 0 ? [{ type: 'session', id: `${visitor}-s`, at, session_id: `${visitor}-session` }] : []),
+          ...Array.from({ length: 3 }, (_, e) => ({ type: 'event', id: `${visitor}-${b}-${e}`, at: at + b * 10 + e, session_id: `${visitor}-session`, name: e % 2 ? 'crowd_b' : 'crowd_a', properties: { visitor: v } })),
+        ],
+      })),
+    );
+    // Every batch at once, one of them twice: the copy stores nothing more.
+    const answers = await Promise.all([...batches, batches[5]].map((batch, index) => track(batch, { ip: `10.9.${index % 250}.${Math.floor(index / 250) + 1}` })));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+
+    const rows = await db(server)
+      .selectFrom('events')
+      .innerJoin('players', 'players.id', 'events.player_id')
+      .select(['players.device_id', 'players.session_count', 'events.client_event_id'])
+      .where('events.application_id', '=', APP)
+      .where('events.name', 'in', ['crowd_a', 'crowd_b'])
+      .execute();
+    expect(rows).toHaveLength(60 * 4 * 3);
+    expect(new Set(rows.map((row) => row.client_event_id)).size).toBe(60 * 4 * 3);
+    for (const row of rows) expect(Number(row.session_count)).toBe(1);
+
+    const definitions = await db(server).selectFrom('event_definitions').select(['name', 'count']).where('application_id', '=', APP).where('name', 'in', ['crowd_a', 'crowd_b']).orderBy('name').execute();
+    expect(definitions.map((row) => [row.name, Number(row.count)])).toEqual([
+      ['crowd_a', 60 * 4 * 2],
+      ['crowd_b', 60 * 4],
+    ]);
+    const days = await db(server)
+      .selectFrom('player_days')
+      .innerJoin('players', 'players.id', 'player_days.player_id')
+      .select((eb) => [eb.fn.sum<number>('player_days.events').as('events'), eb.fn.sum<number>('player_days.sessions').as('sessions')])
+      .where('players.application_id', '=', APP)
+      .where('players.device_id', 'in', visitors)
+      .executeTakeFirstOrThrow();
+    expect({ events: Number(days.events), sessions: Number(days.sessions) }).toEqual({ events: 60 * 4 * 3, sessions: 60 });
+  });
+});
+
 describe('attribute values against their definitions', () => {
   it('stores a value that does not fit its definition as text, not coerced', async () => {
     const visitor = id('visitor');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -16,8 +16,9 @@ import { ensureSeedApplication } from '../../scripts/seed-lib';
  * TEST_DATABASE_URL is set (in a fresh schema, dropped after). Two runs per database, ~8 s each:
  * (a) the SDK's batches of 10 events → events/s, target ≥ 20,000;
  * (b) single-event requests → requests/s, target ≥ 8,000; p99 latency ≤ 25 ms in both.
- * Then: no event lost (rows in `events` = events acknowledged with 200) and memory flat (RSS after a forced
- * GC, before and after the runs, within 64 MB).
+ * Then: no event lost (rows in `events` = events acknowledged with 200) and memory flat: the process's own
+ * resident memory (RssAnon, after a forced GC) before and after the runs within 64 MB. Mapped pages of the
+ * SQLite file are printed beside it but not judged: they grow with the database file, as the OS page cache.
  *
  * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
  * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
@@ -38,10 +39,13 @@ interface LoadResult {
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-const rssMb = () => {
+/** Resident memory after a full GC, in MB: all of it, and split into the process's own (anonymous) pages and pages of mapped files. */
+const memory = () => {
   gc();
   gc();
-  return process.memoryUsage().rss / 1024 / 1024;
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: process.memoryUsage().rss / 1024 / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 };
 };
 
 function load(options: { port: number; key: string; mode: 'batch' | 'single'; seconds: number; connections: number; prefix: string }): Promise<LoadResult> {
@@ -93,7 +97,7 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
 
     // Warm-up: JIT, prepared paths, the key cache.
     await load({ port, key: clientKey, mode: 'batch', seconds: 1, connections: 8, prefix: 'warm' });
-    const rssBefore = rssMb();
+    const memoryBefore = memory();
     // The server's own CPU time per run: on a shared, busy machine the wall-clock figures say more about the
     // neighbours than about the server; CPU per event says what one free core would sustain.
     let cpu = process.cpuUsage();
@@ -102,7 +106,7 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     cpu = process.cpuUsage();
     const single = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 48, prefix: 'single' });
     const singleCpuMs = cpuMs(process.cpuUsage(cpu));
-    const rssAfter = rssMb();
+    const memoryAfter = memory();
 
     const count = async (prefix: string) =>
       toCount(
@@ -125,7 +129,9 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
       p99: batch.p99 <= TARGETS.p99Ms && single.p99 <= TARGETS.p99Ms,
       lost: storedBatch === batch.acknowledged && storedSingle === single.acknowledged,
       errors: Object.keys(batch.statuses).every((status) => status === '200') && Object.keys(single.statuses).every((status) => status === '200'),
-      memory: rssAfter - rssBefore <= TARGETS.rssGrowthMb,
+      // The process's own memory: what a leak or an unbounded queue would grow. The mapped pages of the
+      // database file grow with the file and belong to the OS page cache (server/db/index.ts, mmap_size).
+      memory: memoryAfter.anon - memoryBefore.anon <= TARGETS.rssGrowthMb,
     };
     const f = (value: number) => Math.round(value).toLocaleString('en');
     console.log(`### ${label}`);
@@ -142,7 +148,10 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     console.log(
       `none lost: stored ${f(storedBatch)} / acknowledged ${f(batch.acknowledged)} (batches), ${f(storedSingle)} / ${f(single.acknowledged)} (single): ${mark(checks.lost)}`,
     );
-    console.log(`memory: RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after (growth ≤ ${TARGETS.rssGrowthMb} MB): ${mark(checks.memory)}`);
+    const mb = (value: number) => `${value.toFixed(0)} MB`;
+    console.log(
+      `memory: the process's own (RssAnon) ${mb(memoryBefore.anon)} before, ${mb(memoryAfter.anon)} after (growth ≤ ${TARGETS.rssGrowthMb} MB): ${mark(checks.memory)}; mapped database pages ${mb(memoryBefore.file)} → ${mb(memoryAfter.file)}; RSS ${mb(memoryBefore.rss)} → ${mb(memoryAfter.rss)}`,
+    );
     return Object.values(checks).every(Boolean);
   } finally {
     await app.close();
