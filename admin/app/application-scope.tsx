@@ -3,6 +3,7 @@ import { type ReactNode, createContext, useContext, useEffect, useMemo } from 'r
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
 import { Application } from '../../shared/contract';
+import { DEFAULT_PLAN, type Plan } from '../../shared/permissions/plans';
 import { useApiQuery } from '../api/use-api-query';
 import { useAppStore } from '../stores/store';
 
@@ -21,6 +22,14 @@ export function useCurrentApplication(): CurrentApplication {
   const value = useContext(CurrentApplicationContext);
   if (!value) throw new Error('useCurrentApplication is used outside an application route');
   return value;
+}
+
+/**
+ * The plan of the page's application, whose caps the forms show ahead of a save. While the application loads
+ * it is the default plan; the server checks the real one either way (PLAN_LIMIT).
+ */
+export function useApplicationPlan(): Plan {
+  return useCurrentApplication().application?.plan ?? DEFAULT_PLAN;
 }
 
 /** Loads the application of /application/:application_id for the pages under it and the top bar. */

@@ -19,6 +19,7 @@ const application = {
   created: '2025-01-01T00:00:00.000Z',
   deleting_at: null,
   role: 'super_user',
+  plan: 'free',
 };
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

@@ -52,9 +52,9 @@ export function hasAddress(r: Recipient): boolean {
 }
 
 /**
- * A provider's answer in the engine's terms: gone/invalid → failed 'unsubscribed' (and the device
- * unsubscribed); 429 and 5xx/network → tried again until the delivery's tries run out (`final`: this was the
- * last); the message or credentials refused → failed for good.
+ * A provider's answer in the engine's terms: gone/invalid → failed 'unsubscribed' (and the address dropped,
+ * see unsubscribe); 429 and 5xx/network → tried again until the delivery's tries run out (`final`: this was
+ * the last); the message or credentials refused → failed for good.
  */
 export function classify(result: SendResult, attemptsBefore: number, maxAttempts: number, final = false): Outcome {
   if (result.ok) return { kind: 'sent', providerId: result.providerId };
@@ -236,10 +236,12 @@ export class ResultWriter {
 }
 
 /**
- * The device no longer takes the channel: a web subscription ends (subscribed 0, endpoint and keys cleared),
- * a mobile token is cleared. Only if the player still holds the address that failed: a browser that
- * subscribed again meanwhile keeps its new subscription. SMS numbers and PSIDs stay (they are identity, not
- * a subscription); their delivery fails as unsubscribed.
+ * The address no longer takes the channel: a web subscription ends (subscribed 0, endpoint and keys cleared),
+ * a mobile token is cleared, and so are an SMS number the gateway calls opted out, unreachable or invalid and
+ * a PSID Messenger says is gone: every later message would try them again, and an opted-out number must
+ * never be texted again. Only if the player still holds the address that failed: a browser that subscribed
+ * again meanwhile keeps its new subscription, a number or PSID saved since stays. updated_at moves so the
+ * in-memory audience copy sees the player leave the channel.
  */
 async function unsubscribe(trx: Transaction<Database>, r: Recipient, now: string): Promise<void> {
   if (r.platform === 'web' && r.endpoint) {
@@ -255,6 +257,20 @@ async function unsubscribe(trx: Transaction<Database>, r: Recipient, now: string
       .set({ subscribed: 0, device_token: null, unsubscribed_at: now, updated_at: now })
       .where('id', '=', r.playerId)
       .where('device_token', '=', r.deviceToken)
+      .execute();
+  } else if (r.platform === 'sms' && r.mobileNumber) {
+    await trx
+      .updateTable('players')
+      .set({ mobile_number: null, updated_at: now })
+      .where('id', '=', r.playerId)
+      .where('mobile_number', '=', r.mobileNumber)
+      .execute();
+  } else if (r.platform === 'facebook' && r.psid) {
+    await trx
+      .updateTable('players')
+      .set({ fb_psid: null, updated_at: now })
+      .where('id', '=', r.playerId)
+      .where('fb_psid', '=', r.psid)
       .execute();
   }
 }
@@ -305,9 +321,21 @@ async function loadRecipients(db: Kysely<Database>, payload: BatchPayload): Prom
  * stops the batch: what is left goes to a continuation job delayed by Retry-After. 5xx and network failures
  * stay queued and the job is retried by the queue with backoff; their last try fails them. A job run again
  * (a retry, a redelivery after a crash) finds only what is still queued: nothing is sent twice but the
- * uncommitted results of a crashed run.
+ * uncommitted results of a crashed run. If its last try fails all the same (the engine, not a provider), what
+ * it leaves queued fails as engine_error, so the message still completes.
  */
 export async function runBatch(engine: Engine, payload: BatchPayload, context: JobContext): Promise<void> {
+  try {
+    await sendBatch(engine, payload, context);
+  } catch (error) {
+    // The queue gives the job up after this try: settle what it leaves queued first (a shutdown's try is
+    // handed back uncounted, so it is not the end).
+    if (context.lastAttempt && !engine.stopping.aborted && !context.signal.aborted) await failLeftovers(engine, payload, error);
+    throw error;
+  }
+}
+
+async function sendBatch(engine: Engine, payload: BatchPayload, context: JobContext): Promise<void> {
   const { s, options } = engine;
   const n = await s.db
     .selectFrom('notifications')
@@ -341,7 +369,7 @@ export async function runBatch(engine: Engine, payload: BatchPayload, context: J
   const due = dueMoment(n, payload.offset).getTime();
   const expiresAt = n.ttl_seconds > 0 ? due + n.ttl_seconds * 1000 : null;
   const round = payload.round ?? 0;
-  const finalAttempt = context.attempt >= options.maxBatchAttempts;
+  const finalAttempt = context.lastAttempt || context.attempt >= options.maxBatchAttempts;
 
   if (expiresAt !== null && now >= expiresAt) {
     for (const r of recipients) writer.add(r, { kind: 'failed', reason: 'expired' });
@@ -398,7 +426,7 @@ export async function runBatch(engine: Engine, payload: BatchPayload, context: J
     await writer.flush();
 
     if (rateLimitedMs !== null && !engine.stopping.aborted && !context.signal.aborted) {
-      await reportFailures(engine, n, payload, writer);
+      await reportFailures(engine, n, payload, writer.failures);
       const continuation: BatchPayload = { ...payload, round: round + 1 };
       s.log.warn({ notificationId: n.id, retryAfterMs: rateLimitedMs, round: round + 1 }, 'rate limited: the rest of the batch waits');
       await engine.queue.add(SEND_QUEUE, 'deliver', continuation, {
@@ -410,20 +438,64 @@ export async function runBatch(engine: Engine, payload: BatchPayload, context: J
     }
   }
   await writer.flush();
-  await reportFailures(engine, n, payload, writer);
+  await reportFailures(engine, n, payload, writer.failures);
   if (engine.stopping.aborted || context.signal.aborted) throw new RetryLater('stopping: the rest of the batch is sent after the restart');
   if (writer.retries > 0) throw new RetryLater(`${writer.retries} deliveries failed for now (5xx or network): retried with backoff`);
   await completeIfDone(s, n.id);
 }
 
+/**
+ * The batch's last try failed in the engine itself (the database, content it can't read, a bug), not at a
+ * provider: the deliveries it leaves queued fail as engine_error, counted on the message in the same
+ * transaction, and the message completes once nothing else is queued, instead of running forever. Only
+ * what is still queued moves, so running this again changes nothing. Never throws: the caller rethrows the
+ * batch's own error for the queue to record.
+ */
+async function failLeftovers(engine: Engine, payload: BatchPayload, error: unknown): Promise<void> {
+  const { s } = engine;
+  const id = payload.notification_id;
+  try {
+    const failed = await s.db.transaction().execute(async (trx) => {
+      // The batch's deliveries, as loadRecipients selects them.
+      let query = trx
+        .updateTable('deliveries')
+        .set({ status: 'failed', reason: 'engine_error' satisfies FailureReason })
+        .where('notification_id', '=', id)
+        .where('player_id', '>', payload.from_id)
+        .where('player_id', '<=', payload.to_id)
+        .where('status', '=', 'queued');
+      if (payload.offset !== null) query = query.where('tz_offset', '=', payload.offset);
+      const count = Number((await query.executeTakeFirst()).numUpdatedRows);
+      if (count > 0) {
+        await trx
+          .updateTable('notifications')
+          .set((eb) => ({ failed: eb('failed', '+', count) }))
+          .where('id', '=', id)
+          .execute();
+      }
+      return count;
+    });
+    if (failed > 0) {
+      s.log.error({ notificationId: id, failed, err: error }, 'delivery batch given up: its queued deliveries fail as engine_error');
+      const n = await s.db.selectFrom('notifications').select(['id', 'application_id', 'name', 'type', 'tags']).where('id', '=', id).executeTakeFirst();
+      if (n) await reportFailures(engine, n, payload, new Map([['engine_error', failed]]));
+    }
+    await completeIfDone(s, id);
+  } catch (settleError) {
+    // The message then stays running, its deliveries queued; the queue still records the job's own error.
+    s.log.error({ notificationId: id, err: settleError }, 'could not fail the deliveries of a given-up batch');
+  }
+}
+
+/** Raises delivery_failure with the counts by reason (and clears them: each failure is reported once). */
 async function reportFailures(
   engine: Engine,
   n: { id: number; application_id: string; name: string; type: string; tags: string },
   payload: BatchPayload,
-  writer: ResultWriter,
+  failures: Map<FailureReason, number>,
 ): Promise<void> {
-  if (!writer.failures.size) return;
-  const counts = Object.fromEntries(writer.failures);
+  if (!failures.size) return;
+  const counts = Object.fromEntries(failures);
   engine.s.log.warn({ notificationId: n.id, counts }, 'deliveries failed');
   await emitDeliveryEvent(
     engine.s,
@@ -432,5 +504,5 @@ async function reportFailures(
     { notification_id: n.id, name: n.name, type: n.type, failures: counts, batch: { from_player_id: payload.from_id, to_player_id: payload.to_id } },
     { tags: parseTags(n.tags) },
   );
-  writer.failures.clear();
+  failures.clear();
 }

@@ -93,18 +93,67 @@ describe('the APNs notification', () => {
 });
 
 describe('SMS and Messenger', () => {
-  it('send the text and the target link with UTM', () => {
+  it('SMS sends the text and the target link with UTM', () => {
     expect(smsText(content)).toBe('Giảm 50% hôm nay https://shop.example.vn/sale?ref=home&utm_source=nudge&utm_medium=push&utm_campaign=tet#top');
-    expect(messengerMessage(content).text).toBe(
-      'Flash sale\n\nGiảm 50% hôm nay\n\nhttps://shop.example.vn/sale?ref=home&utm_source=nudge&utm_medium=push&utm_campaign=tet#top\nMua ngay: https://shop.example.vn/cart?utm_source=nudge&utm_medium=push&utm_campaign=tet',
-    );
+  });
+
+  it('Messenger sends a message with a link, an image or buttons as a generic template card, links with UTM', () => {
+    expect(messengerMessage(content)).toEqual({
+      card: {
+        title: 'Flash sale',
+        subtitle: 'Giảm 50% hôm nay',
+        image_url: 'https://shop.example.vn/banner.jpg',
+        default_action: { type: 'web_url', url: 'https://shop.example.vn/sale?ref=home&utm_source=nudge&utm_medium=push&utm_campaign=tet#top' },
+        buttons: [{ type: 'web_url', url: 'https://shop.example.vn/cart?utm_source=nudge&utm_medium=push&utm_campaign=tet', title: 'Mua ngay' }],
+      },
+    });
+    // Only a button: the card has just the button; only the thumbnail: it is the image.
+    const onlyButton = NotificationContent.parse({ heading: 'Tết', content: 'Mở bán', buttons: [{ action_id: 'go', button_text: 'Xem', launch_url: 'https://shop.example.vn/tet' }] });
+    expect(messengerMessage(onlyButton)).toEqual({ card: { title: 'Tết', subtitle: 'Mở bán', buttons: [{ type: 'web_url', url: 'https://shop.example.vn/tet', title: 'Xem' }] } });
+    const thumbnail = NotificationContent.parse({ heading: 'Tết', content: 'Mở bán', thumbnail_url: 'https://shop.example.vn/t.png' });
+    expect(messengerMessage(thumbnail)).toEqual({ card: { title: 'Tết', subtitle: 'Mở bán', image_url: 'https://shop.example.vn/t.png' } });
+  });
+
+  it("fits the card into Messenger's limits: 80-character title and subtitle, 20-character button titles, link buttons only", () => {
+    const long = NotificationContent.parse({
+      heading: 'Đại tiệc '.repeat(20),
+      content: 'x'.repeat(300),
+      target_url: 'https://shop.example.vn/a',
+      buttons: [
+        { action_id: 'one', button_text: 'Xem ngay sản phẩm một mới', launch_url: 'https://shop.example.vn/one' },
+        { action_id: 'close', button_text: 'Đóng' },
+        { action_id: 'two', button_text: 'Mua', launch_url: 'https://shop.example.vn/two' },
+      ],
+    });
+    const card = messengerMessage(long).card!;
+    expect(card.title).toHaveLength(80);
+    expect(card.title.endsWith('…')).toBe(true);
+    expect(card.subtitle).toBe(`${'x'.repeat(79)}…`);
+    expect(card.buttons).toEqual([
+      { type: 'web_url', url: 'https://shop.example.vn/one', title: 'Xem ngay sản phẩm m…' },
+      { type: 'web_url', url: 'https://shop.example.vn/two', title: 'Mua' },
+    ]);
+    // Without a heading the content's start is the title, not repeated as a subtitle; no emoji is cut in half.
+    const noHeading = messengerMessage(NotificationContent.parse({ content: `${'a'.repeat(78)}🎉 sale`, target_url: 'https://shop.example.vn/a' }));
+    expect(noHeading.card).toMatchObject({ title: `${'a'.repeat(78)}…` });
+    expect(noHeading.card).not.toHaveProperty('subtitle');
+  });
+
+  it('stays plain text for text alone, or a link that is not https, with every link in it', () => {
+    expect(messengerMessage(NotificationContent.parse({ heading: 'Hi', content: 'There' }))).toEqual({ text: 'Hi\n\nThere' });
+    // An http image alone is no reason for a card (it can't show it).
+    expect(messengerMessage(NotificationContent.parse({ content: 'There', image_url: 'http://shop.example.vn/b.jpg' }))).toEqual({ text: 'There' });
+    const http = NotificationContent.parse({ ...content, target_url: 'http://shop.example.vn/sale' });
+    expect(messengerMessage(http)).toEqual({
+      text: 'Flash sale\n\nGiảm 50% hôm nay\n\nhttp://shop.example.vn/sale?utm_source=nudge&utm_medium=push&utm_campaign=tet\nMua ngay: https://shop.example.vn/cart?utm_source=nudge&utm_medium=push&utm_campaign=tet',
+    });
   });
 
   it("shortens a long Messenger text to Messenger's limit without cutting a link", () => {
-    const long = NotificationContent.parse({ heading: 'H', content: 'x'.repeat(2000), target_url: 'https://shop.example.vn/a' });
-    const text = messengerMessage(long).text;
+    const long = NotificationContent.parse({ heading: 'H', content: 'x'.repeat(2000), target_url: 'http://shop.example.vn/a' });
+    const text = messengerMessage(long).text!;
     expect(text.length).toBeLessThanOrEqual(MESSENGER_TEXT_MAX);
-    expect(text.endsWith('https://shop.example.vn/a')).toBe(true);
+    expect(text.endsWith('http://shop.example.vn/a')).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { withUtm, type NotificationContent, type URGENCIES } from '../../shared/contract';
-import type { ApnsMessage, FcmMessage, MessengerMessage } from './senders';
+import { MESSENGER_LIMITS, isHttps, type ApnsMessage, type FcmMessage, type MessengerCard, type MessengerMessage } from './senders';
 
 /*
  * What each channel carries, built once per batch from the message's content. Every link goes out with the
@@ -135,13 +135,55 @@ export function smsText(content: NotificationContent): string {
 }
 
 /** Messenger's limit on a text message. */
-export const MESSENGER_TEXT_MAX = 2000;
+export const MESSENGER_TEXT_MAX = MESSENGER_LIMITS.text;
+
+/** `text` cut to `max` characters with an ellipsis (never through an emoji's surrogate pair). */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (/[\uDC00-\uDFFF]/.test(text[end])) end -= 1;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
+
+/**
+ * The Messenger message. One with more than text — a target link, an https image (the large one, else the
+ * thumbnail), buttons with links — is a generic template card: title the heading (or, without one, the
+ * start of the content, and no subtitle), subtitle the content, each cut to 80 characters; the image; a tap
+ * opens the target link; up to 3 link buttons titled in 20 characters. Links carry the UTM as everywhere.
+ * Plain text otherwise, and also when a link is not https (a card takes only https): the text carries every
+ * link.
+ */
+export function messengerMessage(content: NotificationContent): MessengerMessage {
+  const card = messengerCard(content);
+  return card ? { card } : { text: messengerText(content) };
+}
+
+function messengerCard(content: NotificationContent): MessengerCard | null {
+  const target = content.target_url || undefined;
+  const linked = content.buttons.filter((button) => button.launch_url);
+  const image = [content.image_url, content.thumbnail_url].find(isHttps);
+  if (!target && !image && !linked.length) return null;
+  if ((target && !isHttps(target)) || linked.some((button) => !isHttps(button.launch_url))) return null;
+  const heading = content.heading.trim();
+  const buttons = linked.slice(0, MESSENGER_LIMITS.buttons).map((button) => ({
+    type: 'web_url' as const,
+    url: link(button.launch_url, content)!,
+    title: clip(button.button_text, MESSENGER_LIMITS.buttonTitle),
+  }));
+  return {
+    title: clip(heading || content.content, MESSENGER_LIMITS.title),
+    ...(heading ? { subtitle: clip(content.content, MESSENGER_LIMITS.subtitle) } : {}),
+    ...(image ? { image_url: image } : {}),
+    ...(target ? { default_action: { type: 'web_url' as const, url: link(target, content)! } } : {}),
+    ...(buttons.length ? { buttons } : {}),
+  };
+}
 
 /**
  * The Messenger text: heading, content, the target link and each button's link (Messenger shows links as
  * previews), cut to Messenger's 2,000 characters by shortening the content, never a link.
  */
-export function messengerMessage(content: NotificationContent): MessengerMessage {
+function messengerText(content: NotificationContent): string {
   const links = [
     link(content.target_url, content),
     ...content.buttons.filter((button) => button.launch_url).map((button) => `${button.button_text}: ${link(button.launch_url, content)}`),
@@ -150,5 +192,5 @@ export function messengerMessage(content: NotificationContent): MessengerMessage
   const head = content.heading ? `${content.heading}\n\n` : '';
   const room = MESSENGER_TEXT_MAX - head.length - tail.length;
   const body = content.content.length <= room ? content.content : `${content.content.slice(0, Math.max(0, room - 1))}…`;
-  return { text: `${head}${body}${tail}`.slice(0, MESSENGER_TEXT_MAX) };
+  return `${head}${body}${tail}`.slice(0, MESSENGER_TEXT_MAX);
 }

@@ -12,6 +12,7 @@ import { isUniqueViolation, toCount } from '../db';
 import type { ApplicationRow } from '../db/schema';
 import { AppError } from '../errors';
 import { randomClientKey } from '../security/tokens';
+import { planOf } from './widgets';
 
 export interface Page<T> {
   items: T[];
@@ -63,6 +64,7 @@ function toApplication(
     created: row.created_at,
     deleting_at: row.deleting_at,
     role,
+    plan: planOf(row),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   ctr,
   type Delivery,
   type DeliveryListQuery,
+  type DeliveryPage,
   type DeliveryStatus,
   type FailureReason,
   type NotificationReport,
@@ -15,13 +16,14 @@ import type { ApplicationContext, Ctx } from '../context';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
-import type { Page } from './applications';
 
 /*
  * What the engine recorded per recipient (the deliveries table): the recipients' log (/message) and the
  * numbers of a message's detail page. Both are read at a million rows a message: every query below walks an
  * index in order, (application_id, id), (application_id, status, id), (notification_id, status, id) or
- * (player_id, id), and the log's offset is bounded (DELIVERY_LOG_MAX_ROWS).
+ * (player_id, id), and the log's offset is bounded (DELIVERY_LOG_MAX_ROWS). Deeper pages go by keyset
+ * (`before_id`): `id < before_id` starts each of those index walks at the cursor, so the last page of a million
+ * rows costs what the first does.
  */
 
 type Db = Kysely<Database>;
@@ -44,14 +46,19 @@ async function playersNamed(db: Db, applicationId: string, q: string): Promise<n
 }
 
 /**
- * The recipients' log, newest first. Searching names players first (a few index lookups), then their
- * deliveries by (player_id, id); a message's log without a status filter merges its per-status index runs.
+ * The recipients' log, newest first, by page (offset, bounded) or after a cursor (`before_id`, any depth); each
+ * page names the next one's cursor. Searching names players first (a few index lookups), then their deliveries
+ * by (player_id, id); a message's log without a status filter merges its per-status index runs.
  */
-export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query: DeliveryListQuery): Promise<Page<Delivery>> {
+export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query: DeliveryListQuery): Promise<DeliveryPage> {
   const { db } = ctx.s;
   const applicationId = access.application.application_id;
-  const offset = (query.page - 1) * query.limit;
-  const empty = { items: [], total: 0, page: query.page, limit: query.limit };
+  const before = query.before_id ?? null;
+  // By cursor, the page starts at the cursor: nothing is skipped, and `page` is not read.
+  const offset = before === null ? (query.page - 1) * query.limit : 0;
+  // One row more than the page tells whether another page follows.
+  const take = query.limit + 1;
+  const empty: DeliveryPage = { items: [], total: 0, page: query.page, limit: query.limit, next_before_id: null };
   if (offset + query.limit > DELIVERY_LOG_MAX_ROWS) {
     const number = new Intl.NumberFormat(ctx.lang === 'vi' ? 'vi-VN' : 'en-US').format(DELIVERY_LOG_MAX_ROWS);
     throw new AppError('INVALID_PARAM', 'notification.logTooDeep', { params: { number }, fields: [{ path: 'page', message: 'validation.outOfRange' }] });
@@ -81,30 +88,24 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
 
   let ids: number[];
   if (query.notification_id && !players && query.status === 'all') {
-    // ORDER BY id over one message's rows would sort them all; instead take the newest offset+limit of each
-    // status from (notification_id, status, id) and merge.
+    // ORDER BY id over one message's rows would sort them all; instead take the newest offset+take of each
+    // status from (notification_id, status, id), below the cursor if any, and merge.
     const notificationId = query.notification_id;
-    const runs = DELIVERY_STATUSES.map((status, i) =>
-      db
-        .selectFrom(
-          db
-            .selectFrom('deliveries')
-            .select('id')
-            .where('notification_id', '=', notificationId)
-            .where('status', '=', status)
-            .orderBy('id', 'desc')
-            .limit(offset + query.limit)
-            .as(`s${i}`),
-        )
-        .select(`s${i}.id as id`),
-    );
+    const runs = DELIVERY_STATUSES.map((status, i) => {
+      let run = db.selectFrom('deliveries').select('id').where('notification_id', '=', notificationId).where('status', '=', status);
+      if (before !== null) run = run.where('id', '<', before);
+      return db.selectFrom(run.orderBy('id', 'desc').limit(offset + take).as(`s${i}`)).select(`s${i}.id as id`);
+    });
     const merged = runs.slice(1).reduce((union, run) => union.unionAll(run), runs[0]);
-    const rows = await db.selectFrom(merged.as('u')).select('u.id').orderBy('u.id', 'desc').limit(query.limit).offset(offset).execute();
+    const rows = await db.selectFrom(merged.as('u')).select('u.id').orderBy('u.id', 'desc').limit(take).offset(offset).execute();
     ids = rows.map((row) => Number(row.id));
   } else {
-    const rows = await base.select('d.id').orderBy('d.id', 'desc').limit(query.limit).offset(offset).execute();
+    const below = before === null ? base : base.where('d.id', '<', before);
+    const rows = await below.select('d.id').orderBy('d.id', 'desc').limit(take).offset(offset).execute();
     ids = rows.map((row) => Number(row.id));
   }
+  const more = ids.length > query.limit;
+  ids = ids.slice(0, query.limit);
   if (ids.length === 0) return { ...empty, total };
 
   const rows = await db
@@ -144,7 +145,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
     clicked_at: row.clicked_at,
     created_at: row.created_at,
   }));
-  return { items, total, page: query.page, limit: query.limit };
+  return { items, total, page: query.page, limit: query.limit, next_before_id: more ? ids[ids.length - 1] : null };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -159,6 +160,18 @@ const HOUR_MS = 3_600_000;
 const hourOf = (column: 'sent_at' | 'delivered_at' | 'clicked_at') => sql<string | null>`substr(${sql.ref(column)}, 1, 13)`;
 
 const emptyStats = (): NotificationStats => ({ targeted: 0, sent: 0, delivered: 0, failed: 0, clicked: 0 });
+
+type ReportBreakdown = Pick<NotificationReport, 'by_platform' | 'failures' | 'timeline'>;
+
+/**
+ * Reports of recent messages, by their counters. Every change the report shows (a delivery targeted, sent,
+ * failed, delivered or clicked) moves one of the message's counters in the same transaction (fanout.ts,
+ * deliver.ts, reports.ts), so equal counters mean an equal breakdown: the grouped pass over the deliveries,
+ * about a second on SQLite for half a million recipients, runs again only when something changed. Each
+ * process keeps its own; the counters come from the database, so several processes agree.
+ */
+const REPORT_CACHE_MAX = 200;
+const reportCache = new Map<string, ReportBreakdown>();
 
 /**
  * GET …/notification/{id}/report: the row's counters, and from one grouped pass over the message's deliveries
@@ -181,6 +194,15 @@ export async function notificationReport(ctx: Ctx, access: ApplicationContext, n
     failed: toCount(row.failed),
     clicked: toCount(row.clicked),
   };
+
+  const key = `${access.application.application_id}\u0000${notificationId}\u0000${Object.values(stats).join(':')}`;
+  const cached = reportCache.get(key);
+  if (cached) {
+    // Most recently used last: the first key is the one to drop.
+    reportCache.delete(key);
+    reportCache.set(key, cached);
+    return { stats, ctr: ctr(stats), ...cached };
+  }
 
   // One scan: a few hundred groups at most for a message of any size (platforms × statuses × reasons × hours).
   const groups = await db
@@ -238,13 +260,14 @@ export async function notificationReport(ctx: Ctx, access: ApplicationContext, n
     }
   }
 
-  return {
-    stats,
-    ctr: ctr(stats),
+  const breakdown: ReportBreakdown = {
     by_platform: [...byPlatform.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([platform, platformStats]) => ({ platform: platform as NotificationReport['by_platform'][number]['platform'], stats: platformStats })),
     failures: [...failures.entries()].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
     timeline,
   };
+  if (reportCache.size >= REPORT_CACHE_MAX) reportCache.delete(reportCache.keys().next().value as string);
+  reportCache.set(key, breakdown);
+  return { stats, ctr: ctr(stats), ...breakdown };
 }

@@ -219,13 +219,14 @@ function statsOf(row: Pick<NotificationRow, 'targeted' | 'sent' | 'delivered' | 
 type RowWithCreator = NotificationRow & { creator_name: string | null; creator_email: string | null };
 
 function toNotification(row: RowWithCreator): Notification {
+  const audience = JSON.parse(row.audience) as NotificationAudience;
   return {
     id: Number(row.id),
     application_id: row.application_id,
     type: row.type as NotificationType,
     name: row.name,
     content: JSON.parse(row.content) as NotificationContent,
-    audience: JSON.parse(row.audience) as NotificationAudience,
+    audience,
     schedule: JSON.parse(row.schedule) as NotificationSchedule,
     ttl_seconds: Number(row.ttl_seconds),
     promotional: Number(row.promotional) === 1,
@@ -242,7 +243,26 @@ function toNotification(row: RowWithCreator): Notification {
     created_by: row.creator_name || row.creator_email || null,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    // Filled by withSegments: the audience is JSON, so its segment can't be joined in the same query.
+    audience_segment: null,
   };
+}
+
+/**
+ * The messages with their audience's segment named: one lookup for all of them (a page of the list costs one
+ * query, not one per row). A segment deleted since stays null, and the console says so.
+ */
+async function withSegments(db: Db, applicationId: string, rows: RowWithCreator[]): Promise<Notification[]> {
+  const messages = rows.map(toNotification);
+  const ids = [...new Set(messages.map((message) => message.audience.segment_id).filter((id): id is number => typeof id === 'number'))];
+  if (ids.length === 0) return messages;
+  const segments = await db.selectFrom('segments').select(['id', 'name']).where('application_id', '=', applicationId).where('id', 'in', ids).execute();
+  const names = new Map(segments.map((segment) => [Number(segment.id), segment.name]));
+  return messages.map((message) => {
+    const id = message.audience.segment_id;
+    const name = typeof id === 'number' ? names.get(id) : undefined;
+    return typeof id !== 'number' || name === undefined ? message : { ...message, audience_segment: { id, name } };
+  });
 }
 
 /** Messages with the name of the member who created them (API messages have none). */
@@ -277,11 +297,14 @@ export async function listNotifications(ctx: Ctx, access: ApplicationContext, qu
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .execute();
-  return { items: rows.map(toNotification), total: toCount(count?.n), page: query.page, limit: query.limit };
+  const items = await withSegments(ctx.s.db, access.application.application_id, rows);
+  return { items, total: toCount(count?.n), page: query.page, limit: query.limit };
 }
 
 export async function getNotification(ctx: Ctx, access: ApplicationContext, id: number): Promise<Notification> {
-  return toNotification(await findRow(ctx, access.application.application_id, id));
+  const applicationId = access.application.application_id;
+  const [message] = await withSegments(ctx.s.db, applicationId, [await findRow(ctx, applicationId, id)]);
+  return message;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -146,7 +146,9 @@ export class BullmqJobQueue implements JobQueue {
     if (!handler) throw new Error(`no handler for job "${job.name}" in queue "${queue}"`);
     const signal = bullSignal ? AbortSignal.any([this.abort.signal, bullSignal]) : this.abort.signal;
     const key = `${queue}:${job.id}`;
-    const done = handler(job.data, { attempt: job.attemptsMade + 1, signal, jobId: job.id });
+    // BullMQ fails the job for good once attemptsMade reaches opts.attempts (a stalled rerun doesn't count one).
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const done = handler(job.data, { attempt: job.attemptsMade + 1, lastAttempt, signal, jobId: job.id });
     if (token) this.running.set(key, { job, token, done });
     try {
       await done;

@@ -85,9 +85,11 @@ describe.each(DIALECTS)('the database job queue on %s', (dialect) => {
   it('gives a job up after its last attempt, keeps it for inspection and logs it', async () => {
     const q = queue({ retryDelayMs: () => 20 });
     let runs = 0;
+    const last: boolean[] = [];
     q.work('hooks', {
-      async call() {
+      async call(_payload, context) {
         runs += 1;
+        last.push(context.lastAttempt);
         throw new Error('certificate refused');
       },
     });
@@ -95,6 +97,8 @@ describe.each(DIALECTS)('the database job queue on %s', (dialect) => {
     await waitFor('the job given up', async () => (await rows())[0]?.run_at === DEAD_RUN_AT);
     await sleep(300);
     expect(runs).toBe(3);
+    // The handler knows which try is its last (the delivery engine settles its batch there).
+    expect(last).toEqual([false, false, true]);
     const [dead] = await rows();
     expect(dead).toMatchObject({ attempts: 3, max_attempts: 3, dedupe_key: null, locked_by: null });
     expect(dead.last_error).toContain('certificate refused');

@@ -420,7 +420,9 @@ class QueueWorker {
       try {
         const handler = this.handlers[job.name];
         if (!handler) throw new Error(`no handler for job "${job.name}" in queue "${this.queue}"`);
-        await handler(JSON.parse(job.payload), { attempt: job.attempts + 1, signal, jobId: String(job.id) });
+        // A failed try that brings attempts to max_attempts buries the job (settle), so this one is the last.
+        const lastAttempt = job.attempts + 1 >= job.max_attempts;
+        await handler(JSON.parse(job.payload), { attempt: job.attempts + 1, lastAttempt, signal, jobId: String(job.id) });
       } catch (caught) {
         error = caught ?? new Error('job failed');
       }

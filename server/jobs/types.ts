@@ -20,6 +20,12 @@ export interface JobOptions {
 export interface JobContext {
   /** 1 on the first try. */
   attempt: number;
+  /**
+   * No try follows this one if it fails: the queue gives the job up (a try cut short by close(), `signal`
+   * aborted, is handed back uncounted instead). A handler that leaves work marked as in progress settles it
+   * here: the delivery engine fails the batch's deliveries rather than leave its message running forever.
+   */
+  lastAttempt: boolean;
   /** Aborted when the worker shuts down; long handlers stop at the next safe point. */
   signal: AbortSignal;
   /** The queue's id of this job, for logs (the same on every try). */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApplicationParams, DELIVERY_LOG_MAX_ROWS, Delivery, DeliveryListQuery, ok, page } from '../../shared/contract';
+import { ApplicationParams, DELIVERY_LOG_MAX_ROWS, DeliveryListQuery, DeliveryPage, ok } from '../../shared/contract';
 import { listDeliveries } from '../domain/deliveries';
 import { applicationOf, ctxOf } from '../plugins/auth';
 import { failures, signedIn } from './common';
@@ -14,12 +14,12 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config,
       schema: {
-        description: `Recipients of the application's messages, newest first: the device, channel, status (queued, sent, delivered, clicked, failed with its reason), attempts and times. Filter by message (\`notification_id\`) and status; \`q\` finds a player by exact device id, external user id, email or mobile number. Pages reach the first ${DELIVERY_LOG_MAX_ROWS} rows (deeper is INVALID_PARAM): search or filter to go further.`,
+        description: `Recipients of the application's messages, newest first: the device, channel, status (queued, sent, delivered, clicked, failed with its reason), attempts and times. Filter by message (\`notification_id\`) and status; \`q\` finds a player by exact device id, external user id, email or mobile number. \`page\` reaches the first ${DELIVERY_LOG_MAX_ROWS} rows (deeper is INVALID_PARAM); \`before_id\` pages to any depth: the rows with a smaller id, newest first, \`page\` ignored. Each page answers \`next_before_id\`, the cursor of the next one (null on the last page), and \`total\`, every matching row.`,
         tags: ['messages'],
         security: signedIn,
         params: ApplicationParams,
         querystring: DeliveryListQuery,
-        response: { 200: ok(page(Delivery)), ...failures },
+        response: { 200: ok(DeliveryPage), ...failures },
       },
     },
     async (request) => ({ success: true as const, data: await listDeliveries(ctxOf(request), applicationOf(request), request.query) }),

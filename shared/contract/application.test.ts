@@ -119,6 +119,7 @@ describe('Application', () => {
     created: '2024-03-05T00:00:00.000Z',
     deleting_at: null,
     role: 'super_user',
+    plan: 'free',
   };
 
   it('describes the columns of the application list (spec §2)', () => {
@@ -128,6 +129,11 @@ describe('Application', () => {
   it('refuses a role that cannot be held in an application', () => {
     expect(Application.safeParse({ ...app, role: 'admin' }).success).toBe(false);
     expect(Application.safeParse({ ...app, role: null }).success).toBe(true);
+  });
+
+  it('carries one of the plans, and nothing else', () => {
+    expect(Application.safeParse({ ...app, plan: 'pay_as_you_go' }).success).toBe(true);
+    expect(Application.safeParse({ ...app, plan: 'gold' }).success).toBe(false);
   });
 
   it('refuses a fractional user count', () => {

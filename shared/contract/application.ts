@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemberRole, Role } from '../permissions/schema';
+import { MemberRole, Plan, Role } from '../permissions/schema';
 import { APPLICATION_ID_MAX_LENGTH, V, isApplicationId, isNotBlank } from '../validation';
 import { Email } from './user';
 import { Timestamp } from './common';
@@ -24,6 +24,8 @@ export const Application = z.object({
   deleting_at: Timestamp.nullable(),
   /** The caller's role in it. */
   role: MemberRole.nullable(),
+  /** Its plan, whose caps (PLANS) the console shows ahead of a save; read-only, billing sets it. */
+  plan: Plan,
 });
 export type Application = z.infer<typeof Application>;
 

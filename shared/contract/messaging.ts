@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { V, isJsonText, isUrl } from '../validation';
 import { ApplicationParams } from './application';
-import { PageQuery, Timestamp } from './common';
+import { PageQuery, Timestamp, page } from './common';
 import { DeviceParams, SegmentRule, Tag } from './audience';
 import type { PlatformKind } from './platform';
 
@@ -300,6 +300,11 @@ export const Notification = NotificationInput.omit({ draft: true }).extend({
   created_by: z.string().nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
+  /**
+   * The audience's segment as it is now, so the console can name it (read-only, not part of the input). Null
+   * when the message has no segment, and also when its segment was deleted since (audience.segment_id stays).
+   */
+  audience_segment: z.object({ id: z.number().int(), name: z.string() }).nullable(),
 });
 export type Notification = z.infer<typeof Notification>;
 
@@ -339,6 +344,7 @@ export const FAILURE_REASONS = [
   'network', // unreachable beyond the retries
   'expired', // the TTL passed before it could be sent
   'no_address', // the player has no token, subscription, number or PSID for the channel
+  'engine_error', // the delivery batch itself failed on every try (not the provider): what it left queued fails
 ] as const;
 export const FailureReason = z.enum(FAILURE_REASONS);
 export type FailureReason = z.infer<typeof FailureReason>;
@@ -363,16 +369,25 @@ export const Delivery = z.object({
 });
 export type Delivery = z.infer<typeof Delivery>;
 
-/** How deep the recipients' log pages (page × limit); beyond it, search or filter. */
+/** How deep the recipients' log pages by `page` (page × limit); beyond it, page by `before_id`. */
 export const DELIVERY_LOG_MAX_ROWS = 10_000;
 
-/** GET /application/{id}/message: the recipients' log, searchable by device id, external user id, email or phone. */
+/**
+ * GET /application/{id}/message: the recipients' log, searchable by device id, external user id, email or phone.
+ * Paged by `page` (the first DELIVERY_LOG_MAX_ROWS rows), or to any depth by `before_id`: the rows with a smaller
+ * id, newest first (`page` is then ignored). The next page's `before_id` comes with each page.
+ */
 export const DeliveryListQuery = PageQuery.extend({
   notification_id: z.coerce.number().int().positive().optional(),
   status: z.enum(['all', ...DELIVERY_STATUSES]).default('all'),
   q: z.string().trim().max(100).optional(),
+  before_id: z.coerce.number().int().positive().optional(),
 });
 export type DeliveryListQuery = z.infer<typeof DeliveryListQuery>;
+
+/** A page of the recipients' log: `total` counts every matching row; `next_before_id` is null on the last page. */
+export const DeliveryPage = page(Delivery).extend({ next_before_id: z.number().int().nullable() });
+export type DeliveryPage = z.infer<typeof DeliveryPage>;
 
 /** GET …/notification/{id}/stats: the detail page's numbers. */
 export const NotificationReport = z.object({

@@ -3,11 +3,13 @@
  * numbers, these are ours). An application is on one plan; the server refuses what the plan does not allow
  * with PLAN_LIMIT and the spec's wording (plan.maxButtons, plan.maxPhones).
  */
+export const PLAN_NAMES = ['free', 'pay_as_you_go'] as const;
+export type Plan = (typeof PLAN_NAMES)[number];
+
 export const PLANS = {
   free: { maxleadButtons: 3, maxleadPhones: 1, maxPushButtons: 2 },
   pay_as_you_go: { maxleadButtons: 19, maxleadPhones: 10, maxPushButtons: 3 },
-} as const;
-export type Plan = keyof typeof PLANS;
+} as const satisfies Record<Plan, { maxleadButtons: number; maxleadPhones: number; maxPushButtons: number }>;
 export const DEFAULT_PLAN: Plan = 'free';
 
 /** The i18n key and parameters of the first cap a maxlead configuration exceeds, or null. */

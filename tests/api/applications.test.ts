@@ -28,6 +28,7 @@ describe('when a user creates an application', () => {
         created: expect.stringMatching(/^\d{4}-/),
         deleting_at: null,
         role: 'super_user',
+        plan: 'free',
       },
     });
     const access = await server.call('GET', '/api/application/shop_one/access', { token: owner.token });
@@ -203,6 +204,26 @@ describe('access of a member', () => {
       .execute();
     const answer = await server.call('GET', '/api/application/agency_app/access', { token: agent.token });
     expect(answer.body.data).toEqual({ roles: ['super_user'], agency: 'ipush', permissions: ['banner', 'maxlead'] });
+  });
+});
+
+describe("the application's plan", () => {
+  it('is answered as billing set it, in the application and in the list, and cannot be changed through the API', async () => {
+    await createApplication(server, owner, 'paying_app');
+    await db(server).updateTable('applications').set({ plan: 'pay_as_you_go' }).where('application_id', '=', 'paying_app').execute();
+    expect((await server.call('GET', '/api/application/paying_app', { token: owner.token })).body.data.plan).toBe('pay_as_you_go');
+    const list = await server.call('GET', '/api/application?q=paying_app', { token: owner.token });
+    expect(list.body.data.items.map((item: { plan: string }) => item.plan)).toEqual(['pay_as_you_go']);
+    const renamed = await server.call('PUT', '/api/application/paying_app', { token: owner.token, body: { name: 'Paying', plan: 'free' } });
+    expect(renamed.body.data).toMatchObject({ name: 'Paying', plan: 'pay_as_you_go' });
+  });
+
+  it('is the default plan when the stored one is not a plan the console knows', async () => {
+    await createApplication(server, owner, 'odd_plan_app');
+    await db(server).updateTable('applications').set({ plan: 'legacy_gold' }).where('application_id', '=', 'odd_plan_app').execute();
+    const answer = await server.call('GET', '/api/application/odd_plan_app', { token: owner.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.plan).toBe('free');
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery } from '../../server/delivery';
 import { countDeliveries } from '../../server/delivery/status';
-import { DbJobQueue } from '../../server/jobs/db-queue';
+import { DEAD_RUN_AT, DbJobQueue } from '../../server/jobs/db-queue';
 import { start as startApns, type ApnsFake } from '../fakes/apns';
 import { start as startFcm, type FcmFake } from '../fakes/fcm';
 import { start as startGraph, type GraphFake } from '../fakes/graph';
@@ -346,6 +346,33 @@ describe('a job that runs again (redelivered after a crash, or a retry)', () => 
   });
 });
 
+describe('a batch that fails on every try', () => {
+  it('is given up with its queued deliveries failed as engine_error, and the message still completes', async () => {
+    const app = await newApp();
+    const vapid = await enableWebPush(app.id);
+    const first = await webSubscriber(app.id, vapid);
+    const second = await webSubscriber(app.id, vapid);
+    const later = new Date(server.clock.now().getTime() + 3600_000).toISOString();
+    const id = await send(app.id, { schedule: { mode: 'at', at: later } });
+    // Content the engine can't read makes every try of the batch throw (the fan-out doesn't read it); then due now.
+    await db(server).updateTable('notifications').set({ content: '{"heading":', send_at: server.clock.now().toISOString() }).where('id', '=', id).execute();
+
+    const row = await waitStatus(id, ['executed'], 30_000);
+    expect(row.finished_at).toBeTruthy();
+    expect((await deliveriesOf(id)).map((d) => [d.player_id, d.status, d.reason])).toEqual([
+      [first.playerId, 'failed', 'engine_error'],
+      [second.playerId, 'failed', 'engine_error'],
+    ]);
+    expect(pushesTo(first.sub)).toHaveLength(0);
+    expect(await expectCountersMatch(id)).toEqual({ targeted: 2, sent: 0, delivered: 0, clicked: 0, failed: 2 });
+    // The queue still records the job as given up after all its tries, with the batch's own error.
+    const jobs = await db(server).selectFrom('jobs').selectAll().where('queue', '=', 'delivery-send').where('payload', 'like', `{"notification_id":${id},%`).execute();
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ run_at: DEAD_RUN_AT, attempts: jobs[0].max_attempts });
+    expect(jobs[0].last_error).toContain('SyntaxError');
+  });
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // Audience
 // ---------------------------------------------------------------------------------------------------------
@@ -550,10 +577,38 @@ describe('SMS', () => {
     ]);
     await expectCountersMatch(id);
   });
+
+  it('drops a number the gateway says opted out from its player, so no later message texts it', async () => {
+    const app = await newApp();
+    await put(app.id, 'sms', { status: 'active', username: 'nudge', password: 'secret', brand_name: 'NUDGE' });
+    const optedOut = await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84912000001' });
+    const fine = await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84912000002' });
+    sms.optOut('+84912000001');
+    const players = () => db(server).selectFrom('players').select(['id', 'mobile_number', 'updated_at']).where('id', 'in', [optedOut, fine]).orderBy('id').execute();
+    const [before] = await players();
+    const id = await send(app.id, { type: 'sms', content: { content: 'Mã giảm giá TET50' } });
+    await waitStatus(id);
+    expect((await deliveriesOf(id)).map((d) => [d.player_id, d.status, d.reason])).toEqual([
+      [optedOut, 'failed', 'unsubscribed'],
+      [fine, 'sent', null],
+    ]);
+    const after = await players();
+    expect(after.map((p) => [Number(p.id), p.mobile_number])).toEqual([
+      [optedOut, null],
+      [fine, '+84912000002'],
+    ]);
+    // updated_at moves, so the in-memory audience copy sees the player leave the channel.
+    expect(after[0].updated_at > before.updated_at).toBe(true);
+
+    const next = await send(app.id, { type: 'sms', content: { content: 'Mã giảm giá TET60' } });
+    await waitStatus(next);
+    expect((await deliveriesOf(next)).map((d) => d.player_id)).toEqual([fine]);
+    expect(sms.received.filter((m) => m.to === '+84912000002').map((m) => m.text)).toEqual(['Mã giảm giá TET50', 'Mã giảm giá TET60']);
+  });
 });
 
 describe('Facebook Messenger', () => {
-  it('sends the heading, text and link to each PSID of the page, and a person who is gone fails as unsubscribed', async () => {
+  it('sends text alone as text to each PSID of the page; a person who is gone fails as unsubscribed and loses the PSID', async () => {
     const app = await newApp();
     const page = graph.addPage('Shop');
     await put(app.id, 'facebook', { status: 'active', page_id: page.id, page_access_token: page.token });
@@ -562,19 +617,54 @@ describe('Facebook Messenger', () => {
     graph.block(blocked);
     const reachable = await insertPlayer(server, app.id, deviceId(), { fb_psid: psid });
     const gone = await insertPlayer(server, app.id, deviceId(), { fb_psid: blocked });
-    const id = await send(app.id, { type: 'facebook' });
+    const id = await send(app.id, { type: 'facebook', content: { heading: CONTENT.heading, content: CONTENT.content } });
     await waitStatus(id);
     const messages = graph.received.filter((m) => m.psid === psid);
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({
-      pageId: page.id,
-      messagingType: 'UPDATE',
-      text: 'Flash sale\n\nGiảm 50% cho mọi đơn hàng hôm nay\n\nhttps://shop.example.vn/sale?utm_source=nudge&utm_medium=push&utm_campaign=flash',
-    });
+    expect(messages[0]).toMatchObject({ pageId: page.id, messagingType: 'UPDATE', text: 'Flash sale\n\nGiảm 50% cho mọi đơn hàng hôm nay', template: null });
     expect((await deliveriesOf(id)).map((d) => [d.player_id, d.status, d.reason])).toEqual([
       [reachable, 'sent', null],
       [gone, 'failed', 'unsubscribed'],
     ]);
+    await expectCountersMatch(id);
+    // Messenger's #551: the PSID is dropped (the other player keeps theirs), so the next message leaves them out.
+    const players = await db(server).selectFrom('players').select(['id', 'fb_psid']).where('id', 'in', [reachable, gone]).orderBy('id').execute();
+    expect(players.map((p) => [Number(p.id), p.fb_psid])).toEqual([
+      [reachable, psid],
+      [gone, null],
+    ]);
+    const next = await send(app.id, { type: 'facebook', content: { content: 'Còn 1 giờ' } });
+    await waitStatus(next);
+    expect((await deliveriesOf(next)).map((d) => [d.player_id, d.status])).toEqual([[reachable, 'sent']]);
+  });
+
+  it('sends a message with a link and a button as a generic template card', async () => {
+    const app = await newApp();
+    const page = graph.addPage('Shop');
+    await put(app.id, 'facebook', { status: 'active', page_id: page.id, page_access_token: page.token });
+    const psid = graph.addPerson(page.id);
+    const player = await insertPlayer(server, app.id, deviceId(), { fb_psid: psid });
+    const id = await send(app.id, {
+      type: 'facebook',
+      content: { ...CONTENT, image_url: 'https://shop.example.vn/banner.jpg', buttons: [{ action_id: 'buy', button_text: 'Mua ngay', launch_url: 'https://shop.example.vn/cart' }] },
+    });
+    await waitStatus(id);
+    const messages = graph.received.filter((m) => m.psid === psid);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ pageId: page.id, messagingType: 'UPDATE', text: null });
+    expect(messages[0].template).toEqual({
+      template_type: 'generic',
+      elements: [
+        {
+          title: 'Flash sale',
+          subtitle: 'Giảm 50% cho mọi đơn hàng hôm nay',
+          image_url: 'https://shop.example.vn/banner.jpg',
+          default_action: { type: 'web_url', url: 'https://shop.example.vn/sale?utm_source=nudge&utm_medium=push&utm_campaign=flash' },
+          buttons: [{ type: 'web_url', url: 'https://shop.example.vn/cart?utm_source=nudge&utm_medium=push&utm_campaign=flash', title: 'Mua ngay' }],
+        },
+      ],
+    });
+    expect((await deliveriesOf(id)).map((d) => [d.player_id, d.status])).toEqual([[player, 'sent']]);
     await expectCountersMatch(id);
   });
 });

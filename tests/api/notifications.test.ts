@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformKind } from '../../shared/contract';
 import { transitionNotification } from '../../server/domain/notifications';
+import { recordDeliveryReport } from '../../server/delivery/reports';
 import { addMember, createApplication, createUser, db, startServer, type Answer, type TestServer, type TestUser } from './helpers';
 import { insertPlayer } from './players-fixtures';
 
@@ -474,6 +475,67 @@ describe('the list', () => {
   });
 });
 
+describe("the audience's segment, by name", () => {
+  const SEGMENT_APP = 'messaging_segments';
+  const url = `/api/application/${SEGMENT_APP}/notification`;
+  const segments: Record<string, number> = {};
+  const ids: Record<string, number> = {};
+
+  async function segment(applicationId: string, name: string): Promise<number> {
+    const at = isoIn(0);
+    const inserted = await db(server)
+      .insertInto('segments')
+      .values({ application_id: applicationId, name, rule: '{"any":[]}', created_by: null, created_at: at, updated_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(inserted.id);
+  }
+
+  beforeAll(async () => {
+    await createApplication(server, owner(), SEGMENT_APP, 'Segments');
+    await setPlatform(SEGMENT_APP, 'sms', 'active');
+    segments.vip = await segment(SEGMENT_APP, 'Lapsed VIP buyers');
+    segments.hanoi = await segment(SEGMENT_APP, 'Hà Nội shoppers');
+    const make = async (key: string, segmentId: number | null) => {
+      const answer = await create(message('sms', { name: key, audience: { segment_id: segmentId } }), 'super_user', SEGMENT_APP);
+      if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
+      ids[key] = answer.body.data.id;
+    };
+    await make('vip', segments.vip);
+    await make('hanoi', segments.hanoi);
+    await make('vip again', segments.vip);
+    await make('everyone', null);
+  });
+
+  it('names it in the answer to create, in the detail and on every row of the list', async () => {
+    const made = await create(message('sms', { audience: { segment_id: segments.hanoi }, draft: true }), 'super_user', SEGMENT_APP);
+    expect(made.body.data.audience_segment).toEqual({ id: segments.hanoi, name: 'Hà Nội shoppers' });
+    expect((await server.call('DELETE', `${url}/${made.body.data.id}`, { token: owner().token })).status).toBe(200);
+    const detail = await server.call('GET', `${url}/${ids.vip}`, { token: owner().token });
+    expect(detail.body.data.audience_segment).toEqual({ id: segments.vip, name: 'Lapsed VIP buyers' });
+    const list = await server.call('GET', url, { token: owner().token });
+    expect(list.status).toBe(200);
+    expect(list.body.data.items.map((item: { name: string; audience_segment: unknown }) => [item.name, item.audience_segment])).toEqual([
+      ['everyone', null],
+      ['vip again', { id: segments.vip, name: 'Lapsed VIP buyers' }],
+      ['hanoi', { id: segments.hanoi, name: 'Hà Nội shoppers' }],
+      ['vip', { id: segments.vip, name: 'Lapsed VIP buyers' }],
+    ]);
+  });
+
+  it('follows a rename, and answers null (the id kept) once the segment is deleted', async () => {
+    await db(server).updateTable('segments').set({ name: 'VIP buyers, lapsed' }).where('id', '=', segments.vip).execute();
+    expect((await server.call('GET', `${url}/${ids.vip}`, { token: owner().token })).body.data.audience_segment).toEqual({ id: segments.vip, name: 'VIP buyers, lapsed' });
+    await db(server).deleteFrom('segments').where('id', '=', segments.hanoi).execute();
+    const detail = await server.call('GET', `${url}/${ids.hanoi}`, { token: owner().token });
+    expect(detail.body.data.audience_segment).toBeNull();
+    expect(detail.body.data.audience.segment_id).toBe(segments.hanoi);
+    const list = await server.call('GET', url, { token: owner().token });
+    const hanoi = list.body.data.items.find((item: { id: number }) => item.id === ids.hanoi);
+    expect(hanoi).toMatchObject({ audience: { segment_id: segments.hanoi }, audience_segment: null });
+  });
+});
+
 describe('templates', () => {
   const url = `${base}/template`;
 
@@ -706,16 +768,162 @@ describe("a message's report and the recipients' log", () => {
   it('refuses pages beyond the first 10,000 rows, saying how to go further', async () => {
     const answer = await server.call('GET', `${url}/message?limit=100&page=101`, { token: owner().token, lang: 'en' });
     expect(answer.status).toBe(400);
-    expect(answer.body.message).toBe('Only the first 10,000 recipients can be paged through: search or filter to see the others');
+    expect(answer.body.message).toBe("Page numbers reach only the first 10,000 recipients: page further with before_id (each page gives the next one's next_before_id), or search or filter");
     const vi = await server.call('GET', `${url}/message?limit=100&page=101`, { token: owner().token });
-    expect(vi.body.message).toBe('Chỉ có thể xem lần lượt 10.000 người nhận đầu tiên: hãy tìm kiếm hoặc lọc để xem những người khác');
+    expect(vi.body.message).toBe('Số trang chỉ tới 10.000 người nhận đầu tiên: hãy xem tiếp bằng before_id (mỗi trang cho next_before_id của trang sau), hoặc tìm kiếm hay lọc');
     expect((await server.call('GET', `${url}/message?limit=100&page=100`, { token: owner().token })).status).toBe(200);
+    // By cursor the page number is not read, so no depth is refused.
+    const deep = await server.call('GET', `${url}/message?limit=100&page=101&before_id=1`, { token: owner().token });
+    expect(deep.status).toBe(200);
+    expect(deep.body.data).toMatchObject({ items: [], total: 8, next_before_id: null });
   });
 
   it("shows nothing of another application's message", async () => {
     const answer = await server.call('GET', `${base}/message?notification_id=${big}`, { token: owner().token });
     expect(answer.body.data).toMatchObject({ items: [], total: 0 });
     expect((await server.call('GET', `${base}/notification/${big}/report`, { token: owner().token })).status).toBe(404);
+  });
+
+  it('reports anew once something changed: a click after a first look shows in the breakdown', async () => {
+    const third = (await create(message('mobile_push', { name: 'Third one' }), 'super_user', LOG_APP)).body.data.id;
+    await delivery(third, players.dung, 'android', 'sent', { sent_at: '2031-01-07T08:00:00.000Z' });
+    await delivery(third, players.em, 'ios', 'sent', { sent_at: '2031-01-07T08:00:00.000Z' });
+    await db(server).updateTable('notifications').set({ targeted: 2, sent: 2 }).where('id', '=', third).execute();
+    const before = await server.call('GET', `${url}/notification/${third}/report`, { token: owner().token });
+    expect(before.body.data.by_platform).toEqual([
+      { platform: 'android', stats: { targeted: 1, sent: 1, delivered: 0, failed: 0, clicked: 0 } },
+      { platform: 'ios', stats: { targeted: 1, sent: 1, delivered: 0, failed: 0, clicked: 0 } },
+    ]);
+    const dung = await db(server).selectFrom('deliveries').select('id').where('notification_id', '=', third).where('player_id', '=', players.dung).executeTakeFirstOrThrow();
+    // The device's report moves the delivery and the message's counters in one transaction, as in production.
+    expect(await recordDeliveryReport({ db: db(server), clock: () => server.clock.now() }, Number(dung.id), 'clicked')).toBe(true);
+    const after = await server.call('GET', `${url}/notification/${third}/report`, { token: owner().token });
+    expect(after.body.data.stats).toEqual({ targeted: 2, sent: 2, delivered: 1, failed: 0, clicked: 1 });
+    expect(after.body.data.by_platform).toEqual([
+      { platform: 'android', stats: { targeted: 1, sent: 1, delivered: 1, failed: 0, clicked: 1 } },
+      { platform: 'ios', stats: { targeted: 1, sent: 1, delivered: 0, failed: 0, clicked: 0 } },
+    ]);
+    expect(after.body.data.timeline.reduce((sum: number, hour: { clicked: number }) => sum + hour.clicked, 0)).toBe(1);
+  });
+});
+
+describe("the recipients' log by cursor (before_id), beyond what page numbers reach", () => {
+  const CURSOR_APP = 'messaging_cursor';
+  const url = `/api/application/${CURSOR_APP}/message`;
+  const PLAYERS = 23;
+  const STATUSES = ['queued', 'sent', 'delivered', 'clicked', 'failed'] as const;
+  let first: number;
+  let second: number;
+  let playerIds: number[] = [];
+
+  beforeAll(async () => {
+    await createApplication(server, owner(), CURSOR_APP, 'Cursor');
+    await setPlatform(CURSOR_APP, 'android', 'active');
+    first = (await create(message('mobile_push', { name: 'First' }), 'super_user', CURSOR_APP)).body.data.id;
+    second = (await create(message('mobile_push', { name: 'Second' }), 'super_user', CURSOR_APP)).body.data.id;
+    const at = server.clock.now().toISOString();
+    const players = await db(server)
+      .insertInto('players')
+      .values(Array.from({ length: PLAYERS }, (_, i) => ({ application_id: CURSOR_APP, device_id: `cursor-device-${String(i).padStart(3, '0')}`, platform: 'android', device_type: 'mobile', created_at: at, updated_at: at })))
+      .returning('id')
+      .execute();
+    playerIds = players.map((player) => Number(player.id));
+    // The two messages' rows interleaved, their statuses cycling: 46 rows, ids not in status order.
+    await db(server)
+      .insertInto('deliveries')
+      .values(
+        playerIds.flatMap((playerId, i) =>
+          [first, second].map((notificationId, j) => ({
+            notification_id: notificationId,
+            application_id: CURSOR_APP,
+            player_id: playerId,
+            platform: 'android',
+            status: STATUSES[(i * 2 + j) % STATUSES.length],
+            created_at: at,
+          })),
+        ),
+      )
+      .execute();
+  });
+
+  /** The ids the filter matches, newest first, read from the table itself. */
+  async function expectedIds(filter: { notification_id?: number; status?: string }): Promise<number[]> {
+    let query = db(server).selectFrom('deliveries').select('id').where('application_id', '=', CURSOR_APP);
+    if (filter.notification_id) query = query.where('notification_id', '=', filter.notification_id);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    return (await query.orderBy('id', 'desc').execute()).map((row) => Number(row.id));
+  }
+
+  /** Follows next_before_id from the newest page to the last; every page answers the same total. */
+  async function walk(query: string, limit: number): Promise<{ ids: number[]; pages: number; totals: number[] }> {
+    const ids: number[] = [];
+    const totals: number[] = [];
+    let cursor: number | null = null;
+    let pages = 0;
+    do {
+      const answer: Answer = await server.call('GET', `${url}?limit=${limit}${query}${cursor === null ? '' : `&before_id=${cursor}`}`, { token: owner().token });
+      expect(answer.status).toBe(200);
+      const items = answer.body.data.items as { id: number }[];
+      expect(items.length).toBeLessThanOrEqual(limit);
+      ids.push(...items.map((item) => item.id));
+      totals.push(answer.body.data.total);
+      cursor = answer.body.data.next_before_id;
+      if (cursor !== null) expect(cursor).toBe(items[items.length - 1].id);
+      pages += 1;
+    } while (cursor !== null && pages < 100);
+    return { ids, pages, totals };
+  }
+
+  it.each([
+    ['the whole application', {}, 5],
+    ["one message, every status (the merged per-status runs)", { notification_id: 'FIRST' }, 4],
+    ['one message, one status', { notification_id: 'SECOND', status: 'failed' }, 2],
+    ['one status across messages', { status: 'clicked' }, 3],
+  ] as const)('walks %s page by page and gets each row once, newest first', async (_name, filter, limit) => {
+    const resolved = { ...filter, notification_id: 'notification_id' in filter ? (filter.notification_id === 'FIRST' ? first : second) : undefined };
+    const expected = await expectedIds(resolved);
+    expect(expected.length).toBeGreaterThan(limit);
+    const query = `${resolved.notification_id ? `&notification_id=${resolved.notification_id}` : ''}${'status' in filter ? `&status=${filter.status}` : ''}`;
+    const walked = await walk(query, limit);
+    expect(walked.ids).toEqual(expected);
+    expect(new Set(walked.ids).size).toBe(walked.ids.length);
+    expect(walked.pages).toBe(Math.ceil(expected.length / limit));
+    expect(new Set(walked.totals)).toEqual(new Set([expected.length]));
+  });
+
+  it('walks a search for one player the same way', async () => {
+    const walked = await walk('&q=cursor-device-007', 1);
+    expect(walked.ids).toEqual(await db(server).selectFrom('deliveries').select('id').where('player_id', '=', playerIds[7]).orderBy('id', 'desc').execute().then((rows) => rows.map((row) => Number(row.id))));
+    expect(walked.ids).toHaveLength(2);
+  });
+
+  it('neither repeats nor skips a row when new recipients arrive between pages', async () => {
+    const expected = await expectedIds({});
+    const page1 = await server.call('GET', `${url}?limit=10`, { token: owner().token });
+    const late = await db(server)
+      .insertInto('players')
+      .values({ application_id: CURSOR_APP, device_id: 'cursor-late-device', platform: 'android', device_type: 'mobile', created_at: isoIn(0), updated_at: isoIn(0) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db(server).insertInto('deliveries').values({ notification_id: first, application_id: CURSOR_APP, player_id: Number(late.id), platform: 'android', status: 'queued', created_at: isoIn(0) }).execute();
+    const page2 = await server.call('GET', `${url}?limit=10&before_id=${page1.body.data.next_before_id}`, { token: owner().token });
+    expect([...page1.body.data.items, ...page2.body.data.items].map((item: { id: number }) => item.id)).toEqual(expected.slice(0, 20));
+    expect(page2.body.data.total).toBe(expected.length + 1);
+  });
+
+  it('still pages by number, now with the next cursor, which the last page leaves null', async () => {
+    const expected = await expectedIds({});
+    const byNumber = await server.call('GET', `${url}?limit=10&page=2`, { token: owner().token });
+    expect(byNumber.body.data.items.map((item: { id: number }) => item.id)).toEqual(expected.slice(10, 20));
+    expect(byNumber.body.data).toMatchObject({ page: 2, limit: 10, total: expected.length, next_before_id: expected[19] });
+    const last = await server.call('GET', `${url}?limit=10&page=${Math.ceil(expected.length / 10)}`, { token: owner().token });
+    expect(last.body.data.next_before_id).toBeNull();
+  });
+
+  it('refuses a cursor that is not a positive whole number', async () => {
+    const answer = await server.call('GET', `${url}?before_id=abc`, { token: owner().token, lang: 'en' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.fields[0].path).toBe('before_id');
   });
 });
 

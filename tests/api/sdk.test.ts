@@ -187,7 +187,8 @@ describe('when a visitor sends the contact form', () => {
     });
     const outbox = await db(server).selectFrom('webhook_outbox').selectAll().where('application_id', '=', APP).execute();
     const row = outbox.find((item) => JSON.parse(item.payload).lead.id === lead.id);
-    expect(row).toMatchObject({ event: 'new_lead', delivered_at: null });
+    // Whether the webhook dispatcher (it drains the outbox every second) has handled it yet is up to timing.
+    expect(row).toMatchObject({ event: 'new_lead', application_id: APP });
     expect(JSON.parse(row!.payload)).toEqual({
       event: 'new_lead',
       application_id: APP,

@@ -119,9 +119,11 @@ describe('the BullMQ job queue', () => {
   it('gives a job up after its last attempt, keeps it in the failed set and logs it', async () => {
     const q = queue({ retryDelayMs: () => 20 });
     let runs = 0;
+    const last: boolean[] = [];
     q.work('hooks', {
-      async call() {
+      async call(_payload, context) {
         runs += 1;
+        last.push(context.lastAttempt);
         throw new Error('certificate refused');
       },
     });
@@ -129,6 +131,8 @@ describe('the BullMQ job queue', () => {
     await waitFor('the job given up', async () => (await counts('hooks')).failed === 1);
     await sleep(300);
     expect(runs).toBe(3);
+    // The handler knows which try is its last (the delivery engine settles its batch there).
+    expect(last).toEqual([false, false, true]);
     const [dead] = await inspect('hooks').getFailed();
     expect(dead.failedReason).toContain('certificate refused');
     expect(dead.attemptsMade).toBe(3);

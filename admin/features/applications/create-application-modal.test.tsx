@@ -13,6 +13,7 @@ const created = {
   created: '2025-01-01T00:00:00.000Z',
   deleting_at: null,
   role: 'super_user',
+  plan: 'free',
 };
 
 const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();

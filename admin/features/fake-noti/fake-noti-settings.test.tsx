@@ -17,7 +17,7 @@ function serve(applicationId: string) {
     if (method === 'GET' && path === `/api/application/${applicationId}`) {
       return answer({
         success: true,
-        data: { application_id: applicationId, name: 'Shop', client_key: 'ck_0123456789', total_users: 0, platforms: [], created: '2025-01-01T00:00:00.000Z', deleting_at: null, role: 'super_user' },
+        data: { application_id: applicationId, name: 'Shop', client_key: 'ck_0123456789', total_users: 0, platforms: [], created: '2025-01-01T00:00:00.000Z', deleting_at: null, role: 'super_user', plan: 'free' },
       });
     }
     if (method === 'POST') {

@@ -17,6 +17,7 @@ const application = {
   created: '2025-01-01T00:00:00.000Z',
   deleting_at: null,
   role: 'manager',
+  plan: 'free',
 };
 
 const spinLead: Lead = {

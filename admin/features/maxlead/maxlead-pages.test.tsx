@@ -17,6 +17,7 @@ const application = {
   created: '2025-01-01T00:00:00.000Z',
   deleting_at: null,
   role: 'manager',
+  plan: 'free',
 };
 
 const saved: Widget = {
@@ -57,12 +58,12 @@ const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>()
 let calls: Call[] = [];
 
 /** The API as these screens use it: the application, its widgets, and what a save answers. */
-function serve({ widgets, onWrite }: { widgets: Widget[]; onWrite?: (call: Call) => Response }) {
+function serve({ widgets, onWrite, app = application }: { widgets: Widget[]; onWrite?: (call: Call) => Response; app?: typeof application }) {
   fetchMock.mockImplementation(async (url, init) => {
     const call = { url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined };
     calls.push(call);
     const path = new URL(url).pathname;
-    if (call.method === 'GET' && path === '/api/application/shop_one') return answer({ success: true, data: application });
+    if (call.method === 'GET' && path === '/api/application/shop_one') return answer({ success: true, data: app });
     if (call.method === 'GET' && path === '/api/application/shop_one/widget') {
       return answer({ success: true, data: { items: widgets, total: widgets.length, page: 1, limit: 1 } });
     }
@@ -142,6 +143,16 @@ describe('the contact buttons screen', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Add a button' }));
       expect(screen.getByText('Buttons: 4 / 3 on your plan')).toBeTruthy();
       expect(screen.getByText('Your account only support maximum 3 buttons')).toBeTruthy();
+    });
+
+    it("takes the cap from the application's plan", async () => {
+      serve({ widgets: [saved], app: { ...application, plan: 'pay_as_you_go' } });
+      open('maxlead');
+      expect(await screen.findByText('Buttons: 2 / 19 on your plan')).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Add a button' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Add a button' }));
+      expect(screen.getByText('Buttons: 4 / 19 on your plan')).toBeTruthy();
+      expect(screen.queryByText(/Your account only support maximum/)).toBeNull();
     });
   });
 

@@ -3,19 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Widget } from '../../../shared/contract';
-import { DEFAULT_PLAN, type Plan } from '../../../shared/permissions/plans';
-import { useCurrentApplication } from '../../app/application-scope';
+import { useApplicationPlan, useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { WidgetEditor } from '../banners/widget-editor';
 import { MaxleadSettingsSection, maxleadProblems } from './maxlead-settings';
 import { PhonesSettingsSection } from './phones-settings';
 import { useMaxleadWidget } from './use-maxlead-widget';
-
-/**
- * The plan whose caps are shown ahead of a save. The Application contract does not carry the plan yet, so
- * the console assumes the default (free) one; the server checks the real plan and answers PLAN_LIMIT.
- */
-const PLAN: Plan = DEFAULT_PLAN;
 
 /** The settings /maxlead edits; the hotlines belong to /feature. */
 const BUTTON_SETTINGS = ['buttons', 'position', 'color', 'greeting', 'capture'] as const;
@@ -59,6 +52,7 @@ function Failed({ title, message, onRetry }: { title: string; message: string; o
 export function MaxleadPage() {
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
+  const plan = useApplicationPlan();
   const [, navigate] = useLocation();
   const { widget: stored, loaded, error, reload } = useMaxleadWidget(applicationId);
   // The widget the first save created, until the list answers with it: a second save must update it.
@@ -94,7 +88,7 @@ export function MaxleadPage() {
         { content: t('menu.maxleadReport'), url: '/maxlead_report' },
       ]}
       check={maxleadProblems}
-      renderSettings={(props) => <MaxleadSettingsSection {...props} plan={PLAN} />}
+      renderSettings={(props) => <MaxleadSettingsSection {...props} plan={plan} />}
       onSaved={(saved, isNew) => {
         if (isNew) setCreated(saved);
         reload();
@@ -107,6 +101,7 @@ export function MaxleadPage() {
 export function FeaturePage() {
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
+  const plan = useApplicationPlan();
   const [, navigate] = useLocation();
   const { widget, loaded, error, reload } = useMaxleadWidget(applicationId);
 
@@ -147,7 +142,7 @@ export function FeaturePage() {
           <p>{t('maxlead.feature.about')}</p>
         </Banner>
       }
-      renderSettings={(props) => <PhonesSettingsSection {...props} plan={PLAN} />}
+      renderSettings={(props) => <PhonesSettingsSection {...props} plan={plan} />}
       onSaved={() => reload()}
     />
   );

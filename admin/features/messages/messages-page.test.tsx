@@ -32,7 +32,7 @@ beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['viewer'] });
   deliveries = [delivery(), delivery({ id: 901, device_id: 'v_0001', player_id: 43, status: 'failed', reason: 'unsubscribed', attempts: 2, delivered_at: null, clicked_at: null })];
   calls = fakeApi({
-    'GET /api/application/shop_one/message': () => pageOf(deliveries),
+    'GET /api/application/shop_one/message': () => ({ ...pageOf(deliveries), next_before_id: null }),
     'GET /api/application/shop_one/notification/12': () => message(),
   });
 });
@@ -85,10 +85,66 @@ describe("the recipients' log", () => {
   });
 });
 
+describe('paging through a long log', () => {
+  /** 120 recipients, ids 1120 down to 1001, served by cursor as the API does (50 a page). */
+  function serveByCursor() {
+    const all = Array.from({ length: 120 }, (_, i) => delivery({ id: 1120 - i, device_id: `v_${1120 - i}` }));
+    calls = fakeApi({
+      'GET /api/application/shop_one/message': (call) => {
+        const before = Number(call.query.get('before_id') ?? Infinity);
+        const limit = Number(call.query.get('limit'));
+        const rest = all.filter((row) => row.id < before);
+        const items = rest.slice(0, limit);
+        return { items, total: all.length, page: 1, limit, next_before_id: rest.length > limit ? items[items.length - 1].id : null };
+      },
+    });
+  }
+
+  it('goes forward by the cursor the server gives and back by the ones it kept, keeping the total', async () => {
+    serveByCursor();
+    open();
+    expect(await screen.findByText('v_1120')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    expect(logCalls()[0].query.get('before_id')).toBeNull();
+    expect(logCalls()[0].query.get('page')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('v_1070')).toBeTruthy();
+    expect(logCalls().at(-1)?.query.get('before_id')).toBe('1071');
+    expect(screen.queryByText('v_1120')).toBeNull();
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('v_1001')).toBeTruthy();
+    expect(logCalls().at(-1)?.query.get('before_id')).toBe('1021');
+    expect(screen.getByText('Page 3 of 3')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).toBe('true');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByText('v_1070')).toBeTruthy();
+    expect(logCalls().at(-1)?.query.get('before_id')).toBe('1071');
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByText('v_1120')).toBeTruthy();
+    expect(logCalls().at(-1)?.query.get('before_id')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Previous page' }).getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it('starts again from the newest when a filter changes', async () => {
+    serveByCursor();
+    open();
+    await screen.findByText('v_1120');
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await screen.findByText('v_1070');
+    fireEvent.change(screen.getByPlaceholderText('Search by device ID, user ID, email or phone'), { target: { value: 'lan@example.vn' } });
+    await waitFor(() => expect(logCalls().at(-1)?.query.get('q')).toBe('lan@example.vn'), { timeout: 2000 });
+    expect(logCalls().at(-1)?.query.get('before_id')).toBeNull();
+  });
+});
+
 describe('the log filters in the address', () => {
   it('read back what they wrote, and drop what is not a filter', () => {
-    const filters = { notificationId: 12, status: 'failed' as const, q: 'x', page: 3 };
+    const filters = { notificationId: 12, status: 'failed' as const, q: 'x' };
     expect(logFiltersFrom(logSearchOf(filters))).toEqual(filters);
-    expect(logFiltersFrom('notification_id=abc&status=lost&page=0')).toEqual({ notificationId: null, status: 'all', q: '', page: 1 });
+    expect(logFiltersFrom('notification_id=abc&status=lost&page=3')).toEqual({ notificationId: null, status: 'all', q: '' });
   });
 });

@@ -2,17 +2,16 @@ import { Badge, BlockStack, Box, Card, ChoiceList, EmptySearchResult, EmptyState
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { DELIVERY_LOG_MAX_ROWS, DELIVERY_STATUSES, Delivery, type DeliveryStatus, Notification, page } from '../../../shared/contract';
+import { DELIVERY_STATUSES, Delivery, DeliveryPage, type DeliveryStatus, Notification } from '../../../shared/contract';
 import { formatDate } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { titleOf } from '../notifications/notification-bits';
 
 export const PAGE_SIZE = 50;
-const DeliveryPage = page(Delivery);
 type StatusFilter = 'all' | DeliveryStatus;
 
 const STATUS_TONE: Record<DeliveryStatus, 'info' | 'success' | 'critical' | 'magic' | undefined> = {
@@ -23,24 +22,24 @@ const STATUS_TONE: Record<DeliveryStatus, 'info' | 'success' | 'critical' | 'mag
   failed: 'critical',
 };
 
-/** The log's filters as the address keeps them (`?notification_id=12&status=failed&q=…&page=2`). */
+/**
+ * The log's filters as the address keeps them (`?notification_id=12&status=failed&q=…`). The page is not kept
+ * there: the log pages by cursor, and a reload starts again from the newest recipients.
+ */
 export interface MessageLogFilters {
   notificationId: number | null;
   status: StatusFilter;
   q: string;
-  page: number;
 }
 
 export function logFiltersFrom(search: string): MessageLogFilters {
   const params = new URLSearchParams(search);
   const id = params.get('notification_id');
   const status = params.get('status');
-  const pageNumber = Number(params.get('page'));
   return {
     notificationId: id && /^\d+$/.test(id) && Number(id) > 0 ? Number(id) : null,
     status: status && (DELIVERY_STATUSES as readonly string[]).includes(status) ? (status as DeliveryStatus) : 'all',
     q: (params.get('q') ?? '').trim().slice(0, 100),
-    page: Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1,
   };
 }
 
@@ -49,12 +48,18 @@ export function logSearchOf(filters: MessageLogFilters): string {
   if (filters.notificationId) params.set('notification_id', String(filters.notificationId));
   if (filters.status !== 'all') params.set('status', filters.status);
   if (filters.q) params.set('q', filters.q);
-  if (filters.page > 1) params.set('page', String(filters.page));
   return params.toString();
 }
 
-/** The log pages this deep at most (DELIVERY_LOG_MAX_ROWS); beyond it, a search or a filter narrows it. */
-export const LOG_MAX_PAGES = Math.floor(DELIVERY_LOG_MAX_ROWS / PAGE_SIZE);
+/**
+ * Where the log is: the cursor of the page shown (null: the newest) and the cursors of the pages before it, for
+ * Previous. It belongs to one set of filters and starts over when they change.
+ */
+interface LogPosition {
+  filters: string;
+  cursor: number | null;
+  previous: (number | null)[];
+}
 
 /**
  * /message: the recipients' log, newest first: each device a message went to, its platform and status (with the
@@ -76,16 +81,20 @@ export function MessagesPage() {
   const settled = useDebouncedValue(text.trim(), 400);
   const lang = i18n.language === 'en' ? 'en' : 'vi';
   const base = `/application/${encodeURIComponent(applicationId)}`;
+  const filtersKey = logSearchOf(filters);
+  const [stored, setPosition] = useState<LogPosition>({ filters: filtersKey, cursor: null, previous: [] });
+  const position = stored.filters === filtersKey ? stored : { filters: filtersKey, cursor: null, previous: [] };
 
   useEffect(() => setText(filters.q), [filters.q]);
   useEffect(() => {
-    if (settled !== filters.q) setFilters({ ...filters, q: settled, page: 1 });
+    if (settled !== filters.q) setFilters({ ...filters, q: settled });
     // Only a settled change is applied; a change from outside is synced above.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settled]);
 
+  // Keyset paging (before_id) reaches any depth of a message sent to a million people.
   const log = useApiQuery(`${base}/message`, DeliveryPage, {
-    page: filters.page,
+    before_id: position.cursor ?? undefined,
     limit: PAGE_SIZE,
     status: filters.status === 'all' ? undefined : filters.status,
     q: filters.q || undefined,
@@ -93,13 +102,28 @@ export function MessagesPage() {
   });
   const message = useApiQuery(filters.notificationId ? `${base}/notification/${filters.notificationId}` : null, Notification);
   const items = log.data?.items ?? [];
-  const total = Math.min(log.data?.total ?? 0, LOG_MAX_PAGES * PAGE_SIZE);
+  const total = log.data?.total ?? 0;
+  const next = log.data?.next_before_id ?? null;
+  const pageNumber = position.previous.length + 1;
+  const pagination =
+    position.cursor === null && next === null
+      ? undefined
+      : {
+          hasPrevious: position.cursor !== null && !log.loading,
+          hasNext: next !== null && !log.loading,
+          onPrevious: () => setPosition({ filters: filtersKey, cursor: position.previous.at(-1) ?? null, previous: position.previous.slice(0, -1) }),
+          onNext: () => {
+            if (next !== null) setPosition({ filters: filtersKey, cursor: next, previous: [...position.previous, position.cursor] });
+          },
+          label: t('common.pageOf', { page: pageNumber, pages: Math.max(pageNumber, Math.ceil(total / PAGE_SIZE)) }),
+          accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
+        };
   const filtered = filters.status !== 'all' || filters.q !== '' || filters.notificationId !== null;
   const date = (value: string | null) => (value ? formatDate(value, '{y}-{m}-{d} {h}:{i}:{s}', { lang }) : '—');
 
   const applied =
     filters.status !== 'all'
-      ? [{ key: 'status', label: t('messageUi.filters.statusApplied', { value: t(`messageUi.statuses.${filters.status}`) }), onRemove: () => setFilters({ ...filters, status: 'all', page: 1 }) }]
+      ? [{ key: 'status', label: t('messageUi.filters.statusApplied', { value: t(`messageUi.statuses.${filters.status}`) }), onRemove: () => setFilters({ ...filters, status: 'all' }) }]
       : [];
 
   function status(delivery: Delivery) {
@@ -171,7 +195,7 @@ export function MessagesPage() {
         {filters.notificationId ? (
           <Box paddingBlockStart="300" paddingInline="300">
             <InlineStack gap="200" blockAlign="center">
-              <Tag onRemove={() => setFilters({ ...filters, notificationId: null, page: 1 })} accessibilityLabel={t('messageUi.filters.removeMessage')}>
+              <Tag onRemove={() => setFilters({ ...filters, notificationId: null })} accessibilityLabel={t('messageUi.filters.removeMessage')}>
                 {t('messageUi.filters.message', { name: message.data ? titleOf(message.data) : `#${filters.notificationId}` })}
               </Tag>
               <Link url={`/notification/${filters.notificationId}/detail`}>{t('messageUi.filters.openMessage')}</Link>
@@ -194,7 +218,7 @@ export function MessagesPage() {
                   titleHidden
                   choices={['all', ...DELIVERY_STATUSES].map((value) => ({ value, label: value === 'all' ? t('notificationUi.filters.all') : t(`messageUi.statuses.${value}`) }))}
                   selected={[filters.status]}
-                  onChange={(selected) => setFilters({ ...filters, status: (selected[0] ?? 'all') as StatusFilter, page: 1 })}
+                  onChange={(selected) => setFilters({ ...filters, status: (selected[0] ?? 'all') as StatusFilter })}
                 />
               ),
             },
@@ -202,7 +226,7 @@ export function MessagesPage() {
           appliedFilters={applied}
           onClearAll={() => {
             setText('');
-            setFilters({ notificationId: null, status: 'all', q: '', page: 1 });
+            setFilters({ notificationId: null, status: 'all', q: '' });
           }}
         />
         <QueryState query={log} lines={8}>
@@ -232,20 +256,13 @@ export function MessagesPage() {
                 { title: t('messageUi.columns.clicked') },
                 { title: t('messageUi.columns.message') },
               ]}
-              pagination={tablePagination(t, filters.page, total, PAGE_SIZE, (update) => setFilters({ ...filters, page: update(filters.page) }))}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>
           )}
         </QueryState>
       </Card>
-      {(log.data?.total ?? 0) > LOG_MAX_PAGES * PAGE_SIZE ? (
-        <div style={{ marginTop: 12 }}>
-          <Text as="p" tone="subdued" variant="bodySm">
-            {t('messageUi.deepLimit', { rows: (LOG_MAX_PAGES * PAGE_SIZE).toLocaleString() })}
-          </Text>
-        </div>
-      ) : null}
     </Page>
   );
 }

@@ -1,7 +1,7 @@
 import { Banner, BlockStack, Box, Card, Checkbox, FormLayout, Select, Text } from '@shopify/polaris';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AttributeDefinition, EventDefinition, Segment, type NotificationType, page } from '../../../shared/contract';
+import { AttributeDefinition, EventDefinition, type Notification, Segment, type NotificationType, page } from '../../../shared/contract';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useAppStore } from '../../stores/store';
@@ -17,6 +17,8 @@ export interface AudienceSectionProps {
   applicationId: string;
   type: NotificationType;
   draft: NotificationDraft;
+  /** The saved message's segment as the server named it (null: none, or deleted): shown when the list lacks it. */
+  savedSegment: Notification['audience_segment'];
   onChange(patch: Partial<NotificationDraft>): void;
   problems: Problems;
   /** After a refused send: every condition's problem shows, also on rows not touched. */
@@ -29,7 +31,7 @@ export interface AudienceSectionProps {
  * conditions in the segment editor, the promotional flag (spec §9), and a live estimate of the recipients.
  * Segments and the count belong to the segments area (spec §6): without it the audience is everyone.
  */
-export function AudienceSection({ applicationId, type, draft, onChange, problems, showAllErrors, disabled }: AudienceSectionProps) {
+export function AudienceSection({ applicationId, type, draft, savedSegment, onChange, problems, showAllErrors, disabled }: AudienceSectionProps) {
   const { t } = useTranslation();
   const roles = useAppStore((state) => state.roles);
   const base = `/application/${encodeURIComponent(applicationId)}`;
@@ -54,9 +56,11 @@ export function AudienceSection({ applicationId, type, draft, onChange, problems
     { value: '', label: t('notificationUi.audience.everyone', { channel }) },
     ...(segments.data?.items ?? []).map((segment) => ({ value: String(segment.id), label: segment.name })),
   ];
-  // A message saved with a segment this list doesn't show (not listed, or no access) keeps it.
+  // A message saved with a segment this list doesn't show (beyond the first 100, or no access) keeps it, by name;
+  // one deleted since says so (sending it is refused until another audience is chosen).
   if (draft.segmentId !== null && !options.some((option) => option.value === String(draft.segmentId))) {
-    options.push({ value: String(draft.segmentId), label: t('notificationUi.audience.segmentNumber', { id: draft.segmentId }) });
+    const label = savedSegment?.id === draft.segmentId ? savedSegment.name : t('notificationUi.audience.segmentDeleted', { id: draft.segmentId });
+    options.push({ value: String(draft.segmentId), label });
   }
 
   return (

@@ -37,6 +37,7 @@ export function message(fields: Partial<Notification> = {}): Notification {
     created_by: null,
     created_at: '2025-03-01T07:50:00.000Z',
     updated_at: '2025-03-01T08:02:00.000Z',
+    audience_segment: null,
     ...fields,
   };
 }

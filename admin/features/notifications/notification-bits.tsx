@@ -12,15 +12,8 @@ import {
   isEditable,
   messageTitle,
 } from '../../../shared/contract';
-import { DEFAULT_PLAN, type Plan } from '../../../shared/permissions/plans';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-
-/**
- * The plan whose caps are shown ahead of a save. The Application contract does not carry the plan yet, so the
- * console assumes the default (free) one, as /maxlead does; the server checks the real plan (PLAN_LIMIT).
- */
-export const FORM_PLAN: Plan = DEFAULT_PLAN;
 
 type BadgeTone = 'info' | 'success' | 'warning' | 'critical' | 'attention' | 'new' | 'magic';
 type BadgeProgress = 'incomplete' | 'partiallyComplete' | 'complete';

@@ -71,6 +71,21 @@ describe("a message's detail", () => {
     expect(within(screen.getByRole('img', { name: /The message as it appears on/ })).getByText('Everything 30% off until Sunday')).toBeTruthy();
   });
 
+  it("names the audience's segment and links to it", async () => {
+    shown = message({ audience: { segment_id: 312, filters: null, tags: [] }, audience_segment: { id: 312, name: 'Lapsed VIP buyers' } });
+    open();
+    const link = await screen.findByRole('link', { name: 'Lapsed VIP buyers' });
+    expect(link.getAttribute('href')).toBe('/application/shop_one/segment/312');
+    expect(screen.queryByText(/Segment #/)).toBeNull();
+  });
+
+  it('says when the segment it was sent to has been deleted since', async () => {
+    shown = message({ audience: { segment_id: 313, filters: null, tags: [] }, audience_segment: null });
+    open();
+    expect(await screen.findByText('Deleted segment (#313)')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /313/ })).toBeNull();
+  });
+
   it('offers a draft its send, and refreshes by itself once it is waiting', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     shown = message({ status: 'new', send_at: null, started_at: null, finished_at: null });

@@ -237,8 +237,12 @@ export function NotificationDetailPage() {
                     { label: t('notificationUi.detail.finishedAt'), value: date(data.finished_at) },
                     {
                       label: t('notificationUi.audience.segment'),
-                      value: data.audience.segment_id ? (
-                        <Link url={`/segment/${data.audience.segment_id}`}>{t('notificationUi.audience.segmentNumber', { id: data.audience.segment_id })}</Link>
+                      value: data.audience_segment ? (
+                        <Link url={`/segment/${data.audience_segment.id}`}>{data.audience_segment.name}</Link>
+                      ) : data.audience.segment_id ? (
+                        <Text as="span" tone="subdued">
+                          {t('notificationUi.audience.segmentDeleted', { id: data.audience.segment_id })}
+                        </Text>
                       ) : (
                         t('notificationUi.audience.everyone', { channel: t(`notificationUi.types.${data.type}`) })
                       ),

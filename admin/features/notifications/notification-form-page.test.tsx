@@ -134,6 +134,19 @@ describe('the create form', () => {
     expect(screen.getByRole('button', { name: 'Add button' }).getAttribute('aria-disabled')).toBe('true');
   });
 
+  it("takes the cap from the application's plan: one that allows three buttons doesn't warn at three", async () => {
+    start({}, { ...webApplication, platforms: ['web', 'android', 'sms', 'facebook'], plan: 'pay_as_you_go' });
+    open('/application/shop_one/notification/mobile_push');
+    const add = await screen.findByRole('button', { name: 'Add button' });
+    fireEvent.click(add);
+    fireEvent.click(add);
+    fireEvent.click(add);
+    expect(screen.getByText('3 of 3 buttons your plan allows')).toBeTruthy();
+    expect(screen.queryByText(/Your account only support maximum/)).toBeNull();
+    // Three is still the most a message holds.
+    expect(screen.getByRole('button', { name: 'Add button' }).getAttribute('aria-disabled')).toBe('true');
+  });
+
   it('sends the message the form describes, says so, and opens its results', async () => {
     start();
     const view = open('/application/shop_one/notification/web_push');
@@ -224,6 +237,24 @@ describe('the create form', () => {
     await waitFor(() => expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(2));
     expect(calls.filter((call) => call.method === 'PUT')[1].body).toMatchObject({ draft: false });
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/notification/40/detail'));
+  });
+
+  it("names the saved message's segment even when the segment list doesn't include it", async () => {
+    const draft = message({ id: 41, status: 'new', send_at: null, audience: { segment_id: 312, filters: null, tags: [] }, audience_segment: { id: 312, name: 'Lapsed VIP buyers' } });
+    start({ 'GET /api/application/shop_one/notification/41': () => draft });
+    open('/application/shop_one/notification/web_push?id=41');
+    await waitFor(() => expect(field('Heading').value).toBe('Tết sale'));
+    const select = screen.getByLabelText('Segment') as HTMLSelectElement;
+    expect(select.value).toBe('312');
+    expect(select.selectedOptions[0].textContent).toBe('Lapsed VIP buyers');
+  });
+
+  it('says a saved segment was deleted, rather than showing a bare number', async () => {
+    const draft = message({ id: 42, status: 'new', send_at: null, audience: { segment_id: 313, filters: null, tags: [] }, audience_segment: null });
+    start({ 'GET /api/application/shop_one/notification/42': () => draft });
+    open('/application/shop_one/notification/web_push?id=42');
+    await waitFor(() => expect(field('Heading').value).toBe('Tết sale'));
+    expect((screen.getByLabelText('Segment') as HTMLSelectElement).selectedOptions[0].textContent).toBe('Deleted segment (#313)');
   });
 
   it('refuses to change a message that was already sent, and offers a copy', async () => {

@@ -23,11 +23,11 @@ import { formatDate } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
-import { useCurrentApplication } from '../../app/application-scope';
+import { useApplicationPlan, useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { AudienceSection } from './audience-section';
 import { ContentFields } from './content-fields';
-import { FORM_PLAN, StatusBadge, typeAvailable, useVisitedViewTitle } from './notification-bits';
+import { StatusBadge, typeAvailable, useVisitedViewTitle } from './notification-bits';
 import {
   type ContentDraft,
   type NotificationDraft,
@@ -124,6 +124,7 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
       activePlatforms={application?.platforms}
       initial={initial}
       saved={editId !== null ? source.data : undefined}
+      savedSegment={source.data?.audience_segment ?? null}
       base={base}
       leavePath={formPath(applicationId, type, search)}
       fillFromTemplate={sourceId === null ? initial.templateId : null}
@@ -140,6 +141,8 @@ interface NotificationFormProps {
   initial: NotificationDraft;
   /** The message being edited. */
   saved: Notification | undefined;
+  /** The segment of the message edited or copied, as the server named it. */
+  savedSegment: Notification['audience_segment'];
   base: string;
   leavePath: string;
   /** A template whose content fills the new message once loaded. */
@@ -148,11 +151,12 @@ interface NotificationFormProps {
   onSaved(): void;
 }
 
-function NotificationForm({ type, applicationId, appName, activePlatforms, initial, saved, base, leavePath, fillFromTemplate, onSaved }: NotificationFormProps) {
+function NotificationForm({ type, applicationId, appName, activePlatforms, initial, saved, savedSegment, base, leavePath, fillFromTemplate, onSaved }: NotificationFormProps) {
   const { t, i18n } = useTranslation();
   const [, navigate] = useLocation();
   const roles = useAppStore((state) => state.roles);
   const showToast = useAppStore((state) => state.showToast);
+  const plan = useApplicationPlan();
   const [draft, setDraft] = useState<NotificationDraft>(initial);
   const [problems, setProblems] = useState<Problems>({});
   const [tried, setTried] = useState(false);
@@ -385,10 +389,19 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
                 <Text as="h2" variant="headingMd">
                   {t('notificationUi.content.title')}
                 </Text>
-                <ContentFields type={type} value={draft.content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={FORM_PLAN} disabled={disabled} />
+                <ContentFields type={type} value={draft.content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={plan} disabled={disabled} />
               </BlockStack>
             </Card>
-            <AudienceSection applicationId={applicationId} type={type} draft={draft} onChange={patch} problems={problems} showAllErrors={tried} disabled={disabled} />
+            <AudienceSection
+              applicationId={applicationId}
+              type={type}
+              draft={draft}
+              savedSegment={savedSegment}
+              onChange={patch}
+              problems={problems}
+              showAllErrors={tried}
+              disabled={disabled}
+            />
             <ScheduleSection draft={draft} push={type === 'web_push' || type === 'mobile_push'} onChange={patch} problems={problems} disabled={disabled} />
             <PageActions primaryAction={primary} secondaryActions={secondary.slice(0, 1)} />
           </BlockStack>

@@ -4,10 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { NOTIFICATION_TYPES, type NotificationType, Template } from '../../../shared/contract';
 import { api, isApiError } from '../../api';
 import { FormModal } from '../../components/form-modal';
-import { useCurrentApplication } from '../../app/application-scope';
+import { useApplicationPlan, useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { ContentFields } from './content-fields';
-import { FORM_PLAN } from './notification-bits';
 import { type ContentDraft, type Problems, contentDraftOf, emptyContent, problemText, problemsUnder, serverProblems, toTemplateInput } from './notification-form-model';
 import { NotificationPreview } from './notification-preview';
 
@@ -107,6 +106,7 @@ export function TemplateEditorModal({ applicationId, template, onClose, onSaved,
   const { t } = useTranslation();
   const showToast = useAppStore((state) => state.showToast);
   const { application } = useCurrentApplication();
+  const plan = useApplicationPlan();
   const [name, setName] = useState(template?.name ?? '');
   const [type, setType] = useState<NotificationType>(template?.type ?? 'web_push');
   const [content, setContent] = useState<ContentDraft>(() => (template ? contentDraftOf(template.content) : emptyContent()));
@@ -169,7 +169,7 @@ export function TemplateEditorModal({ applicationId, template, onClose, onSaved,
                   helpText={template ? t('notificationUi.templates.typeFixed') : undefined}
                 />
               </InlineGrid>
-              <ContentFields type={type} value={content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={FORM_PLAN} disabled={readOnly || saving} />
+              <ContentFields type={type} value={content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={plan} disabled={readOnly || saving} />
             </BlockStack>
             <NotificationPreview type={type} content={content} appName={application?.name ?? ''} />
           </InlineGrid>

@@ -10,6 +10,7 @@ export const application = {
   created: '2025-01-01T00:00:00.000Z',
   deleting_at: null,
   role: 'super_user',
+  plan: 'free',
 };
 
 export const player: Player = {

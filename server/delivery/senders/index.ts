@@ -2,7 +2,22 @@
 export * from './types';
 export { ApnsSender, APNS_PRODUCTION_HOST, APNS_SANDBOX_HOST, mapApnsResponse, type ApnsAuth, type ApnsMessage, type ApnsSenderOptions, type ApnsTarget } from './apns';
 export { FcmSender, mapFcmError, type FcmMessage, type FcmSenderOptions, type FcmTarget, type ServiceAccount } from './fcm';
-export { GRAPH_BASE_URL, MessengerSender, checkPage, mapGraphError, type MessengerMessage, type MessengerSenderOptions, type MessengerTarget, type PageCheck } from './messenger';
+export {
+  GRAPH_BASE_URL,
+  MESSENGER_LIMITS,
+  MessengerSender,
+  cardProblem,
+  checkPage,
+  isHttps,
+  mapGraphError,
+  type MessengerCard,
+  type MessengerMessage,
+  type MessengerSenderOptions,
+  type MessengerTag,
+  type MessengerTarget,
+  type MessengerUrlButton,
+  type PageCheck,
+} from './messenger';
 export { SMS_MAX_LENGTH, SmsSender, mapSmsResponse, type SmsMessage, type SmsSenderOptions, type SmsTarget } from './sms';
 export {
   MAX_PAYLOAD_BYTES,

@@ -24,6 +24,69 @@ describe('MessengerSender against the Graph API fake', () => {
     await s.close();
   });
 
+  it('sends a card as a generic template attachment, with or without a tag', async () => {
+    const page = fake.addPage();
+    const psid = fake.addPerson(page.id);
+    const s = new MessengerSender({ pageToken: page.token, baseUrl: fake.url });
+    const card = {
+      title: 'Flash sale',
+      subtitle: 'Giảm 50% hôm nay',
+      image_url: 'https://shop.example.vn/banner.jpg',
+      default_action: { type: 'web_url' as const, url: 'https://shop.example.vn/sale' },
+      buttons: [{ type: 'web_url' as const, url: 'https://shop.example.vn/cart', title: 'Mua ngay' }],
+    };
+    expect(await s.send({ psid }, { card })).toMatchObject({ ok: true });
+    expect(await s.send({ psid }, { card, tag: 'POST_PURCHASE_UPDATE' })).toMatchObject({ ok: true });
+    expect(fake.received.slice(-2)).toMatchObject([
+      { psid, messagingType: 'UPDATE', tag: null, text: null, template: { template_type: 'generic', elements: [card] } },
+      { psid, messagingType: 'MESSAGE_TAG', tag: 'POST_PURCHASE_UPDATE', text: null, template: { template_type: 'generic', elements: [card] } },
+    ]);
+    await s.close();
+  });
+
+  it('refuses a card Facebook would refuse before sending it, and the fake answers #100 as Facebook does', async () => {
+    const page = fake.addPage();
+    const psid = fake.addPerson(page.id);
+    const s = new MessengerSender({ pageToken: page.token, baseUrl: fake.url });
+    const before = fake.received.length;
+    const button = (title: string, url = 'https://shop.example.vn/a') => ({ type: 'web_url' as const, url, title });
+    for (const card of [
+      { title: '' },
+      { title: 'x'.repeat(81) },
+      { title: 'ok', subtitle: 'y'.repeat(81) },
+      { title: 'ok', buttons: [button('a'), button('b'), button('c'), button('d')] },
+      { title: 'ok', buttons: [button('Một nút có tên quá dài')] },
+      { title: 'ok', buttons: [button('Xem', 'http://shop.example.vn/a')] },
+    ]) {
+      expect(await s.send({ psid }, { card })).toMatchObject({ ok: false, reason: 'payload' });
+    }
+    expect(fake.received.length).toBe(before);
+
+    // The fake itself: text and attachment together, or a bad card, is 400 OAuthException #100.
+    const post = (message: unknown) =>
+      fetch(`${fake.url}/me/messages?access_token=${page.token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ recipient: { id: psid }, messaging_type: 'UPDATE', message }),
+      });
+    const template = (elements: unknown[]) => ({ attachment: { type: 'template', payload: { template_type: 'generic', elements } } });
+    for (const message of [
+      { text: 'hi', ...template([{ title: 'ok' }]) },
+      template([{ title: '' }]),
+      template([{ title: 'x'.repeat(81) }]),
+      template([{ title: 'ok', subtitle: 'y'.repeat(81) }]),
+      template([{ title: 'ok', buttons: [button('a'), button('b'), button('c'), button('d')] }]),
+      template([{ title: 'ok', buttons: [button('Một nút có tên quá dài')] }]),
+      template([{ title: 'ok', buttons: [button('Xem', 'http://shop.example.vn/a')] }]),
+    ]) {
+      const answer = await post(message);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: { type: 'OAuthException', code: 100 } });
+    }
+    expect((await post(template([{ title: 'ok', buttons: [button('Xem')] }]))).status).toBe(200);
+    await s.close();
+  });
+
   it('maps #190 to auth, #551 and unknown users to gone, #613 to rate_limited, #2 and #1200 to retryable', async () => {
     const page = fake.addPage();
     const psid = fake.addPerson(page.id);

@@ -1,7 +1,8 @@
 /**
  * Facebook Messenger through the Graph API Send API with a page access token and the person's page-scoped
- * id (PSID). Outside the 24-hour window a message needs a tag; with one we send MESSAGE_TAG, without one
- * UPDATE. `checkPage` is the call the platform form makes when a page is saved.
+ * id (PSID). A message is plain text, or one card of the generic template (title, subtitle, image, a link
+ * the card opens, up to three link buttons). Outside the 24-hour window a message needs a tag; with one we
+ * send MESSAGE_TAG, without one UPDATE. `checkPage` is the call the platform form makes when a page is saved.
  */
 import { HttpClient, parseJson, type HttpClientOptions } from './http';
 import { failure, networkFailure, type SendFailureReason, type SendOptions, type SendResult, type Sender } from './types';
@@ -13,10 +14,49 @@ export interface MessengerTarget {
   psid: string;
 }
 
-export interface MessengerMessage {
-  text: string;
-  /** A message tag for sends outside the 24-hour window, e.g. POST_PURCHASE_UPDATE, ACCOUNT_UPDATE. */
-  tag?: 'POST_PURCHASE_UPDATE' | 'ACCOUNT_UPDATE' | 'CONFIRMED_EVENT_UPDATE' | 'HUMAN_AGENT';
+/** The Send API's limits on a text message and on a generic template's card. */
+export const MESSENGER_LIMITS = { text: 2000, title: 80, subtitle: 80, buttons: 3, buttonTitle: 20 } as const;
+
+/** A link button of a card: opens `url` in Messenger's browser. */
+export interface MessengerUrlButton {
+  type: 'web_url';
+  url: string;
+  title: string;
+}
+
+/** One element of a generic template, as the Send API takes it. */
+export interface MessengerCard {
+  title: string;
+  subtitle?: string;
+  /** https only. */
+  image_url?: string;
+  /** What a tap on the card opens. */
+  default_action?: { type: 'web_url'; url: string };
+  buttons?: MessengerUrlButton[];
+}
+
+/** A message tag for sends outside the 24-hour window, e.g. POST_PURCHASE_UPDATE, ACCOUNT_UPDATE. */
+export type MessengerTag = 'POST_PURCHASE_UPDATE' | 'ACCOUNT_UPDATE' | 'CONFIRMED_EVENT_UPDATE' | 'HUMAN_AGENT';
+
+/** Plain text or a generic template card (the Send API takes exactly one of the two), with an optional tag. */
+export type MessengerMessage = ({ text: string; card?: never } | { card: MessengerCard; text?: never }) & { tag?: MessengerTag };
+
+/** What the Send API would refuse in a card (#100), or null. */
+export function cardProblem(card: MessengerCard): string | null {
+  const { title, subtitle, buttons = [] } = card;
+  if (!title || title.length > MESSENGER_LIMITS.title) return `title must be 1 to ${MESSENGER_LIMITS.title} characters`;
+  if (subtitle !== undefined && subtitle.length > MESSENGER_LIMITS.subtitle) return `subtitle over ${MESSENGER_LIMITS.subtitle} characters`;
+  if (buttons.length > MESSENGER_LIMITS.buttons) return `more than ${MESSENGER_LIMITS.buttons} buttons`;
+  if (buttons.some((button) => !button.title || button.title.length > MESSENGER_LIMITS.buttonTitle)) {
+    return `button titles must be 1 to ${MESSENGER_LIMITS.buttonTitle} characters`;
+  }
+  if (buttons.some((button) => !isHttps(button.url))) return 'button links must be https';
+  return null;
+}
+
+/** An https link with a host: the only links and images a card takes here. */
+export function isHttps(url: string | undefined): url is string {
+  return Boolean(url && /^https:\/\/[^/?#]/i.test(url));
 }
 
 export interface MessengerSenderOptions extends HttpClientOptions {
@@ -56,12 +96,20 @@ export class MessengerSender implements Sender<MessengerTarget, MessengerMessage
 
   async send(target: MessengerTarget, message: MessengerMessage, opts: SendOptions = {}): Promise<SendResult> {
     if (!target.psid) return failure('invalid', 'empty PSID');
-    if (!message.text || message.text.length > 2000) return failure('payload', 'text must be 1 to 2000 characters');
+    let content: Record<string, unknown>;
+    if (message.card) {
+      const problem = cardProblem(message.card);
+      if (problem) return failure('payload', problem);
+      content = { attachment: { type: 'template', payload: { template_type: 'generic', elements: [message.card] } } };
+    } else {
+      if (!message.text || message.text.length > MESSENGER_LIMITS.text) return failure('payload', `text must be 1 to ${MESSENGER_LIMITS.text} characters`);
+      content = { text: message.text };
+    }
     const body = {
       recipient: { id: target.psid },
       messaging_type: message.tag ? 'MESSAGE_TAG' : 'UPDATE',
       ...(message.tag ? { tag: message.tag } : {}),
-      message: { text: message.text },
+      message: content,
     };
     try {
       const response = await this.http.request(this.url, {
