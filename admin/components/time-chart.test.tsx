@@ -44,6 +44,18 @@ describe('the time chart', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
+  it('marks a lone point with a dot, since one point draws no line', () => {
+    const { container } = render(
+      <AppProvider i18n={polarisEn}>
+        <TimeChart title="Sent per hour" kind="line" days={['2025-03-01T10']} series={[{ label: 'Sent', values: [2] }, { label: 'Clicked', values: [0] }]} formatDay={(day) => day} />
+      </AppProvider>,
+    );
+    expect(container.querySelectorAll('[data-testid="single-point"]')).toHaveLength(2);
+    draw();
+    // Lines of several points need no dots.
+    expect(container.ownerDocument.querySelectorAll('[data-testid="single-point"]')).toHaveLength(2);
+  });
+
   it('labels its axis with abbreviated round values', () => {
     draw();
     // 1,500 at most: four steps of 400.

@@ -165,6 +165,8 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
             return (
               <g key={line.label}>
                 <path d={path} fill="none" stroke={colour} strokeWidth={2} strokeLinejoin="round" strokeLinecap="round" />
+                {/* One point draws no line: a dot shows it (a message sent within its first hour). */}
+                {line.values.length === 1 && active === null ? <circle data-testid="single-point" cx={x(0)} cy={y(line.values[0])} r={3} fill={colour} /> : null}
                 {active !== null && line.values[active] !== undefined ? (
                   <circle cx={x(active)} cy={y(line.values[active])} r={4} fill={colour} stroke="var(--p-color-bg-surface)" strokeWidth={2} />
                 ) : null}

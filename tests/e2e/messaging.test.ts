@@ -151,6 +151,10 @@ describe('sending a message', () => {
     const report = (await api(stack, token, 'GET', `/application/${APP}/notification/${message.id}/report`)).data;
     expect(report.stats).toMatchObject({ targeted: 2, sent: 2, failed: 0 });
     await page.getByText('Targeted').first().waitFor();
+    // The audience names the segment and links to it.
+    const segmentLink = page.getByRole('link', { name: 'Vietnam' });
+    await segmentLink.waitFor();
+    expect(await segmentLink.getAttribute('href')).toMatch(/\/segment\/\d+$/);
     await shot(page, 'messaging-detail-en');
 
     // The push service got it, decrypted, on the two Vietnamese subscriptions only, with the UTM-free link.
@@ -167,6 +171,9 @@ describe('sending a message', () => {
     // The recipients' log lists them.
     await page.goto(`${stack.url}/application/${APP}/message?notification_id=${message.id}`);
     await page.getByText(`hanoi-${stamp}`).first().waitFor();
+    await page.getByText(`saigon-${stamp}`).first().waitFor();
+    expect(await page.getByText(`boston-${stamp}`).count()).toBe(0);
+    await shot(page, 'messaging-recipients-en');
 
     // An SMS to the same segment reaches the gateway under the brand name.
     await page.goto(`${stack.url}/application/${APP}/notification/sms`);
