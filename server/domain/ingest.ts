@@ -309,9 +309,9 @@ export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems:
  * group's six round trips add up: lanes overlap them. A device always goes to the same lane (by a hash of its
  * application and device id), so two concurrent writes never touch the same player, its days or attributes and
  * cannot deadlock on them; the shared event_definitions rows are written last, in name order, so they are held
- * only for the commit. Two lanes, measured on two cores (tests/bench/ingest.ts): against one, +11% events/s in
- * batches and +19% single requests/s; four split the groups so small that the per-group statements cost more
- * than the overlap gains (−25%).
+ * only for the commit. Two lanes, measured on two cores in alternating runs (tests/bench/ingest.ts): against one,
+ * +16–26% events/s in batches and +24–33% single requests/s; four split the groups so small that the
+ * per-group statements cost more than the overlap gains (−25%).
  */
 export const INGEST_LANES: Record<Dialect, number> = { sqlite: 1, postgres: 2 };
 
