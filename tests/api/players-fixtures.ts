@@ -1,5 +1,5 @@
-import type { Insertable } from 'kysely';
-import type { PlayersTable } from '../../server/db/schema';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, PlayersTable } from '../../server/db/schema';
 import { db, type TestServer } from './helpers';
 
 /**
@@ -25,6 +25,41 @@ export async function insertPlayer(server: TestServer, applicationId: string, de
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/**
+ * Inserts one subscribed desktop browser per web push subscription, 500 rows a statement: device ids are
+ * `${prefix}-0`, `${prefix}-1`…, in the subscriptions' order. For the engine's large-audience tests and
+ * benchmarks, which need far more players than insertPlayer writes in reasonable time.
+ */
+export async function insertWebSubscribers(
+  database: Kysely<Database>,
+  applicationId: string,
+  subscriptions: readonly { endpoint: string; keys: { p256dh: string; auth: string } }[],
+  options: { prefix: string; now: string },
+): Promise<void> {
+  const { prefix, now } = options;
+  for (let from = 0; from < subscriptions.length; from += 500) {
+    await database
+      .insertInto('players')
+      .values(
+        subscriptions.slice(from, from + 500).map((sub, i) => ({
+          application_id: applicationId,
+          device_id: `${prefix}-${from + i}`,
+          platform: 'web',
+          device_type: 'desktop',
+          subscribed: 1 as const,
+          push_endpoint: sub.endpoint,
+          push_p256dh: sub.keys.p256dh,
+          push_auth: sub.keys.auth,
+          subscribed_at: now,
+          last_seen_at: now,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
 }
 
 export async function insertTags(server: TestServer, applicationId: string, playerId: number, tags: string[]): Promise<void> {

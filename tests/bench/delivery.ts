@@ -12,6 +12,7 @@ import { saveWebPush } from '../../server/domain/web-push';
 import { createJobQueue } from '../../server/jobs';
 import type { WebPushSubscription } from '../../server/delivery/senders';
 import { ensureSeedApplication } from '../../scripts/seed-lib';
+import { insertWebSubscribers } from '../api/players-fixtures';
 import { startFakeProcess } from './fake-process';
 
 const SUBSCRIBERS = Number(process.env.BENCH_DELIVERY_SUBSCRIBERS ?? 100_000);
@@ -51,29 +52,7 @@ export async function benchDelivery(): Promise<boolean> {
     const seeding = performance.now();
     const now = new Date().toISOString();
     const subscriptions = fake.info.subscriptions;
-    await s.db.transaction().execute(async (trx) => {
-      for (let from = 0; from < subscriptions.length; from += 500) {
-        await trx
-          .insertInto('players')
-          .values(
-            subscriptions.slice(from, from + 500).map((sub, i) => ({
-              application_id: APPLICATION,
-              device_id: `bench-device-${from + i}`,
-              platform: 'web',
-              device_type: 'desktop',
-              subscribed: 1 as const,
-              push_endpoint: sub.endpoint,
-              push_p256dh: sub.keys.p256dh,
-              push_auth: sub.keys.auth,
-              subscribed_at: now,
-              last_seen_at: now,
-              created_at: now,
-              updated_at: now,
-            })),
-          )
-          .execute();
-      }
-    });
+    await s.db.transaction().execute((trx) => insertWebSubscribers(trx, APPLICATION, subscriptions, { prefix: 'bench-device', now }));
     console.log(`  seeded ${subscriptions.length.toLocaleString('en')} web push subscribers in ${Math.round(performance.now() - seeding)} ms`);
 
     engine = startDelivery(s, queue);

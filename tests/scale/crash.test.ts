@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inFlightBound } from '../../server/delivery';
 import { countDeliveries } from '../../server/delivery/status';
 import { createApplication, createUser, db, startServer, type TestServer } from '../api/helpers';
+import { insertWebSubscribers } from '../api/players-fixtures';
 import { testCertificates } from '../fakes/tls';
 import { start as startWebPush, type FakeSubscription, type WebPushFake } from '../fakes/webpush';
 
@@ -132,27 +133,7 @@ function crashSuite(mode: 'sqlite' | 'postgres') {
 
       const subscriptions: FakeSubscription[] = Array.from({ length: SUBSCRIBERS }, () => webPush.createSubscription({ applicationServerKey: vapid }));
       const now = server.clock.now().toISOString();
-      for (let from = 0; from < SUBSCRIBERS; from += 500) {
-        await db(server)
-          .insertInto('players')
-          .values(
-            subscriptions.slice(from, from + 500).map((sub, i) => ({
-              application_id: appId,
-              device_id: `crash-device-${from + i}`,
-              platform: 'web',
-              device_type: 'desktop',
-              subscribed: 1 as const,
-              push_endpoint: sub.endpoint,
-              push_p256dh: sub.keys.p256dh,
-              push_auth: sub.keys.auth,
-              subscribed_at: now,
-              last_seen_at: now,
-              created_at: now,
-              updated_at: now,
-            })),
-          )
-          .execute();
-      }
+      await insertWebSubscribers(db(server), appId, subscriptions, { prefix: 'crash-device', now });
 
       const first = startWorker(workerEnv);
       workers.push(first);
