@@ -12,7 +12,7 @@ import {
   type NotificationReport,
   type NotificationStats,
 } from '../../shared/contract';
-import type { ApplicationContext, Ctx } from '../context';
+import type { ApplicationContext, Ctx, Services } from '../context';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
@@ -168,10 +168,11 @@ type ReportBreakdown = Pick<NotificationReport, 'by_platform' | 'failures' | 'ti
  * failed, delivered or clicked) moves one of the message's counters in the same transaction (fanout.ts,
  * deliver.ts, reports.ts), so equal counters mean an equal breakdown: the grouped pass over the deliveries,
  * about a second on SQLite for half a million recipients, runs again only when something changed. Each
- * process keeps its own; the counters come from the database, so several processes agree.
+ * process keeps its own, per app instance as the other caches; the counters come from the database, so
+ * several processes agree.
  */
 const REPORT_CACHE_MAX = 200;
-const reportCache = new Map<string, ReportBreakdown>();
+const reportCaches = new WeakMap<Services, Map<string, ReportBreakdown>>();
 
 /**
  * GET …/notification/{id}/report: the row's counters, and from one grouped pass over the message's deliveries
@@ -195,6 +196,8 @@ export async function notificationReport(ctx: Ctx, access: ApplicationContext, n
     clicked: toCount(row.clicked),
   };
 
+  let reportCache = reportCaches.get(ctx.s);
+  if (!reportCache) reportCaches.set(ctx.s, (reportCache = new Map()));
   const key = `${access.application.application_id}\u0000${notificationId}\u0000${Object.values(stats).join(':')}`;
   const cached = reportCache.get(key);
   if (cached) {
