@@ -4,6 +4,7 @@
  * the card opens, up to three link buttons). Outside the 24-hour window a message needs a tag; with one we
  * send MESSAGE_TAG, without one UPDATE. `checkPage` is the call the platform form makes when a page is saved.
  */
+import { isHttpsUrl } from '../../../shared/validation';
 import { HttpClient, parseJson, type HttpClientOptions } from './http';
 import { failure, networkFailure, type SendFailureReason, type SendOptions, type SendResult, type Sender } from './types';
 
@@ -54,9 +55,9 @@ export function cardProblem(card: MessengerCard): string | null {
   return null;
 }
 
-/** An https link with a host: the only links and images a card takes here. */
+/** An https link with a host (the shared rule, shared/validation isHttpsUrl): the only links and images a card takes here. */
 export function isHttps(url: string | undefined): url is string {
-  return Boolean(url && /^https:\/\/[^/?#]/i.test(url));
+  return Boolean(url && isHttpsUrl(url));
 }
 
 export interface MessengerSenderOptions extends HttpClientOptions {
