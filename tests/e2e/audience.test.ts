@@ -163,8 +163,11 @@ describe('the audience of a shop', () => {
     await visit.waitForTimeout(500);
     await visit.getByRole('link', { name: 'Cart' }).click();
     await visit.waitForURL(/cart/);
-    // The batch of the last page goes when the page is hidden, as when a shopper leaves.
-    await visit.close({ runBeforeUnload: true });
+    // The batch of the last page goes when the page is hidden, as when a shopper leaves for another site.
+    // (Leaving by navigation, not by closing the tab: headless Chromium may tear a closing page down before
+    // its beacon is handed over, which failed this test about one run in three.)
+    await visit.goto('about:blank');
+    await visit.close();
     await expect.poll(async () => (await shopperPlayer())?.page_views ?? 0, { timeout: 15_000 }).toBe(3);
     const player = await shopperPlayer();
     expect(player).toMatchObject({ external_user_id: 'kh-001', session_count: 1, subscribed: true, device_type: 'desktop', language: expect.stringMatching(/^vi/) });
