@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import {
+  DELIVERY_LOG_COUNT_CAP,
   DELIVERY_LOG_MAX_ROWS,
   DELIVERY_STATUSES,
   FAILURE_REASONS,
@@ -58,7 +59,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
   const offset = before === null ? (query.page - 1) * query.limit : 0;
   // One row more than the page tells whether another page follows.
   const take = query.limit + 1;
-  const empty: DeliveryPage = { items: [], total: 0, page: query.page, limit: query.limit, next_before_id: null };
+  const empty: DeliveryPage = { items: [], total: 0, total_capped: false, page: query.page, limit: query.limit, next_before_id: null };
   if (offset + query.limit > DELIVERY_LOG_MAX_ROWS) {
     const number = new Intl.NumberFormat(ctx.lang === 'vi' ? 'vi-VN' : 'en-US').format(DELIVERY_LOG_MAX_ROWS);
     throw new AppError('INVALID_PARAM', 'notification.logTooDeep', { params: { number }, fields: [{ path: 'page', message: 'validation.outOfRange' }] });
@@ -82,9 +83,12 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
   if (!query.notification_id && !players) base = base.where('d.application_id', '=', applicationId);
   if (query.status !== 'all') base = base.where('d.status', '=', query.status);
 
-  const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-  const total = toCount(count?.n);
-  if (total === 0 || offset >= total) return { ...empty, total };
+  // Counted up to the cap and no further (an index walk of at most cap + 1 entries), so a page of a log of a
+  // million rows costs what a page of a small one does.
+  const capped = db.selectFrom(base.select(sql.lit(1).as('one')).limit(DELIVERY_LOG_COUNT_CAP + 1).as('c'));
+  const count = toCount((await capped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
+  const totals = { total: Math.min(count, DELIVERY_LOG_COUNT_CAP), total_capped: count > DELIVERY_LOG_COUNT_CAP };
+  if (count === 0 || offset >= count) return { ...empty, ...totals };
 
   let ids: number[];
   if (query.notification_id && !players && query.status === 'all') {
@@ -106,7 +110,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
   }
   const more = ids.length > query.limit;
   ids = ids.slice(0, query.limit);
-  if (ids.length === 0) return { ...empty, total };
+  if (ids.length === 0) return { ...empty, ...totals };
 
   const rows = await db
     .selectFrom('deliveries as d')
@@ -145,7 +149,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
     clicked_at: row.clicked_at,
     created_at: row.created_at,
   }));
-  return { items, total, page: query.page, limit: query.limit, next_before_id: more ? ids[ids.length - 1] : null };
+  return { items, ...totals, page: query.page, limit: query.limit, next_before_id: more ? ids[ids.length - 1] : null };
 }
 
 // ---------------------------------------------------------------------------------------------------------

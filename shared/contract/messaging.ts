@@ -373,6 +373,12 @@ export type Delivery = z.infer<typeof Delivery>;
 export const DELIVERY_LOG_MAX_ROWS = 10_000;
 
 /**
+ * The recipients' log counts its matching rows up to this many and no further: every page then costs the same
+ * at a million rows. Past it the page says `total_capped` (and `total` is this cap).
+ */
+export const DELIVERY_LOG_COUNT_CAP = 100_000;
+
+/**
  * GET /application/{id}/message: the recipients' log, searchable by device id, external user id, email or phone.
  * Paged by `page` (the first DELIVERY_LOG_MAX_ROWS rows), or to any depth by `before_id`: the rows with a smaller
  * id, newest first (`page` is then ignored). The next page's `before_id` comes with each page.
@@ -385,8 +391,11 @@ export const DeliveryListQuery = PageQuery.extend({
 });
 export type DeliveryListQuery = z.infer<typeof DeliveryListQuery>;
 
-/** A page of the recipients' log: `total` counts every matching row; `next_before_id` is null on the last page. */
-export const DeliveryPage = page(Delivery).extend({ next_before_id: z.number().int().nullable() });
+/**
+ * A page of the recipients' log: `total` counts the matching rows up to DELIVERY_LOG_COUNT_CAP (`total_capped`
+ * when there are more); `next_before_id` is null on the last page.
+ */
+export const DeliveryPage = page(Delivery).extend({ total_capped: z.boolean(), next_before_id: z.number().int().nullable() });
 export type DeliveryPage = z.infer<typeof DeliveryPage>;
 
 /** GET …/notification/{id}/stats: the detail page's numbers. */

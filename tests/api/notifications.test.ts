@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformKind } from '../../shared/contract';
+import { DELIVERY_LOG_COUNT_CAP, type PlatformKind } from '../../shared/contract';
 import { transitionNotification } from '../../server/domain/notifications';
 import { recordDeliveryReport } from '../../server/delivery/reports';
 import { addMember, createApplication, createUser, db, startServer, type Answer, type TestServer, type TestUser } from './helpers';
@@ -918,6 +918,42 @@ describe("the recipients' log by cursor (before_id), beyond what page numbers re
     expect(byNumber.body.data).toMatchObject({ page: 2, limit: 10, total: expected.length, next_before_id: expected[19] });
     const last = await server.call('GET', `${url}?limit=10&page=${Math.ceil(expected.length / 10)}`, { token: owner().token });
     expect(last.body.data.next_before_id).toBeNull();
+  });
+
+  it(`counts a log of more than ${DELIVERY_LOG_COUNT_CAP.toLocaleString('en')} rows only up to the cap, and says so`, async () => {
+    const BIG_APP = 'messaging_count_cap';
+    await createApplication(server, owner(), BIG_APP, 'Count cap');
+    await setPlatform(BIG_APP, 'android', 'active');
+    const ids = [];
+    for (const name of ['Cap one', 'Cap two']) ids.push((await create(message('mobile_push', { name }), 'super_user', BIG_APP)).body.data.id as number);
+    const at = server.clock.now().toISOString();
+    // Two messages to half the cap plus one player each: one row over the cap.
+    const half = DELIVERY_LOG_COUNT_CAP / 2 + 1;
+    for (let from = 0; from < half; from += 500) {
+      const rows = Array.from({ length: Math.min(500, half - from) }, (_, i) => ({ application_id: BIG_APP, device_id: `cap-${from + i}`, platform: 'android', device_type: 'mobile', created_at: at, updated_at: at }));
+      await db(server).insertInto('players').values(rows).execute();
+    }
+    for (const id of ids) {
+      await db(server)
+        .insertInto('deliveries')
+        .columns(['notification_id', 'application_id', 'player_id', 'platform', 'status', 'created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('players')
+            .select((p) => [p.lit(id).as('notification_id'), p.val(BIG_APP).as('application_id'), 'players.id', p.val('android').as('platform'), p.val('sent').as('status'), p.val(at).as('created_at')])
+            .where('players.application_id', '=', BIG_APP),
+        )
+        .execute();
+    }
+    const log = `/api/application/${BIG_APP}/message`;
+    const all = await server.call('GET', `${log}?limit=5`, { token: owner().token });
+    expect(all.body.data).toMatchObject({ total: DELIVERY_LOG_COUNT_CAP, total_capped: true });
+    expect(all.body.data.items).toHaveLength(5);
+    const deeper = await server.call('GET', `${log}?limit=5&before_id=${all.body.data.next_before_id}`, { token: owner().token });
+    expect(deeper.body.data).toMatchObject({ total: DELIVERY_LOG_COUNT_CAP, total_capped: true });
+    // Under the cap the count is exact.
+    const one = await server.call('GET', `${log}?limit=5&notification_id=${ids[0]}`, { token: owner().token });
+    expect(one.body.data).toMatchObject({ total: half, total_capped: false });
   });
 
   it('refuses a cursor that is not a positive whole number', async () => {

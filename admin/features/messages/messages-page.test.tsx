@@ -32,7 +32,7 @@ beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['viewer'] });
   deliveries = [delivery(), delivery({ id: 901, device_id: 'v_0001', player_id: 43, status: 'failed', reason: 'unsubscribed', attempts: 2, delivered_at: null, clicked_at: null })];
   calls = fakeApi({
-    'GET /api/application/shop_one/message': () => ({ ...pageOf(deliveries), next_before_id: null }),
+    'GET /api/application/shop_one/message': () => ({ ...pageOf(deliveries), total_capped: false, next_before_id: null }),
     'GET /api/application/shop_one/notification/12': () => message(),
   });
 });
@@ -87,7 +87,7 @@ describe("the recipients' log", () => {
 
 describe('paging through a long log', () => {
   /** 120 recipients, ids 1120 down to 1001, served by cursor as the API does (50 a page). */
-  function serveByCursor() {
+  function serveByCursor(counted?: { total: number; capped: boolean }) {
     const all = Array.from({ length: 120 }, (_, i) => delivery({ id: 1120 - i, device_id: `v_${1120 - i}` }));
     calls = fakeApi({
       'GET /api/application/shop_one/message': (call) => {
@@ -95,7 +95,8 @@ describe('paging through a long log', () => {
         const limit = Number(call.query.get('limit'));
         const rest = all.filter((row) => row.id < before);
         const items = rest.slice(0, limit);
-        return { items, total: all.length, page: 1, limit, next_before_id: rest.length > limit ? items[items.length - 1].id : null };
+        const total_capped = counted?.capped ?? false;
+        return { items, total: counted?.total ?? all.length, total_capped, page: 1, limit, next_before_id: rest.length > limit ? items[items.length - 1].id : null };
       },
     });
   }
@@ -127,6 +128,13 @@ describe('paging through a long log', () => {
     expect(await screen.findByText('v_1120')).toBeTruthy();
     expect(logCalls().at(-1)?.query.get('before_id')).toBeNull();
     expect(screen.getByRole('button', { name: 'Previous page' }).getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it("says 'more than' when the server counted only up to its cap", async () => {
+    serveByCursor({ total: 100, capped: true });
+    open();
+    expect(await screen.findByText('v_1120')).toBeTruthy();
+    expect(screen.getByText('Page 1 of more than 2')).toBeTruthy();
   });
 
   it('starts again from the newest when a filter changes', async () => {

@@ -105,6 +105,8 @@ export function MessagesPage() {
   const total = log.data?.total ?? 0;
   const next = log.data?.next_before_id ?? null;
   const pageNumber = position.previous.length + 1;
+  // Past the server's count cap the page count is a floor ("of more than …").
+  const pages = Math.max(pageNumber, Math.ceil(total / PAGE_SIZE));
   const pagination =
     position.cursor === null && next === null
       ? undefined
@@ -115,7 +117,7 @@ export function MessagesPage() {
           onNext: () => {
             if (next !== null) setPosition({ filters: filtersKey, cursor: next, previous: [...position.previous, position.cursor] });
           },
-          label: t('common.pageOf', { page: pageNumber, pages: Math.max(pageNumber, Math.ceil(total / PAGE_SIZE)) }),
+          label: t(log.data?.total_capped ? 'common.pageOfMore' : 'common.pageOf', { page: pageNumber, pages }),
           accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
         };
   const filtered = filters.status !== 'all' || filters.q !== '' || filters.notificationId !== null;
