@@ -268,8 +268,10 @@ export async function writeBatches(db: Kysely<Database>, dialect: Dialect, batch
   return results;
 }
 
-/** Adds counts to event definitions; property types already known keep their type (the first one seen wins). */
-/** Adds counts to event_definitions and merges property types, one statement for all the names. */
+/**
+ * Adds counts to event_definitions and merges property types, one statement for all the names: a property type
+ * already known keeps its type (the first one seen wins).
+ */
 export async function upsertEventDefinitions(db: Kysely<Database>, dialect: Dialect, definitions: Definition[]): Promise<void> {
   if (definitions.length === 0) return;
   const merge =
