@@ -74,6 +74,15 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
     players = await playersNamed(db, applicationId, query.q);
     if (players.length === 0) return empty;
   }
+  if (query.player_id) {
+    const playerId = query.player_id;
+    if (players) players = players.filter((id) => id === playerId);
+    else {
+      const own = await db.selectFrom('players').select('id').where('application_id', '=', applicationId).where('id', '=', playerId).executeTakeFirst();
+      players = own ? [playerId] : [];
+    }
+    if (players.length === 0) return empty;
+  }
 
   // The filters; the application's own player or message ids stand for application_id where given, so the
   // planner takes the narrower index.

@@ -379,12 +379,15 @@ export const DELIVERY_LOG_MAX_ROWS = 10_000;
 export const DELIVERY_LOG_COUNT_CAP = 100_000;
 
 /**
- * GET /application/{id}/message: the recipients' log, searchable by device id, external user id, email or phone.
+ * GET /application/{id}/message: the recipients' log, searchable by device id, external user id, email or phone,
+ * or narrowed to one player (`player_id`).
  * Paged by `page` (the first DELIVERY_LOG_MAX_ROWS rows), or to any depth by `before_id`: the rows with a smaller
  * id, newest first (`page` is then ignored). The next page's `before_id` comes with each page.
  */
 export const DeliveryListQuery = PageQuery.extend({
   notification_id: z.coerce.number().int().positive().optional(),
+  /** One player's messages (the player's page). */
+  player_id: z.coerce.number().int().positive().optional(),
   status: z.enum(['all', ...DELIVERY_STATUSES]).default('all'),
   q: z.string().trim().max(100).optional(),
   before_id: z.coerce.number().int().positive().optional(),

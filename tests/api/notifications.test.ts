@@ -744,8 +744,13 @@ describe("a message's report and the recipients' log", () => {
     ['notification_id=BIG&status=failed', ['em-iphone-00006', 'dung-android-05', 'chi-android-004']],
     ['notification_id=BIG&q=customer-7', ['anna-ipad-0002', 'anna-iphone-0001']],
     ['notification_id=SMALL&q=customer-7&status=queued', ['anna-iphone-0001']],
+    ['player_id=ANNA', ['anna-iphone-0001', 'anna-iphone-0001']],
+    ['player_id=ANNA&notification_id=SMALL', ['anna-iphone-0001']],
+    ['player_id=ANNA&q=customer-7', ['anna-iphone-0001', 'anna-iphone-0001']],
+    ['player_id=ANNA&q=binh@example.com', []],
   ])('finds recipients by %s', async (query, expected) => {
-    const answer = await server.call('GET', `${url}/message?${query.replace('SMALL', String(small)).replace('BIG', String(big))}`, { token: owner().token });
+    const filled = query.replace('SMALL', String(small)).replace('BIG', String(big)).replace('ANNA', String(players.anna));
+    const answer = await server.call('GET', `${url}/message?${filled}`, { token: owner().token });
     expect(answer.status).toBe(200);
     expect(devices(answer)).toEqual(expected);
     expect(answer.body.data.total).toBe(expected.length);
@@ -781,6 +786,8 @@ describe("a message's report and the recipients' log", () => {
   it("shows nothing of another application's message", async () => {
     const answer = await server.call('GET', `${base}/message?notification_id=${big}`, { token: owner().token });
     expect(answer.body.data).toMatchObject({ items: [], total: 0 });
+    const player = await server.call('GET', `${base}/message?player_id=${players.anna}`, { token: owner().token });
+    expect(player.body.data).toMatchObject({ items: [], total: 0 });
     expect((await server.call('GET', `${base}/notification/${big}/report`, { token: owner().token })).status).toBe(404);
   });
 

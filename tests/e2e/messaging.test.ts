@@ -174,6 +174,11 @@ describe('sending a message', () => {
     await page.getByText(`saigon-${stamp}`).first().waitFor();
     expect(await page.getByText(`boston-${stamp}`).count()).toBe(0);
     await shot(page, 'messaging-recipients-en');
+    // A recipient's own page lists the message among those they received.
+    await page.getByRole('link', { name: `hanoi-${stamp}` }).first().click();
+    await page.waitForURL(/\/player\/\d+$/);
+    await page.getByRole('link', { name: 'Áo dài sale' }).waitFor();
+    await shot(page, 'messaging-player-messages-en');
 
     // An SMS to the same segment reaches the gateway under the brand name.
     await page.goto(`${stack.url}/application/${APP}/notification/sms`);

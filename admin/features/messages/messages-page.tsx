@@ -1,4 +1,4 @@
-import { Badge, BlockStack, Box, Card, ChoiceList, EmptySearchResult, EmptyState, Filters, IndexTable, InlineStack, Link, Page, Tag, Text, useBreakpoints } from '@shopify/polaris';
+import { BlockStack, Box, Card, ChoiceList, EmptySearchResult, EmptyState, Filters, IndexTable, InlineStack, Link, Page, Tag, Text, useBreakpoints } from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
@@ -10,17 +10,10 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { titleOf } from '../notifications/notification-bits';
+import { DeliveryStatusBadge } from './delivery-status';
 
 export const PAGE_SIZE = 50;
 type StatusFilter = 'all' | DeliveryStatus;
-
-const STATUS_TONE: Record<DeliveryStatus, 'info' | 'success' | 'critical' | 'magic' | undefined> = {
-  queued: undefined,
-  sent: 'info',
-  delivered: 'success',
-  clicked: 'magic',
-  failed: 'critical',
-};
 
 /**
  * The log's filters as the address keeps them (`?notification_id=12&status=failed&q=…`). The page is not kept
@@ -128,18 +121,7 @@ export function MessagesPage() {
       ? [{ key: 'status', label: t('messageUi.filters.statusApplied', { value: t(`messageUi.statuses.${filters.status}`) }), onRemove: () => setFilters({ ...filters, status: 'all' }) }]
       : [];
 
-  function status(delivery: Delivery) {
-    return (
-      <BlockStack gap="050">
-        <Badge tone={STATUS_TONE[delivery.status]}>{t(`messageUi.statuses.${delivery.status}`)}</Badge>
-        {delivery.reason ? (
-          <Text as="span" tone="critical" variant="bodySm">
-            {t(`messageUi.reasons.${delivery.reason}`)}
-          </Text>
-        ) : null}
-      </BlockStack>
-    );
-  }
+  const status = (delivery: Delivery) => <DeliveryStatusBadge delivery={delivery} />;
   const messageLink = (delivery: Delivery) => (
     <Link url={`/notification/${delivery.notification_id}/detail`} removeUnderline>
       {delivery.notification_name || `#${delivery.notification_id}`}

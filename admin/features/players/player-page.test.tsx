@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
-import type { PlayerDetail } from '../../../shared/contract';
+import type { Delivery, DeliveryPage, PlayerDetail } from '../../../shared/contract';
 import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { answer, renderInConsole } from '../../test-utils';
@@ -9,8 +9,26 @@ import { application, player } from './fixtures';
 import { PlayerPage, utcOffset } from './player-page';
 
 const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-let calls: { method: string; path: string; body: unknown }[] = [];
+let calls: { method: string; path: string; search: string; body: unknown }[] = [];
 let detail: PlayerDetail;
+let log: DeliveryPage;
+
+const delivery = (id: number, name: string, fields: Partial<Delivery> = {}): Delivery => ({
+  id,
+  notification_id: 100 + id,
+  notification_name: name,
+  player_id: 42,
+  device_id: 'v_8f2c1a9e77',
+  platform: 'web',
+  status: 'sent',
+  reason: null,
+  attempts: 1,
+  sent_at: '2025-03-02T09:00:00.000Z',
+  delivered_at: null,
+  clicked_at: null,
+  created_at: '2025-03-02T08:59:00.000Z',
+  ...fields,
+});
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['manager'] });
@@ -23,12 +41,14 @@ beforeEach(() => {
     ],
     events: [{ id: 1, name: 'purchase', properties: { value: 250000 }, session_id: 's1', occurred_at: '2025-03-01T08:10:00.000Z' }],
   };
+  log = { items: [], total: 0, total_capped: false, page: 1, limit: 5, next_before_id: null };
   fetchMock.mockReset();
   fetchMock.mockImplementation(async (url, init) => {
     const parsed = new URL(url);
     const method = init.method ?? 'GET';
-    calls.push({ method, path: parsed.pathname, body: init.body ? JSON.parse(String(init.body)) : undefined });
+    calls.push({ method, path: parsed.pathname, search: parsed.search, body: init.body ? JSON.parse(String(init.body)) : undefined });
     if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
+    if (parsed.pathname === '/api/application/shop_one/message' && method === 'GET') return answer({ success: true, data: log });
     if (parsed.pathname === '/api/application/shop_one/player/42' && method === 'GET') return answer({ success: true, data: detail });
     if (parsed.pathname === '/api/application/shop_one/player/42/tags' && method === 'POST') {
       const body = JSON.parse(String(init.body)) as { tags: string[] };
@@ -74,7 +94,41 @@ describe("a player's page", () => {
     expect(within(attributes).getByText('Date')).toBeTruthy();
     expect(within(attributes).getByText('True/false')).toBeTruthy();
     expect(screen.getByText('value: 250,000')).toBeTruthy();
-    expect(screen.getByText(/once messaging is available/)).toBeTruthy();
+  });
+
+  it("lists the messages the player received, newest first, with their status, and leads to the rest in the recipients' log", async () => {
+    log = {
+      ...log,
+      items: [delivery(7, 'Tết sale', { status: 'clicked', clicked_at: '2025-03-02T10:00:00.000Z' }), delivery(6, 'Welcome', { status: 'failed', reason: 'unsubscribed', sent_at: null })],
+      total: 7,
+    };
+    open();
+    const sale = await screen.findByRole('link', { name: 'Tết sale' });
+    expect(sale.getAttribute('href')).toBe('/application/shop_one/notification/107/detail');
+    expect(screen.getByText('Clicked')).toBeTruthy();
+    expect(screen.getByText('Failed')).toBeTruthy();
+    expect(screen.getByText('Unsubscribed')).toBeTruthy();
+    expect(screen.getByText('Web push · sent 2025-03-02 09:00 · clicked 2025-03-02 10:00')).toBeTruthy();
+    // Not sent (it failed first): the time it was queued.
+    expect(screen.getByText('Web push · 2025-03-02 08:59')).toBeTruthy();
+    const all = screen.getByRole('link', { name: "See all 7 messages in the recipients' log" });
+    expect(all.getAttribute('href')).toBe('/application/shop_one/message?q=v_8f2c1a9e77');
+    const asked = calls.find((call) => call.path === '/api/application/shop_one/message');
+    expect(new URLSearchParams(asked?.search).get('player_id')).toBe('42');
+    expect(new URLSearchParams(asked?.search).get('limit')).toBe('5');
+  });
+
+  it('says when no message was sent to the player yet, with no link to the log', async () => {
+    open();
+    expect(await screen.findByText('No message has been sent to this player yet.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /recipients' log/ })).toBeNull();
+  });
+
+  it("tells a role outside the notifications area that it can't see the messages, and does not ask for them", async () => {
+    useAppStore.setState({ roles: ['ads_manager'] });
+    open();
+    expect(await screen.findByText("Your role can't see the messages sent to players.")).toBeTruthy();
+    expect(calls.some((call) => call.path === '/api/application/shop_one/message')).toBe(false);
   });
 
   it('refuses a tag the contract refuses, with its message, and sends nothing', async () => {

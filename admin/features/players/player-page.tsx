@@ -8,6 +8,7 @@ import {
   InlineGrid,
   InlineStack,
   Layout,
+  Link,
   Page,
   SkeletonBodyText,
   SkeletonPage,
@@ -20,15 +21,17 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
-import { type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, Tag as TagName } from '../../../shared/contract';
+import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, Tag as TagName } from '../../../shared/contract';
 import { formatDate, relativeTime } from '../../../shared/format';
-import { isViewerOnly } from '../../../shared/permissions';
+import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { Missing, PlatformLabel, SubscribedBadge, countryName } from './player-bits';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
+import { QueryState } from '../../components/query-state';
+import { DeliveryStatusBadge } from '../messages/delivery-status';
 
 type Lang = 'vi' | 'en';
 
@@ -113,44 +116,69 @@ function AttributesCard({ attributes, lang }: { attributes: PlayerAttribute[]; l
   );
 }
 
-function EventsCard({ events, lang }: { events: PlayerEvent[]; lang: Lang }) {
-  const { t } = useTranslation();
+/** A card with a heading, as the player's events and messages are shown. */
+function EntriesCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Card>
       <BlockStack gap="300">
         <Text as="h2" variant="headingMd">
-          {t('players.detail.events')}
+          {title}
         </Text>
-        {events.length === 0 ? (
-          <Text as="p" tone="subdued">
-            {t('players.detail.noEvents')}
-          </Text>
-        ) : (
-          <BlockStack gap="300">
-            {events.map((event, index) => (
-              <BlockStack key={event.id} gap="100">
-                {index > 0 ? <Divider /> : null}
-                <InlineStack align="space-between" gap="200" blockAlign="center">
-                  <Text as="span" fontWeight="semibold">
-                    <span className="nudge-mono">{event.name}</span>
-                  </Text>
-                  <Text as="span" tone="subdued" variant="bodySm">
-                    {formatDate(event.occurred_at, '{y}-{m}-{d} {h}:{i}', { lang })}
-                  </Text>
-                </InlineStack>
-                {event.properties && Object.keys(event.properties).length > 0 ? (
-                  <InlineStack gap="100">
-                    {Object.entries(event.properties).map(([name, value]) => (
-                      <Tag key={name}>{`${name}: ${scalarText(value, name.endsWith('.date') ? 'date' : typeof value, lang, t)}`}</Tag>
-                    ))}
-                  </InlineStack>
-                ) : null}
-              </BlockStack>
-            ))}
-          </BlockStack>
-        )}
+        {children}
       </BlockStack>
     </Card>
+  );
+}
+
+/** Entries newest first with a divider between them, or `empty` when there are none. */
+function Entries<T extends { id: number }>({ items, empty, entry }: { items: T[]; empty: string; entry: (item: T) => ReactNode }) {
+  if (items.length === 0) {
+    return (
+      <Text as="p" tone="subdued">
+        {empty}
+      </Text>
+    );
+  }
+  return (
+    <BlockStack gap="300">
+      {items.map((item, index) => (
+        <BlockStack key={item.id} gap="100">
+          {index > 0 ? <Divider /> : null}
+          {entry(item)}
+        </BlockStack>
+      ))}
+    </BlockStack>
+  );
+}
+
+function EventsCard({ events, lang }: { events: PlayerEvent[]; lang: Lang }) {
+  const { t } = useTranslation();
+  return (
+    <EntriesCard title={t('players.detail.events')}>
+      <Entries
+        items={events}
+        empty={t('players.detail.noEvents')}
+        entry={(event) => (
+          <>
+            <InlineStack align="space-between" gap="200" blockAlign="center">
+              <Text as="span" fontWeight="semibold">
+                <span className="nudge-mono">{event.name}</span>
+              </Text>
+              <Text as="span" tone="subdued" variant="bodySm">
+                {formatDate(event.occurred_at, '{y}-{m}-{d} {h}:{i}', { lang })}
+              </Text>
+            </InlineStack>
+            {event.properties && Object.keys(event.properties).length > 0 ? (
+              <InlineStack gap="100">
+                {Object.entries(event.properties).map(([name, value]) => (
+                  <Tag key={name}>{`${name}: ${scalarText(value, name.endsWith('.date') ? 'date' : typeof value, lang, t)}`}</Tag>
+                ))}
+              </InlineStack>
+            ) : null}
+          </>
+        )}
+      />
+    </EntriesCard>
   );
 }
 
@@ -270,9 +298,69 @@ function DeletePlayerModal({ player, base, onClose, onDone }: { player: Player; 
   );
 }
 
+/** How many of a player's messages their page shows; the rest are one link away in the recipients' log. */
+export const PLAYER_MESSAGES_SHOWN = 5;
+
+/**
+ * The messages a player received, newest first, from the recipients' log (`player_id`), with each one's status;
+ * for roles that may read the log (spec §6's notifications area).
+ */
+function MessagesCard({ player, lang }: { player: Player; lang: Lang }) {
+  const { t } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  const mayRead = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.notifications });
+  const log = useApiQuery(mayRead ? `/application/${encodeURIComponent(applicationId)}/message` : null, DeliveryPage, { player_id: player.id, limit: PLAYER_MESSAGES_SHOWN });
+  const items = log.data?.items ?? [];
+  const total = log.data?.total ?? 0;
+  const date = (value: string) => formatDate(value, '{y}-{m}-{d} {h}:{i}', { lang });
+  const entry = (delivery: Delivery) => (
+    <>
+      <InlineStack align="space-between" gap="200" blockAlign="start" wrap={false}>
+        <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+          <Link url={`/notification/${delivery.notification_id}/detail`} removeUnderline>
+            {delivery.notification_name || `#${delivery.notification_id}`}
+          </Link>
+        </div>
+        <DeliveryStatusBadge delivery={delivery} />
+      </InlineStack>
+      <Text as="span" tone="subdued" variant="bodySm">
+        {[
+          t(`messageUi.platforms.${delivery.platform}`),
+          delivery.sent_at ? t('messageUi.sentAt', { date: date(delivery.sent_at) }) : date(delivery.created_at),
+          delivery.clicked_at ? t('messageUi.clickedAt', { date: date(delivery.clicked_at) }) : null,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </Text>
+    </>
+  );
+  return (
+    <EntriesCard title={t('players.detail.messages')}>
+      {!mayRead ? (
+        <Text as="p" tone="subdued">
+          {t('players.detail.messagesNotAllowed')}
+        </Text>
+      ) : (
+        <QueryState query={log} lines={3}>
+          {() => (
+            <BlockStack gap="300">
+              <Entries items={items} empty={t('players.detail.noMessages')} entry={entry} />
+              {total > items.length ? (
+                <Link url={`/message?q=${encodeURIComponent(player.device_id)}`}>
+                  {t(log.data?.total_capped ? 'players.detail.allMessagesMore' : 'players.detail.allMessages', { count: total })}
+                </Link>
+              ) : null}
+            </BlockStack>
+          )}
+        </QueryState>
+      )}
+    </EntriesCard>
+  );
+}
+
 /**
  * /player/:player_id: every field of a player (spec §3) by group, its attributes with their types, recent
- * events and tags; add or remove a tag, delete the player.
+ * events, the messages it received and its tags; add or remove a tag, delete the player.
  */
 export function PlayerPage() {
   const { t, i18n } = useTranslation();
@@ -420,18 +508,7 @@ export function PlayerPage() {
           <BlockStack gap="400">
             <TagsCard player={player} base={base} readOnly={readOnly} onChanged={detail.reload} />
             <AttributesCard attributes={attributes} lang={lang} />
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {t('players.detail.messages')}
-                </Text>
-                <Box>
-                  <Text as="p" tone="subdued">
-                    {t('players.detail.messagesLater')}
-                  </Text>
-                </Box>
-              </BlockStack>
-            </Card>
+            <MessagesCard player={player} lang={lang} />
           </BlockStack>
         </Layout.Section>
       </Layout>
