@@ -1,4 +1,4 @@
-import { BlockStack, Button, Card, EmptyState, InlineStack, Layout, Link, SkeletonBodyText, Text } from '@shopify/polaris';
+import { BlockStack, Box, Button, Card, EmptyState, InlineStack, Layout, Link, SkeletonBodyText, Text } from '@shopify/polaris';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageStats } from '../../../shared/contract';
@@ -29,15 +29,18 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
   const data = stats.data;
   const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
 
+  // Outside a card: on a phone Polaris' cards run edge to edge, so the heading keeps the page's own inset.
   const heading = (
-    <BlockStack gap="100">
-      <Text as="h2" variant="headingLg">
-        {t('dashboard.messages.title')}
-      </Text>
-      <Text as="p" tone="subdued">
-        {t('dashboard.messages.subtitle', { count: days })}
-      </Text>
-    </BlockStack>
+    <Box paddingInline={{ xs: '400', sm: '0' }}>
+      <BlockStack gap="100">
+        <Text as="h2" variant="headingLg">
+          {t('dashboard.messages.title')}
+        </Text>
+        <Text as="p" tone="subdued">
+          {t('dashboard.messages.subtitle', { count: days })}
+        </Text>
+      </BlockStack>
+    </Box>
   );
 
   const frame = (gap: '300' | '400', children: ReactNode) => (
