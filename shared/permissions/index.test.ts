@@ -16,7 +16,9 @@ import {
   isViewerWriteBlocked,
   matchApplicationRoute,
   patternMatches,
+  SIDEBAR_SECTIONS,
   sidebarRoutes,
+  sidebarSections,
 } from './index';
 
 const route = (path: string): RouteMeta => {
@@ -277,6 +279,30 @@ describe('sidebarRoutes', () => {
   it('puts no detail screen (a path with a parameter) in the sidebar', () => {
     const all = APPLICATION_ROUTES.filter((entry) => entry.menu === 'sidebar').map((entry) => entry.path);
     for (const path of all) expect(path).not.toMatch(/:/);
+  });
+});
+
+describe('sidebarSections', () => {
+  it('puts every sidebar entry of the route table in exactly one section', () => {
+    const grouped = SIDEBAR_SECTIONS.flatMap((section) => section.paths);
+    expect(new Set(grouped).size).toBe(grouped.length);
+    expect(sorted(grouped)).toEqual(sorted(APPLICATION_ROUTES.filter((entry) => entry.menu === 'sidebar').map((entry) => entry.path)));
+  });
+
+  it('groups what a user sees: the dashboard, the audience, messaging and the shop widgets, with no empty Manage section', () => {
+    const sections = sidebarSections({ roles: ['user'] }).map((section) => [section.key, section.routes.map((entry) => entry.path)]);
+    expect(sections).toEqual([
+      ['overview', ['/']],
+      ['audience', ['/player']],
+      ['messaging', ['/notification', '/channel']],
+      ['onsite', ['/banner', '/suggestion', '/fake_noti', '/maxlead']],
+    ]);
+  });
+
+  it.each(ROLES)('shows %s the same entries as the flat list, each once', (role) => {
+    const grouped = sidebarSections({ roles: [role] }).flatMap((section) => section.routes.map((entry) => entry.path));
+    expect(sorted(grouped)).toEqual(sorted(sidebarRoutes({ roles: [role] }).map((entry) => entry.path)));
+    expect(new Set(grouped).size).toBe(grouped.length);
   });
 });
 

@@ -158,6 +158,12 @@ describe('a new user, from registering to inviting a viewer', () => {
     // Opening an application lands on its dashboard; the team is one menu entry away.
     await page.getByRole('link', { name: `Mở ${app.name}` }).click();
     await page.waitForURL(new RegExp(`/application/${app.id}/?$`));
+    // The menu is grouped as a merchant works: the audience, messaging, the shop's widgets, then management.
+    const menu = await page.getByRole('navigation', { name: 'Menu chính' }).innerText();
+    const order = ['Tổng quan', 'Khách hàng', 'Người dùng', 'Phân khúc', 'Gửi tin', 'Thông báo', 'Trên cửa hàng', 'Banner', 'Quản lý', 'Thành viên', 'Cài đặt'];
+    const positions = order.map((label) => menu.indexOf(label));
+    expect(positions.every((position) => position >= 0), menu).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
     await page.getByRole('link', { name: 'Thành viên' }).first().click();
     await page.waitForURL(new RegExp(`/application/${app.id}/permission$`));
     await page.getByRole('heading', { name: 'Thành viên' }).first().waitFor();

@@ -23,7 +23,7 @@ import {
 } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
-import { isShopPlatformApplication, sidebarRoutes } from '../../../shared/permissions';
+import { isShopPlatformApplication, sidebarSections } from '../../../shared/permissions';
 import { Brand } from '../../components/brand';
 import { useAppStore } from '../../stores/store';
 import { useConsoleLinks } from '../use-console-links';
@@ -68,17 +68,22 @@ export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
   const showDocs = !isShopPlatformApplication(applicationId);
   const base = applicationId ? `/application/${encodeURIComponent(applicationId)}` : null;
 
-  const applicationItems = base
-    ? sidebarRoutes(access).map((route) => {
-        const url = route.path === '/' ? base : `${base}${route.path}`;
-        return {
-          url,
-          label: t(route.title),
-          icon: ICONS[route.path],
-          selected: path === url || path.startsWith(`${url}/`),
-          onClick: onNavigate,
-        };
-      })
+  // The application's entries by section; the dashboard's carries the application's name as its title.
+  const sections = base
+    ? sidebarSections(access).map((section) => ({
+        key: section.key,
+        title: section.key === 'overview' ? (appName ?? applicationId) : t(`layout.sections.${section.key}`),
+        items: section.routes.map((route) => {
+          const url = route.path === '/' ? base : `${base}${route.path}`;
+          return {
+            url,
+            label: t(route.title),
+            icon: ICONS[route.path],
+            selected: path === url || path.startsWith(`${url}/`),
+            onClick: onNavigate,
+          };
+        }),
+      }))
     : [];
 
   const docItems = showDocs
@@ -108,9 +113,9 @@ export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
             },
           ]}
         />
-        {base && applicationItems.length > 0 ? (
-          <Navigation.Section title={appName ?? applicationId} items={applicationItems} />
-        ) : null}
+        {sections.map((section) => (
+          <Navigation.Section key={section.key} title={section.title} items={section.items} />
+        ))}
         {docItems.length > 0 ? <Navigation.Section title={t('layout.resources')} items={docItems} separator /> : null}
       </Navigation>
     </>
