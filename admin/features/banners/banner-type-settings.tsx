@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONTACT_FIELDS } from '../../../shared/contract';
 import { AppearanceFields } from './appearance-fields';
-import { DateTimeField, NumberField, useErrorOf } from './form-fields';
+import { DateTimeField, NumberField, useErrorOf, type ErrorOf } from './form-fields';
 import type { SettingsSectionProps } from './widget-editor';
 import type { PathErrors, SettingsOf } from './widget-drafts';
 
@@ -25,6 +25,44 @@ function Section({ title, children }: { title: string; children: React.ReactNode
         {children}
       </BlockStack>
     </Card>
+  );
+}
+
+/** The link a widget opens and the text of its button, side by side (the flash sale and the banner). */
+function LinkButtonFields<S extends { link?: string | null; button_text: string }>({
+  settings,
+  onChange,
+  errorOf,
+  disabled,
+}: {
+  settings: S;
+  onChange(next: S): void;
+  errorOf: ErrorOf;
+  disabled?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
+      <TextField
+        label={t('widgets.fields.link')}
+        helpText={t('widgets.fields.linkHelp')}
+        type="url"
+        value={settings.link ?? ''}
+        onChange={(link) => onChange({ ...settings, link })}
+        autoComplete="off"
+        disabled={disabled}
+        error={errorOf('link')}
+      />
+      <TextField
+        label={t('widgets.fields.buttonText')}
+        value={settings.button_text}
+        onChange={(buttonText) => onChange({ ...settings, button_text: buttonText })}
+        autoComplete="off"
+        maxLength={40}
+        disabled={disabled}
+        error={errorOf('button_text')}
+      />
+    </InlineGrid>
   );
 }
 
@@ -116,27 +154,7 @@ export function ScheduleSettingsSection({ settings, onChange, errors, disabled }
       </Section>
       <Section title={t('widgets.sections.buttonAndLook')}>
         <FormLayout>
-          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
-            <TextField
-              label={t('widgets.fields.link')}
-              helpText={t('widgets.fields.linkHelp')}
-              type="url"
-              value={settings.link ?? ''}
-              onChange={set('link')}
-              autoComplete="off"
-              disabled={disabled}
-              error={errorOf('link')}
-            />
-            <TextField
-              label={t('widgets.fields.buttonText')}
-              value={settings.button_text}
-              onChange={set('button_text')}
-              autoComplete="off"
-              maxLength={40}
-              disabled={disabled}
-              error={errorOf('button_text')}
-            />
-          </InlineGrid>
+          <LinkButtonFields settings={settings} onChange={onChange} errorOf={errorOf} disabled={disabled} />
           <AppearanceFields
             positions={['top', 'bottom'] as const}
             position={settings.position}
@@ -212,27 +230,7 @@ export function BannerSettingsSection({ settings, onChange, errors, disabled }: 
             disabled={disabled}
             error={errorOf('image_url')}
           />
-          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
-            <TextField
-              label={t('widgets.fields.link')}
-              helpText={t('widgets.fields.linkHelp')}
-              type="url"
-              value={settings.link ?? ''}
-              onChange={set('link')}
-              autoComplete="off"
-              disabled={disabled}
-              error={errorOf('link')}
-            />
-            <TextField
-              label={t('widgets.fields.buttonText')}
-              value={settings.button_text}
-              onChange={set('button_text')}
-              autoComplete="off"
-              maxLength={40}
-              disabled={disabled}
-              error={errorOf('button_text')}
-            />
-          </InlineGrid>
+          <LinkButtonFields settings={settings} onChange={onChange} errorOf={errorOf} disabled={disabled} />
         </FormLayout>
       </Section>
       <Section title={t('widgets.sections.look')}>
