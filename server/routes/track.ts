@@ -79,8 +79,13 @@ export async function applicationOfKey(request: FastifyRequest): Promise<string>
   }
 }
 
-/** A registered device of the application; the REST calls other than registration need one. */
-async function requireDevice(request: FastifyRequest, applicationId: string, deviceId: string): Promise<void> {
+/**
+ * What every call on a registered device starts with: the application of the key, the limits of that device,
+ * and the device itself, which must have registered (NOT_FOUND otherwise).
+ */
+async function registeredDevice(request: FastifyRequest, deviceId: string): Promise<string> {
+  const applicationId = await applicationOfKey(request);
+  checkLimits(request, `${applicationId}:${deviceId}`);
   const row = await request.server.services.db
     .selectFrom('players')
     .select('id')
@@ -88,6 +93,7 @@ async function requireDevice(request: FastifyRequest, applicationId: string, dev
     .where('device_id', '=', deviceId)
     .executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND');
+  return applicationId;
 }
 
 /*
@@ -188,10 +194,8 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const applicationId = await applicationOfKey(request);
       const deviceId = request.params.device_id;
-      checkLimits(request, `${applicationId}:${deviceId}`);
-      await requireDevice(request, applicationId, deviceId);
+      const applicationId = await registeredDevice(request, deviceId);
       const body = request.body;
       const id = body.id ?? randomUUID();
       const at = body.at ?? request.server.services.clock().getTime();
@@ -216,10 +220,8 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const applicationId = await applicationOfKey(request);
       const deviceId = request.params.device_id;
-      checkLimits(request, `${applicationId}:${deviceId}`);
-      await requireDevice(request, applicationId, deviceId);
+      const applicationId = await registeredDevice(request, deviceId);
       const now = request.server.services.clock().getTime();
       const accepted = await deviceWrite(
         request,
@@ -245,10 +247,8 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const applicationId = await applicationOfKey(request);
       const deviceId = request.params.device_id;
-      checkLimits(request, `${applicationId}:${deviceId}`);
-      await requireDevice(request, applicationId, deviceId);
+      const applicationId = await registeredDevice(request, deviceId);
       const at = request.server.services.clock().getTime();
       await deviceWrite(request, applicationId, deviceId, [{ type: 'set', id: randomUUID(), at, attributes: request.body.attributes }]);
       return { success: true as const, data: { accepted: Object.keys(request.body.attributes).length } };
@@ -269,10 +269,8 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const applicationId = await applicationOfKey(request);
       const deviceId = request.params.device_id;
-      checkLimits(request, `${applicationId}:${deviceId}`);
-      await requireDevice(request, applicationId, deviceId);
+      const applicationId = await registeredDevice(request, deviceId);
       const at = request.server.services.clock().getTime();
       await deviceWrite(request, applicationId, deviceId, [{ type: 'identify', id: randomUUID(), at, identity: request.body }]);
       return { success: true as const, data: { accepted: 1 } };
