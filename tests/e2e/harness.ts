@@ -115,6 +115,11 @@ export async function shot(page: Page, name: string): Promise<void> {
 /** Changes the viewport and waits for the layout's transitions (the sidebar sliding away) to finish. */
 export async function resize(page: Page, viewport: { width: number; height: number }): Promise<void> {
   await page.setViewportSize(viewport);
+  await settled(page);
+}
+
+/** Waits for the page's running CSS transitions (a switch's knob, a drawer) to finish, so a screenshot shows the end state. */
+export async function settled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(() => r(null)));
     // Only transitions end; a spinner's animation runs forever. Bounded in case one never settles.
