@@ -41,6 +41,7 @@ function LinkButtonFields<S extends { link?: string | null; button_text: string 
   disabled?: boolean;
 }) {
   const { t } = useTranslation();
+  const set = setter(settings, onChange);
   return (
     <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
       <TextField
@@ -48,7 +49,7 @@ function LinkButtonFields<S extends { link?: string | null; button_text: string 
         helpText={t('widgets.fields.linkHelp')}
         type="url"
         value={settings.link ?? ''}
-        onChange={(link) => onChange({ ...settings, link })}
+        onChange={set('link')}
         autoComplete="off"
         disabled={disabled}
         error={errorOf('link')}
@@ -56,7 +57,7 @@ function LinkButtonFields<S extends { link?: string | null; button_text: string 
       <TextField
         label={t('widgets.fields.buttonText')}
         value={settings.button_text}
-        onChange={(buttonText) => onChange({ ...settings, button_text: buttonText })}
+        onChange={set('button_text')}
         autoComplete="off"
         maxLength={40}
         disabled={disabled}
