@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCode, firstLink } from '../fakes/smtp';
-import { DESKTOP, PHONE, newPage, resize, settled, shot, signIn, startStack, type Stack } from './harness';
+import { DESKTOP, PHONE, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
 
 /**
  * A new user's first visit, as the issue describes it: register → open the verification link from the SMTP
@@ -106,7 +106,6 @@ describe('a new user, from registering to inviting a viewer', () => {
     await passwordSwitch.click();
     await expect.poll(() => passwordSwitch.getAttribute('aria-checked')).toBe('true');
     await page.getByLabel('Mật khẩu hiện tại').waitFor();
-    await settled(page);
     await shot(page, '05-security-dialog-vi');
     await page.getByRole('dialog').getByRole('button', { name: 'Đóng', exact: true }).last().click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);

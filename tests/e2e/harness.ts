@@ -107,8 +107,9 @@ export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ c
   return { context, page };
 }
 
-/** Saves a full-page screenshot under test-results/screenshots. */
+/** Saves a full-page screenshot under test-results/screenshots, once running transitions have ended. */
 export async function shot(page: Page, name: string): Promise<void> {
+  await settled(page);
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
