@@ -72,11 +72,76 @@ function sqliteValue(value: unknown): unknown {
 
 const list = (columns: readonly Column[]) => columns.map((column) => column.name).join(', ');
 
+/** One statement and its parameters ($1, $2… on PostgreSQL, ? on SQLite), built here to run alone or with others. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** The INSERT statements of many rows, one per chunk; `tail` is what follows the rows (ON CONFLICT …, RETURNING …). */
+export function insertStatements(dialect: Dialect, table: string, columns: readonly Column[], rows: readonly Row[], tail = ''): Statement[] {
+  const out: Statement[] = [];
+  for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
+    const source = rowSource(dialect, columns, chunk);
+    const body = dialect === 'postgres' ? `SELECT * FROM ${source.sql}` : source.sql;
+    out.push({ sql: `INSERT INTO ${table} (${list(columns)}) ${body} ${tail}`, params: source.params });
+  }
+  return out;
+}
+
+/**
+ * Statements that read `rows` as the table `v(columns)`, one per chunk: `statement` is the rest after the WITH
+ * clause (an UPDATE … FROM v, a SELECT … JOIN v; on PostgreSQL also further CTEs: `, name AS (…) SELECT …`).
+ */
+export function withRowsStatements(dialect: Dialect, columns: readonly Column[], rows: readonly Row[], statement: string): Statement[] {
+  const out: Statement[] = [];
+  for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
+    const source = rowSource(dialect, columns, chunk);
+    const cte =
+      dialect === 'postgres'
+        ? `WITH v AS (SELECT * FROM ${source.sql} AS u(${list(columns)}))`
+        : `WITH v(${list(columns)}) AS (${source.sql})`;
+    out.push({ sql: `${cte} ${statement}`, params: source.params });
+  }
+  return out;
+}
+
+/** Runs statements one after the other; returns the rows they gave (RETURNING, SELECT), all together. */
+export async function runStatements<R = Record<string, unknown>>(db: Kysely<Database>, statements: readonly Statement[]): Promise<R[]> {
+  const out: R[] = [];
+  for (const statement of statements) out.push(...(await db.executeQuery<R>(CompiledQuery.raw(statement.sql, statement.params))).rows);
+  return out;
+}
+
+/**
+ * Runs writes that do not depend on one another's effects (different tables, or different rows of one).
+ * SQLite, in process, runs them one after the other. PostgreSQL gets them as ONE statement, each a data-modifying
+ * CTE (`WITH w0 AS (…), w1 AS (…) SELECT 1`), so a group of writes costs one round trip instead of one each:
+ * under ingestion load every round trip waits for the event loop and for the server process to be scheduled,
+ * and those waits, not the writes, set the pace (tests/bench/ingest.ts). PostgreSQL runs every data-modifying
+ * CTE to completion whether or not the final SELECT reads it, all on the same snapshot. Parameters are
+ * renumbered: statement texts built here never hold a literal `$n`, values always travel as parameters.
+ */
+export async function runWrites(db: Kysely<Database>, dialect: Dialect, statements: readonly Statement[]): Promise<void> {
+  if (statements.length === 0) return;
+  if (dialect === 'sqlite' || statements.length === 1) {
+    await runStatements(db, statements);
+    return;
+  }
+  const params: unknown[] = [];
+  const ctes = statements.map((statement, index) => {
+    const offset = params.length;
+    params.push(...statement.params);
+    return `w${index} AS (${statement.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+  });
+  await db.executeQuery(CompiledQuery.raw(`WITH ${ctes.join(', ')} SELECT 1`, params));
+}
+
 /**
  * INSERT of many rows, chunked; `tail` is what follows the rows (ON CONFLICT …, RETURNING …). Returns the
  * rows RETURNING gave, all chunks together.
  */
-export async function insertRows<R = Record<string, unknown>>(
+export function insertRows<R = Record<string, unknown>>(
   db: Kysely<Database>,
   dialect: Dialect,
   table: string,
@@ -84,38 +149,18 @@ export async function insertRows<R = Record<string, unknown>>(
   rows: readonly Row[],
   tail = '',
 ): Promise<R[]> {
-  const out: R[] = [];
-  for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
-    const source = rowSource(dialect, columns, chunk);
-    const body = dialect === 'postgres' ? `SELECT * FROM ${source.sql}` : source.sql;
-    const result = await db.executeQuery<R>(CompiledQuery.raw(`INSERT INTO ${table} (${list(columns)}) ${body} ${tail}`, source.params));
-    out.push(...result.rows);
-  }
-  return out;
+  return runStatements<R>(db, insertStatements(dialect, table, columns, rows, tail));
 }
 
-/**
- * A statement that reads `rows` as the table `v(columns)`: `statement` is the rest after the WITH clause
- * (an UPDATE … FROM v, a SELECT … JOIN v), run once per chunk.
- */
-export async function withRows<R = Record<string, unknown>>(
+/** `withRowsStatements`, run: the rows they gave, all chunks together. */
+export function withRows<R = Record<string, unknown>>(
   db: Kysely<Database>,
   dialect: Dialect,
   columns: readonly Column[],
   rows: readonly Row[],
   statement: string,
 ): Promise<R[]> {
-  const out: R[] = [];
-  for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
-    const source = rowSource(dialect, columns, chunk);
-    const cte =
-      dialect === 'postgres'
-        ? `WITH v AS (SELECT * FROM ${source.sql} AS u(${list(columns)}))`
-        : `WITH v(${list(columns)}) AS (${source.sql})`;
-    const result = await db.executeQuery<R>(CompiledQuery.raw(`${cte} ${statement}`, source.params));
-    out.push(...result.rows);
-  }
-  return out;
+  return runStatements<R>(db, withRowsStatements(dialect, columns, rows, statement));
 }
 
 /** The later of two ISO timestamps column expressions, null-safe, in both dialects. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { inferValueType, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
-import { earlier, insertRows, later, withRows, type Column, type Row } from './ingest-sql';
+import { earlier, insertRows, insertStatements, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
 
 /*
  * The one place that creates and updates players from what devices report: the storefront SDK's batches and
@@ -107,26 +107,41 @@ export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writ
     { name: 'created_at', type: 'text' },
     { name: 'updated_at', type: 'text' },
   ];
-  const created = await insertRows<{ id: number | string; application_id: string; device_id: string }>(
-    db,
-    dialect,
-    'players',
-    columns,
-    rows,
-    'ON CONFLICT (application_id, device_id) DO NOTHING RETURNING id, application_id, device_id',
-  );
+  type Found = { id: number | string; application_id: string; device_id: string; created: boolean | number };
   const out = new Map<string, PlayerRef>();
-  for (const row of created) out.set(playerKey(row.application_id, row.device_id), { id: Number(row.id), created: true });
+  const take = (found: Found[]) => {
+    for (const row of found) out.set(playerKey(row.application_id, row.device_id), { id: Number(row.id), created: Boolean(row.created) });
+  };
+  const insert = `INSERT INTO players (${columns.map((column) => column.name).join(', ')})`;
+  const returning = 'ON CONFLICT (application_id, device_id) DO NOTHING RETURNING id, application_id, device_id';
+  if (dialect === 'postgres') {
+    // One round trip: the new players from the INSERT, the others from a SELECT that, on the statement's
+    // snapshot, cannot see the rows the INSERT adds, so each player comes once, rightly marked.
+    take(
+      await withRows<Found>(
+        db,
+        dialect,
+        columns,
+        rows,
+        `, created AS (${insert} SELECT * FROM v ${returning}) SELECT id, application_id, device_id, true AS created FROM created UNION ALL SELECT p.id, p.application_id, p.device_id, false FROM players p JOIN v ON p.application_id = v.application_id AND p.device_id = v.device_id`,
+      ),
+    );
+  } else {
+    take((await insertRows<Found>(db, dialect, 'players', columns, rows, returning)).map((row) => ({ ...row, created: true })));
+  }
+  // SQLite: the players that were there already. PostgreSQL: only one another process created after this
+  // statement's snapshot was taken but before its INSERT (that INSERT waited for it, then skipped the row).
   const existing = sorted.filter(([key]) => !out.has(key)).map(([, write]) => [write.applicationId, write.deviceId] as Row);
   if (existing.length > 0) {
-    const found = await withRows<{ id: number | string; application_id: string; device_id: string }>(
-      db,
-      dialect,
-      columns.slice(0, 2),
-      existing,
-      'SELECT p.id, p.application_id, p.device_id FROM players p JOIN v ON p.application_id = v.application_id AND p.device_id = v.device_id',
+    take(
+      await withRows<Found>(
+        db,
+        dialect,
+        columns.slice(0, 2),
+        existing,
+        'SELECT p.id, p.application_id, p.device_id, 0 AS created FROM players p JOIN v ON p.application_id = v.application_id AND p.device_id = v.device_id',
+      ),
     );
-    for (const row of found) out.set(playerKey(row.application_id, row.device_id), { id: Number(row.id), created: false });
   }
   return out;
 }
@@ -156,9 +171,9 @@ const UPDATE_SQL = `UPDATE players SET ${[
   'updated_at = v.updated_at',
 ].join(', ')} FROM v WHERE players.id = v.id`;
 
-/** Applies reports to existing players (ids from `ensurePlayers`), one statement per chunk of players. */
-export async function updatePlayers(db: Kysely<Database>, dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date): Promise<void> {
-  if (updates.length === 0) return;
+/** The statements applying reports to existing players (ids from `ensurePlayers`), one per chunk of players. */
+export function updatePlayersStatements(dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date): Statement[] {
+  if (updates.length === 0) return [];
   const at = now.toISOString();
   const rows: Row[] = [...updates]
     .sort((a, b) => a.id - b.id)
@@ -174,7 +189,12 @@ export async function updatePlayers(db: Kysely<Database>, dialect: Dialect, upda
       write.pageViews ?? 0,
       at,
     ]);
-  await withRows(db, dialect, UPDATE_COLUMNS, rows, UPDATE_SQL);
+  return withRowsStatements(dialect, UPDATE_COLUMNS, rows, UPDATE_SQL);
+}
+
+/** Applies reports to existing players (ids from `ensurePlayers`). */
+export async function updatePlayers(db: Kysely<Database>, dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date): Promise<void> {
+  await runWrites(db, dialect, updatePlayersStatements(dialect, updates, now));
 }
 
 /** Creates or updates one device's player: the shorthand for push subscriptions, privacy requests and the like. */
@@ -197,9 +217,9 @@ export interface PlayerDay {
   events: number;
 }
 
-/** Adds to the per-day activity rows (active players, sessions and page views per day on the dashboard). */
-export async function addPlayerDays(db: Kysely<Database>, dialect: Dialect, days: readonly PlayerDay[]): Promise<void> {
-  if (days.length === 0) return;
+/** The statements adding to the per-day activity rows (active players, sessions and page views per day on the dashboard). */
+export function playerDaysStatements(dialect: Dialect, days: readonly PlayerDay[]): Statement[] {
+  if (days.length === 0) return [];
   const merged = new Map<string, PlayerDay>();
   for (const day of days) {
     const key = `${day.applicationId}\u0000${day.day}\u0000${day.playerId}`;
@@ -213,8 +233,7 @@ export async function addPlayerDays(db: Kysely<Database>, dialect: Dialect, days
   const rows: Row[] = [...merged.values()]
     .sort((a, b) => a.playerId - b.playerId || (a.day < b.day ? -1 : 1))
     .map((day) => [day.applicationId, day.day, day.playerId, day.sessions, day.pageViews, day.events]);
-  await insertRows(
-    db,
+  return insertStatements(
     dialect,
     'player_days',
     [
@@ -295,7 +314,15 @@ export async function defineSdkAttributes(
  * than the stored value (a late retry) does not overwrite it.
  */
 export async function setPlayerAttributes(db: Kysely<Database>, dialect: Dialect, writes: readonly AttributeWrite[], now: Date): Promise<void> {
-  if (writes.length === 0) return;
+  await runWrites(db, dialect, await attributeStatements(db, dialect, writes, now));
+}
+
+/**
+ * `setPlayerAttributes` in two steps: defines the new names now (their types decide how values are stored) and
+ * returns the statements that write the values, for the caller to run with its other writes.
+ */
+export async function attributeStatements(db: Kysely<Database>, dialect: Dialect, writes: readonly AttributeWrite[], now: Date): Promise<Statement[]> {
+  if (writes.length === 0) return [];
   const at = now.toISOString();
   // The last write of each player and name wins within the group.
   const latest = new Map<string, AttributeWrite>();
@@ -345,9 +372,8 @@ export async function setPlayerAttributes(db: Kysely<Database>, dialect: Dialect
     const stored = storedAttribute(type, write.value);
     upserts.push([write.playerId, write.applicationId, write.name, stored.value, stored.number_value, write.at]);
   }
-  if (removed.length > 0) {
-    await withRows(
-      db,
+  return [
+    ...withRowsStatements(
       dialect,
       [
         { name: 'player_id', type: 'bigint' },
@@ -356,11 +382,8 @@ export async function setPlayerAttributes(db: Kysely<Database>, dialect: Dialect
       removed,
       // A row-value IN, not EXISTS: SQLite then looks each pair up in the primary key instead of scanning the table.
       'DELETE FROM player_attributes WHERE (player_id, name) IN (SELECT player_id, name FROM v)',
-    );
-  }
-  if (upserts.length > 0) {
-    await insertRows(
-      db,
+    ),
+    ...insertStatements(
       dialect,
       'player_attributes',
       [
@@ -373,6 +396,6 @@ export async function setPlayerAttributes(db: Kysely<Database>, dialect: Dialect
       ],
       upserts,
       'ON CONFLICT (player_id, name) DO UPDATE SET value = excluded.value, number_value = excluded.number_value, updated_at = excluded.updated_at WHERE player_attributes.updated_at <= excluded.updated_at',
-    );
-  }
+    ),
+  ];
 }

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
@@ -211,6 +212,39 @@ describe('many browsers at once', () => {
       .where('players.device_id', 'in', visitors)
       .executeTakeFirstOrThrow();
     expect({ events: Number(days.events), sessions: Number(days.sessions) }).toEqual({ events: 60 * 4 * 3, sessions: 60 });
+  });
+});
+
+describe('a player another server process creates at the same moment', () => {
+  // PostgreSQL finds a group's players in one statement: an INSERT of the new ones and a SELECT of the others,
+  // both on the statement's snapshot. A player another process inserts and commits while that statement waits
+  // on it is in neither; it must still be found, not lost or created twice.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('stores the batch on that player', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const visitor = id('raced');
+    const other = new pg.Client({ connectionString: config.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      const stamp = new Date(now()).toISOString();
+      const created = await other.query<{ id: string }>(
+        "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) VALUES ($1, $2, 'web', 'desktop', $3, $3) RETURNING id",
+        [APP, visitor, stamp],
+      );
+      const answer = track({ key, visitor_id: visitor, items: [{ type: 'session', id: id('s'), at: now(), session_id: id('session') }] });
+      // The batch's write now waits on the other process's uncommitted row.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query('COMMIT');
+      expect((await answer).status).toBe(200);
+
+      const player = await playerOf(visitor);
+      expect(String(player?.id)).toBe(created.rows[0].id);
+      expect(Number(player?.session_count)).toBe(1);
+      expect((await eventsOf(Number(player?.id))).map((event) => event.name)).toEqual(['session_start']);
+    } finally {
+      await other.end();
+    }
   });
 });
 
