@@ -1,32 +1,13 @@
-import { BlockStack, Card, Checkbox, ChoiceList, FormLayout, InlineError, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Checkbox, ChoiceList, FormLayout, InlineError, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONTACT_FIELDS } from '../../../shared/contract';
-import { AppearanceFields } from './appearance-fields';
+import { AppearanceSettingsFields, LookSection, POPUP_POSITIONS } from './appearance-fields';
 import { DateTimeField, NumberField, useErrorOf, type ErrorOf } from './form-fields';
+import { SectionCard } from './section-card';
+import { setter, TitleTextFields } from './settings-fields';
 import type { SettingsSectionProps } from './widget-editor';
 import type { PathErrors, SettingsOf } from './widget-drafts';
-
-/** `set('title')('Sale')`: one setting changed, the others kept. */
-function setter<S extends object>(settings: S, onChange: (next: S) => void) {
-  return <K extends keyof S>(key: K) =>
-    (value: S[K]) =>
-      onChange({ ...settings, [key]: value });
-}
-
-/** A card with a heading. */
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Card>
-      <BlockStack gap="400">
-        <Text as="h2" variant="headingMd">
-          {title}
-        </Text>
-        {children}
-      </BlockStack>
-    </Card>
-  );
-}
 
 /** The link a widget opens and the text of its button, side by side (the flash sale and the banner). */
 function LinkButtonFields<S extends { link?: string | null; button_text: string }>({
@@ -76,7 +57,7 @@ export function ScheduleSettingsSection({ settings, onChange, errors, disabled }
   const set = setter(settings, onChange);
   return (
     <>
-      <Section title={t('banners.schedule.title')}>
+      <SectionCard title={t('banners.schedule.title')}>
         <FormLayout>
           <TextField
             label={t('banners.schedule.saleTitle')}
@@ -152,18 +133,14 @@ export function ScheduleSettingsSection({ settings, onChange, errors, disabled }
             />
           )}
         </FormLayout>
-      </Section>
-      <Section title={t('widgets.sections.buttonAndLook')}>
+      </SectionCard>
+      <SectionCard title={t('widgets.sections.buttonAndLook')}>
         <FormLayout>
           <LinkButtonFields settings={settings} onChange={onChange} errorOf={errorOf} disabled={disabled} />
-          <AppearanceFields
+          <AppearanceSettingsFields
+            settings={settings}
+            onChange={onChange}
             positions={['top', 'bottom'] as const}
-            position={settings.position}
-            onPosition={set('position')}
-            background={settings.background}
-            onBackground={set('background')}
-            color={settings.color}
-            onColor={set('color')}
             errorOf={errorOf}
             disabled={disabled}
           />
@@ -175,7 +152,7 @@ export function ScheduleSettingsSection({ settings, onChange, errors, disabled }
             disabled={disabled}
           />
         </FormLayout>
-      </Section>
+      </SectionCard>
     </>
   );
 }
@@ -199,28 +176,9 @@ export function BannerSettingsSection({ settings, onChange, errors, disabled }: 
   const set = setter(settings, onChange);
   return (
     <>
-      <Section title={t('banners.banner.title')}>
+      <SectionCard title={t('banners.banner.title')}>
         <FormLayout>
-          <TextField
-            label={t('widgets.fields.heading')}
-            value={settings.title}
-            onChange={set('title')}
-            autoComplete="off"
-            maxLength={200}
-            disabled={disabled}
-            error={errorOf('title')}
-          />
-          <TextField
-            label={t('widgets.fields.text')}
-            value={settings.text}
-            onChange={set('text')}
-            autoComplete="off"
-            multiline={3}
-            maxLength={500}
-            showCharacterCount
-            disabled={disabled}
-            error={errorOf('text')}
-          />
+          <TitleTextFields settings={settings} onChange={onChange} errorOf={errorOf} disabled={disabled} textLines={3} countText />
           <TextField
             label={t('widgets.fields.imageUrl')}
             helpText={t('widgets.fields.imageUrlHelp')}
@@ -233,17 +191,13 @@ export function BannerSettingsSection({ settings, onChange, errors, disabled }: 
           />
           <LinkButtonFields settings={settings} onChange={onChange} errorOf={errorOf} disabled={disabled} />
         </FormLayout>
-      </Section>
-      <Section title={t('widgets.sections.look')}>
+      </SectionCard>
+      <SectionCard title={t('widgets.sections.look')}>
         <FormLayout>
-          <AppearanceFields
+          <AppearanceSettingsFields
+            settings={settings}
+            onChange={onChange}
             positions={['top', 'bottom', 'center', 'bottom_left', 'bottom_right'] as const}
-            position={settings.position}
-            onPosition={set('position')}
-            background={settings.background}
-            onBackground={set('background')}
-            color={settings.color}
-            onColor={set('color')}
             errorOf={errorOf}
             disabled={disabled}
           />
@@ -254,7 +208,7 @@ export function BannerSettingsSection({ settings, onChange, errors, disabled }: 
             disabled={disabled}
           />
         </FormLayout>
-      </Section>
+      </SectionCard>
     </>
   );
 }
@@ -291,27 +245,9 @@ export function ContactSettingsSection({ settings, onChange, errors, disabled }:
 
   return (
     <>
-      <Section title={t('banners.contact.title')}>
+      <SectionCard title={t('banners.contact.title')}>
         <FormLayout>
-          <TextField
-            label={t('widgets.fields.heading')}
-            value={settings.title}
-            onChange={set('title')}
-            autoComplete="off"
-            maxLength={200}
-            disabled={disabled}
-            error={errorOf('title')}
-          />
-          <TextField
-            label={t('widgets.fields.text')}
-            value={settings.text}
-            onChange={set('text')}
-            autoComplete="off"
-            multiline={2}
-            maxLength={500}
-            disabled={disabled}
-            error={errorOf('text')}
-          />
+          <TitleTextFields settings={settings} onChange={onChange} errorOf={errorOf} disabled={disabled} />
           <fieldset style={{ border: 0, margin: 0, padding: 0 }}>
             <legend>
               <Text as="span" variant="bodyMd">
@@ -364,20 +300,8 @@ export function ContactSettingsSection({ settings, onChange, errors, disabled }:
             />
           </InlineGrid>
         </FormLayout>
-      </Section>
-      <Section title={t('widgets.sections.look')}>
-        <AppearanceFields
-          positions={['center', 'bottom_left', 'bottom_right'] as const}
-          position={settings.position === 'top' || settings.position === 'bottom' ? 'center' : settings.position}
-          onPosition={set('position')}
-          background={settings.background}
-          onBackground={set('background')}
-          color={settings.color}
-          onColor={set('color')}
-          errorOf={errorOf}
-          disabled={disabled}
-        />
-      </Section>
+      </SectionCard>
+      <LookSection settings={settings} onChange={onChange} positions={POPUP_POSITIONS} errorOf={errorOf} disabled={disabled} />
     </>
   );
 }

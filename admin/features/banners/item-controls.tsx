@@ -1,7 +1,8 @@
-import { BlockStack, Box, Button, ButtonGroup, InlineStack, Text } from '@shopify/polaris';
-import { ArrowDownIcon, ArrowUpIcon, DeleteIcon } from '@shopify/polaris-icons';
-import type { ReactNode } from 'react';
+import { BlockStack, Box, Button, ButtonGroup, InlineError, InlineStack, Text } from '@shopify/polaris';
+import { ArrowDownIcon, ArrowUpIcon, DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
+import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SectionCard } from './section-card';
 import { moveItem } from './widget-drafts';
 
 export interface ItemControlsProps {
@@ -91,5 +92,117 @@ export function ItemCard<T>({ name, index, items, onChange, keep, disabled, badg
         </BlockStack>
       </div>
     </Box>
+  );
+}
+
+export interface ItemListFooterProps {
+  /** The problem of the list as a whole (too few, too many), if any. */
+  error?: string;
+  addLabel: string;
+  onAdd(): void;
+  /** The list is full, or the editor is read-only. */
+  addDisabled?: boolean;
+  /** How many items there are, of how many allowed. */
+  count: string;
+  /** 'critical' when the list is past what the plan allows. */
+  countTone?: 'subdued' | 'critical';
+}
+
+/** The end of an editor's list: the list's own problem, then the add button beside the count. */
+export function ItemListFooter({ error, addLabel, onAdd, addDisabled, count, countTone = 'subdued' }: ItemListFooterProps) {
+  const errorId = useId();
+  return (
+    <>
+      {error ? <InlineError message={error} fieldID={errorId} /> : null}
+      <InlineStack align="space-between" blockAlign="center" gap="200">
+        <Button icon={PlusIcon} disabled={addDisabled} onClick={onAdd}>
+          {addLabel}
+        </Button>
+        <Text as="span" tone={countTone} variant="bodySm">
+          {count}
+        </Text>
+      </InlineStack>
+    </>
+  );
+}
+
+export interface ItemListCardProps<T> {
+  /** The card's heading and the help under it. */
+  title: string;
+  help: string;
+  items: readonly T[];
+  /** Receives the list with an item changed, added, moved or removed. */
+  onChange(items: T[]): void;
+  /** An item's heading, also the name of its group and controls ("Item 2"). */
+  itemName(item: T, index: number): string;
+  /** Shown before an item's heading (a channel's badge). */
+  itemBadge?(item: T): ReactNode;
+  /** The fields of one item; `setItem` puts a changed item in its place. */
+  renderItem(item: T, index: number, setItem: (item: T) => void): ReactNode;
+  /** The list is at its minimum: no item can be removed. */
+  keep?: boolean;
+  /** Shown between the help and the items (the plan's cap passed). */
+  notice?: ReactNode;
+  /** The problem of the list as a whole, if any. */
+  error?: string;
+  addLabel: string;
+  /** The item the add button appends. */
+  newItem(items: readonly T[]): T;
+  /** The add button is off at this many items. */
+  max: number;
+  /** How many items there are, of how many allowed. */
+  count: string;
+  countTone?: 'subdued' | 'critical';
+  disabled?: boolean;
+}
+
+/**
+ * An ordered list of an editor in its own card: heading and help, one ItemCard per item with the fields
+ * `renderItem` gives, then the add button and the count.
+ */
+export function ItemListCard<T>({
+  title,
+  help,
+  items,
+  onChange,
+  itemName,
+  itemBadge,
+  renderItem,
+  keep,
+  notice,
+  error,
+  addLabel,
+  newItem,
+  max,
+  count,
+  countTone,
+  disabled,
+}: ItemListCardProps<T>) {
+  return (
+    <SectionCard title={title} help={help}>
+      {notice}
+      {items.map((item, index) => (
+        <ItemCard
+          key={index}
+          name={itemName(item, index)}
+          index={index}
+          items={items}
+          onChange={onChange}
+          keep={keep}
+          badge={itemBadge?.(item)}
+          disabled={disabled}
+        >
+          {renderItem(item, index, (next) => onChange(items.map((current, i) => (i === index ? next : current))))}
+        </ItemCard>
+      ))}
+      <ItemListFooter
+        error={error}
+        addLabel={addLabel}
+        onAdd={() => onChange([...items, newItem(items)])}
+        addDisabled={disabled || items.length >= max}
+        count={count}
+        countTone={countTone}
+      />
+    </SectionCard>
   );
 }

@@ -1,23 +1,12 @@
-import {
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  Checkbox,
-  FormLayout,
-  InlineError,
-  InlineGrid,
-  InlineStack,
-  Select,
-  Text,
-  TextField,
-} from '@shopify/polaris';
-import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
-import { useId } from 'react';
+import { BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import { DeleteIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { SpinSlice } from '../../../shared/contract';
-import { AppearanceFields } from './appearance-fields';
+import { LookSection, POPUP_POSITIONS } from './appearance-fields';
 import { ColorField, NumberField, useErrorOf } from './form-fields';
+import { ItemListFooter } from './item-controls';
+import { SectionCard } from './section-card';
+import { TitleTextFields } from './settings-fields';
 import type { SettingsSectionProps } from './widget-editor';
 import { newSliceId } from './widget-drafts';
 
@@ -42,7 +31,6 @@ export function sliceChances(slices: ReadonlyArray<Pick<SpinSlice, 'weight'>>): 
 export function SpinSettingsSection({ settings, onChange, errors, disabled }: SettingsSectionProps<'spin'>) {
   const { t, i18n } = useTranslation();
   const errorOf = useErrorOf(errors);
-  const slicesId = useId();
   const percent = new Intl.NumberFormat(i18n.language === 'en' ? 'en' : 'vi', { maximumFractionDigits: 1 });
   const chances = sliceChances(settings.slices);
   const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
@@ -60,195 +48,143 @@ export function SpinSettingsSection({ settings, onChange, errors, disabled }: Se
 
   return (
     <>
-      <Card>
-        <BlockStack gap="400">
-          <Text as="h2" variant="headingMd">
-            {t('banners.spin.title')}
-          </Text>
-          <FormLayout>
-            <TextField
-              label={t('widgets.fields.heading')}
-              value={settings.title}
-              onChange={set('title')}
-              autoComplete="off"
-              maxLength={200}
+      <SectionCard title={t('banners.spin.title')}>
+        <FormLayout>
+          <TitleTextFields settings={settings} onChange={onChange} errorOf={errorOf} disabled={disabled} />
+          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
+            <Select
+              label={t('banners.spin.gate')}
+              helpText={t('banners.spin.gateHelp')}
+              options={[
+                { value: 'email', label: t('banners.spin.gates.email') },
+                { value: 'phone', label: t('banners.spin.gates.phone') },
+              ]}
+              value={settings.gate}
               disabled={disabled}
-              error={errorOf('title')}
+              onChange={(gate) => set('gate')(gate as typeof settings.gate)}
             />
             <TextField
-              label={t('widgets.fields.text')}
-              value={settings.text}
-              onChange={set('text')}
+              label={t('widgets.fields.buttonText')}
+              placeholder={t('banners.spin.buttonPlaceholder')}
+              value={settings.button_text}
+              onChange={set('button_text')}
               autoComplete="off"
-              multiline={2}
-              maxLength={500}
+              maxLength={40}
               disabled={disabled}
-              error={errorOf('text')}
+              error={errorOf('button_text')}
             />
-            <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
-              <Select
-                label={t('banners.spin.gate')}
-                helpText={t('banners.spin.gateHelp')}
-                options={[
-                  { value: 'email', label: t('banners.spin.gates.email') },
-                  { value: 'phone', label: t('banners.spin.gates.phone') },
-                ]}
-                value={settings.gate}
-                disabled={disabled}
-                onChange={(gate) => set('gate')(gate as typeof settings.gate)}
-              />
-              <TextField
-                label={t('widgets.fields.buttonText')}
-                placeholder={t('banners.spin.buttonPlaceholder')}
-                value={settings.button_text}
-                onChange={set('button_text')}
-                autoComplete="off"
-                maxLength={40}
-                disabled={disabled}
-                error={errorOf('button_text')}
-              />
-            </InlineGrid>
-          </FormLayout>
-        </BlockStack>
-      </Card>
+          </InlineGrid>
+        </FormLayout>
+      </SectionCard>
 
-      <Card>
-        <BlockStack gap="400">
-          <BlockStack gap="100">
-            <Text as="h2" variant="headingMd">
-              {t('banners.spin.slices')}
-            </Text>
-            <Text as="p" tone="subdued">
-              {t('banners.spin.slicesHelp')}
-            </Text>
-          </BlockStack>
-          {settings.slices.map((slice, index) => {
-            const chance = chances[index];
-            const path = (field: string) => `slices.${index}.${field}`;
-            return (
-              <Box key={slice.id} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
-                <div role="group" aria-label={t('banners.spin.slice', { number: index + 1 })}>
-                  <BlockStack gap="300">
-                    <InlineStack align="space-between" blockAlign="center">
-                      <InlineStack gap="200" blockAlign="center">
-                          <span
-                            aria-hidden="true"
-                            style={{ width: 14, height: 14, borderRadius: 7, background: slice.color, border: '1px solid var(--p-color-border)' }}
-                          />
-                          <Text as="span" variant="headingSm">
-                            {t('banners.spin.slice', { number: index + 1 })}
-                          </Text>
-                      </InlineStack>
-                      <InlineStack gap="300" blockAlign="center">
-                        <Text as="span" tone={chance === null ? 'critical' : 'subdued'} fontWeight="semibold">
-                          <span data-testid={`slice-chance-${index}`}>
-                            {chance === null ? t('banners.spin.noChance') : t('banners.spin.chance', { percent: percent.format(chance) })}
-                          </span>
-                        </Text>
-                        <Button
-                          icon={DeleteIcon}
-                          variant="tertiary"
-                          tone="critical"
-                          disabled={disabled || settings.slices.length <= MIN_SLICES}
-                          accessibilityLabel={t('banners.spin.removeSlice', { number: index + 1 })}
-                          onClick={() => onChange({ ...settings, slices: settings.slices.filter((_, i) => i !== index) })}
-                        />
-                      </InlineStack>
+      <SectionCard title={t('banners.spin.slices')} help={t('banners.spin.slicesHelp')}>
+        {settings.slices.map((slice, index) => {
+          const chance = chances[index];
+          const path = (field: string) => `slices.${index}.${field}`;
+          return (
+            <Box key={slice.id} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
+              <div role="group" aria-label={t('banners.spin.slice', { number: index + 1 })}>
+                <BlockStack gap="300">
+                  <InlineStack align="space-between" blockAlign="center">
+                    <InlineStack gap="200" blockAlign="center">
+                      <span
+                        aria-hidden="true"
+                        style={{ width: 14, height: 14, borderRadius: 7, background: slice.color, border: '1px solid var(--p-color-border)' }}
+                      />
+                      <Text as="span" variant="headingSm">
+                        {t('banners.spin.slice', { number: index + 1 })}
+                      </Text>
                     </InlineStack>
-                    <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                      <TextField
-                        label={t('banners.spin.label')}
-                        value={slice.label}
-                        onChange={(label) => setSlice(index, { ...slice, label })}
-                        autoComplete="off"
-                        maxLength={40}
-                        disabled={disabled}
-                        error={errorOf(path('label'))}
+                    <InlineStack gap="300" blockAlign="center">
+                      <Text as="span" tone={chance === null ? 'critical' : 'subdued'} fontWeight="semibold">
+                        <span data-testid={`slice-chance-${index}`}>
+                          {chance === null ? t('banners.spin.noChance') : t('banners.spin.chance', { percent: percent.format(chance) })}
+                        </span>
+                      </Text>
+                      <Button
+                        icon={DeleteIcon}
+                        variant="tertiary"
+                        tone="critical"
+                        disabled={disabled || settings.slices.length <= MIN_SLICES}
+                        accessibilityLabel={t('banners.spin.removeSlice', { number: index + 1 })}
+                        onClick={() => onChange({ ...settings, slices: settings.slices.filter((_, i) => i !== index) })}
                       />
-                      <ColorField
-                        label={t('banners.spin.color')}
-                        value={slice.color}
-                        onChange={(color) => setSlice(index, { ...slice, color })}
-                        disabled={disabled}
-                        error={errorOf(path('color'))}
-                      />
-                    </InlineGrid>
-                    <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                      <NumberField
-                        label={t('banners.spin.weight')}
-                        helpText={t('banners.spin.weightHelp')}
-                        value={slice.weight}
-                        min={0}
-                        step={1}
-                        onChange={(weight) => setSlice(index, { ...slice, weight: weight ?? Number.NaN })}
-                        disabled={disabled}
-                        error={errorOf(path('weight'))}
-                      />
-                      <NumberField
-                        label={t('banners.spin.stock')}
-                        helpText={t('banners.spin.stockHelp')}
-                        emptyMeans={t('banners.spin.unlimited')}
-                        value={slice.stock}
-                        min={0}
-                        step={1}
-                        onChange={(stock) => setSlice(index, { ...slice, stock })}
-                        disabled={disabled || slice.lose}
-                        error={errorOf(path('stock'))}
-                      />
-                      <TextField
-                        label={t('banners.spin.codePrefix')}
-                        helpText={t('banners.spin.codePrefixHelp')}
-                        value={slice.code_prefix}
-                        onChange={(prefix) => setSlice(index, { ...slice, code_prefix: prefix.toUpperCase() })}
-                        autoComplete="off"
-                        maxLength={12}
-                        monospaced
-                        disabled={disabled || slice.lose}
-                        error={errorOf(path('code_prefix'))}
-                      />
-                    </InlineGrid>
-                    <Checkbox
-                      label={t('banners.spin.lose')}
-                      helpText={t('banners.spin.loseHelp')}
-                      checked={slice.lose}
-                      onChange={(lose) => setSlice(index, { ...slice, lose, ...(lose ? { code_prefix: '', stock: null } : {}) })}
+                    </InlineStack>
+                  </InlineStack>
+                  <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                    <TextField
+                      label={t('banners.spin.label')}
+                      value={slice.label}
+                      onChange={(label) => setSlice(index, { ...slice, label })}
+                      autoComplete="off"
+                      maxLength={40}
                       disabled={disabled}
+                      error={errorOf(path('label'))}
                     />
-                  </BlockStack>
-                </div>
-              </Box>
-            );
-          })}
-          {errorOf('slices') ? <InlineError message={errorOf('slices') ?? ''} fieldID={slicesId} /> : null}
-          <InlineStack align="space-between" blockAlign="center">
-            <Button icon={PlusIcon} onClick={addSlice} disabled={disabled || settings.slices.length >= MAX_SLICES}>
-              {t('banners.spin.addSlice')}
-            </Button>
-            <Text as="span" tone="subdued" variant="bodySm">
-              {t('banners.spin.sliceCount', { count: settings.slices.length, min: MIN_SLICES, max: MAX_SLICES })}
-            </Text>
-          </InlineStack>
-        </BlockStack>
-      </Card>
+                    <ColorField
+                      label={t('banners.spin.color')}
+                      value={slice.color}
+                      onChange={(color) => setSlice(index, { ...slice, color })}
+                      disabled={disabled}
+                      error={errorOf(path('color'))}
+                    />
+                  </InlineGrid>
+                  <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+                    <NumberField
+                      label={t('banners.spin.weight')}
+                      helpText={t('banners.spin.weightHelp')}
+                      value={slice.weight}
+                      min={0}
+                      step={1}
+                      onChange={(weight) => setSlice(index, { ...slice, weight: weight ?? Number.NaN })}
+                      disabled={disabled}
+                      error={errorOf(path('weight'))}
+                    />
+                    <NumberField
+                      label={t('banners.spin.stock')}
+                      helpText={t('banners.spin.stockHelp')}
+                      emptyMeans={t('banners.spin.unlimited')}
+                      value={slice.stock}
+                      min={0}
+                      step={1}
+                      onChange={(stock) => setSlice(index, { ...slice, stock })}
+                      disabled={disabled || slice.lose}
+                      error={errorOf(path('stock'))}
+                    />
+                    <TextField
+                      label={t('banners.spin.codePrefix')}
+                      helpText={t('banners.spin.codePrefixHelp')}
+                      value={slice.code_prefix}
+                      onChange={(prefix) => setSlice(index, { ...slice, code_prefix: prefix.toUpperCase() })}
+                      autoComplete="off"
+                      maxLength={12}
+                      monospaced
+                      disabled={disabled || slice.lose}
+                      error={errorOf(path('code_prefix'))}
+                    />
+                  </InlineGrid>
+                  <Checkbox
+                    label={t('banners.spin.lose')}
+                    helpText={t('banners.spin.loseHelp')}
+                    checked={slice.lose}
+                    onChange={(lose) => setSlice(index, { ...slice, lose, ...(lose ? { code_prefix: '', stock: null } : {}) })}
+                    disabled={disabled}
+                  />
+                </BlockStack>
+              </div>
+            </Box>
+          );
+        })}
+        <ItemListFooter
+          error={errorOf('slices')}
+          addLabel={t('banners.spin.addSlice')}
+          onAdd={addSlice}
+          addDisabled={disabled || settings.slices.length >= MAX_SLICES}
+          count={t('banners.spin.sliceCount', { count: settings.slices.length, min: MIN_SLICES, max: MAX_SLICES })}
+        />
+      </SectionCard>
 
-      <Card>
-        <BlockStack gap="400">
-          <Text as="h2" variant="headingMd">
-            {t('widgets.sections.look')}
-          </Text>
-          <AppearanceFields
-            positions={['center', 'bottom_left', 'bottom_right'] as const}
-            position={settings.position === 'top' || settings.position === 'bottom' ? 'center' : settings.position}
-            onPosition={set('position')}
-            background={settings.background}
-            onBackground={set('background')}
-            color={settings.color}
-            onColor={set('color')}
-            errorOf={errorOf}
-            disabled={disabled}
-          />
-        </BlockStack>
-      </Card>
+      <LookSection settings={settings} onChange={onChange} positions={POPUP_POSITIONS} errorOf={errorOf} disabled={disabled} />
     </>
   );
 }

@@ -1,12 +1,11 @@
-import { BlockStack, Button, Card, ChoiceList, FormLayout, InlineError, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
-import { PlusIcon } from '@shopify/polaris-icons';
-import { useId } from 'react';
+import { Card, ChoiceList, FormLayout, InlineGrid, Select, TextField } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { FAKE_NOTI_SOURCES } from '../../../shared/contract';
 import { isShopPlatformApplication } from '../../../shared/permissions';
 import { useCurrentApplication } from '../../app/application-scope';
 import { NumberField, useErrorOf } from '../banners/form-fields';
-import { ItemCard } from '../banners/item-controls';
+import { ItemListCard } from '../banners/item-controls';
+import { SectionCard } from '../banners/section-card';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';
 
@@ -14,6 +13,11 @@ import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';
 export const MAX_FAKE_NOTI_ITEMS = 100;
 
 type Item = SettingsOf<'fake_noti'>['items'][number];
+
+/** A blank notice, as the add button appends it and a written list starts with. */
+function newItem(): Item {
+  return { name: '', city: '', product: '', url: '', image_url: '', minutes_ago: 5 };
+}
 
 const SOURCE_LABELS = { manual: 'embed.fakeNoti.sourceManual', shop_orders: 'embed.fakeNoti.sourceShopOrders' } as const;
 
@@ -24,25 +28,16 @@ const SOURCE_LABELS = { manual: 'embed.fakeNoti.sourceManual', shop_orders: 'emb
 export function FakeNotiSettingsSection({ settings, onChange, errors, disabled }: SettingsSectionProps<'fake_noti'>) {
   const { t } = useTranslation();
   const errorOf = useErrorOf(errors);
-  const itemsId = useId();
   const { applicationId } = useCurrentApplication();
   const fromOrders = settings.source === 'shop_orders';
   // Shown to shop applications, and to any widget already set to orders so it can be switched back.
   const offerSource = isShopPlatformApplication(applicationId) || fromOrders;
   const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
 
-  function setItem(index: number, item: Item) {
-    set('items')(settings.items.map((current, i) => (i === index ? item : current)));
-  }
-
   /** Orders need no written list: the blank notices a new widget starts with go, the written ones stay for a way back. */
   function chooseSource(source: (typeof FAKE_NOTI_SOURCES)[number]) {
     const items = source === 'shop_orders' ? settings.items.filter((item) => item.product.trim() !== '') : settings.items;
-    onChange({ ...settings, source, items: source === 'manual' && items.length === 0 ? [{ name: '', city: '', product: '', url: '', image_url: '', minutes_ago: 5 }] : items });
-  }
-
-  function addItem() {
-    set('items')([...settings.items, { name: '', city: '', product: '', url: '', image_url: '', minutes_ago: 5 }]);
+    onChange({ ...settings, source, items: source === 'manual' && items.length === 0 ? [newItem()] : items });
   }
 
   return (
@@ -63,162 +58,141 @@ export function FakeNotiSettingsSection({ settings, onChange, errors, disabled }
         </Card>
       ) : null}
       {fromOrders ? null : (
-        <Card>
-          <BlockStack gap="400">
-            <BlockStack gap="100">
-              <Text as="h2" variant="headingMd">
-                {t('fakeNoti.editor.items')}
-              </Text>
-              <Text as="p" tone="subdued">
-                {t('fakeNoti.editor.itemsHelp')}
-              </Text>
-            </BlockStack>
-            {settings.items.map((item, index) => {
-              const name = t('fakeNoti.editor.item', { number: index + 1 });
-              const path = (field: string) => `items.${index}.${field}`;
-              return (
-                <ItemCard
-                  key={index}
-                  name={name}
-                  index={index}
-                  items={settings.items}
-                  onChange={set('items')}
-                  disabled={disabled}
-                >
-                  <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                    <TextField
-                      label={t('fakeNoti.editor.buyer')}
-                      placeholder={t('fakeNoti.editor.buyerPlaceholder')}
-                      value={item.name}
-                      onChange={(value) => setItem(index, { ...item, name: value })}
-                      autoComplete="off"
-                      maxLength={60}
-                      disabled={disabled}
-                      error={errorOf(path('name'))}
-                    />
-                    <TextField
-                      label={t('fakeNoti.editor.city')}
-                      value={item.city}
-                      onChange={(city) => setItem(index, { ...item, city })}
-                      autoComplete="off"
-                      maxLength={60}
-                      disabled={disabled}
-                      error={errorOf(path('city'))}
-                    />
-                    <NumberField
-                      label={t('fakeNoti.editor.minutesAgo')}
-                      value={item.minutes_ago}
-                      min={0}
-                      max={60 * 24 * 30}
-                      suffix={t('widgets.units.minutes')}
-                      onChange={(minutes) => setItem(index, { ...item, minutes_ago: minutes ?? Number.NaN })}
-                      disabled={disabled}
-                      error={errorOf(path('minutes_ago'))}
-                    />
-                  </InlineGrid>
+        <ItemListCard
+          title={t('fakeNoti.editor.items')}
+          help={t('fakeNoti.editor.itemsHelp')}
+          items={settings.items}
+          onChange={set('items')}
+          itemName={(_, index) => t('fakeNoti.editor.item', { number: index + 1 })}
+          renderItem={(item, index, setItem) => {
+            const path = (field: string) => `items.${index}.${field}`;
+            return (
+              <>
+                <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
                   <TextField
-                    label={t('fakeNoti.editor.product')}
-                    value={item.product}
-                    onChange={(product) => setItem(index, { ...item, product })}
+                    label={t('fakeNoti.editor.buyer')}
+                    placeholder={t('fakeNoti.editor.buyerPlaceholder')}
+                    value={item.name}
+                    onChange={(value) => setItem({ ...item, name: value })}
                     autoComplete="off"
-                    maxLength={120}
+                    maxLength={60}
                     disabled={disabled}
-                    error={errorOf(path('product'))}
+                    error={errorOf(path('name'))}
                   />
-                  <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                    <TextField
-                      label={t('fakeNoti.editor.url')}
-                      type="url"
-                      value={item.url ?? ''}
-                      onChange={(url) => setItem(index, { ...item, url })}
-                      autoComplete="off"
-                      disabled={disabled}
-                      error={errorOf(path('url'))}
-                    />
-                    <TextField
-                      label={t('widgets.fields.imageUrl')}
-                      type="url"
-                      value={item.image_url ?? ''}
-                      onChange={(url) => setItem(index, { ...item, image_url: url })}
-                      autoComplete="off"
-                      disabled={disabled}
-                      error={errorOf(path('image_url'))}
-                    />
-                  </InlineGrid>
-                </ItemCard>
-              );
-            })}
-            {errorOf('items') ? <InlineError message={errorOf('items') ?? ''} fieldID={itemsId} /> : null}
-            <InlineStack align="space-between" blockAlign="center">
-              <Button icon={PlusIcon} disabled={disabled || settings.items.length >= MAX_FAKE_NOTI_ITEMS} onClick={addItem}>
-                {t('fakeNoti.editor.addItem')}
-              </Button>
-              <Text as="span" tone="subdued" variant="bodySm">
-                {t('widgets.items.count', { count: settings.items.length, max: MAX_FAKE_NOTI_ITEMS })}
-              </Text>
-            </InlineStack>
-          </BlockStack>
-        </Card>
+                  <TextField
+                    label={t('fakeNoti.editor.city')}
+                    value={item.city}
+                    onChange={(city) => setItem({ ...item, city })}
+                    autoComplete="off"
+                    maxLength={60}
+                    disabled={disabled}
+                    error={errorOf(path('city'))}
+                  />
+                  <NumberField
+                    label={t('fakeNoti.editor.minutesAgo')}
+                    value={item.minutes_ago}
+                    min={0}
+                    max={60 * 24 * 30}
+                    suffix={t('widgets.units.minutes')}
+                    onChange={(minutes) => setItem({ ...item, minutes_ago: minutes ?? Number.NaN })}
+                    disabled={disabled}
+                    error={errorOf(path('minutes_ago'))}
+                  />
+                </InlineGrid>
+                <TextField
+                  label={t('fakeNoti.editor.product')}
+                  value={item.product}
+                  onChange={(product) => setItem({ ...item, product })}
+                  autoComplete="off"
+                  maxLength={120}
+                  disabled={disabled}
+                  error={errorOf(path('product'))}
+                />
+                <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                  <TextField
+                    label={t('fakeNoti.editor.url')}
+                    type="url"
+                    value={item.url ?? ''}
+                    onChange={(url) => setItem({ ...item, url })}
+                    autoComplete="off"
+                    disabled={disabled}
+                    error={errorOf(path('url'))}
+                  />
+                  <TextField
+                    label={t('widgets.fields.imageUrl')}
+                    type="url"
+                    value={item.image_url ?? ''}
+                    onChange={(url) => setItem({ ...item, image_url: url })}
+                    autoComplete="off"
+                    disabled={disabled}
+                    error={errorOf(path('image_url'))}
+                  />
+                </InlineGrid>
+              </>
+            );
+          }}
+          error={errorOf('items')}
+          addLabel={t('fakeNoti.editor.addItem')}
+          newItem={newItem}
+          max={MAX_FAKE_NOTI_ITEMS}
+          count={t('widgets.items.count', { count: settings.items.length, max: MAX_FAKE_NOTI_ITEMS })}
+          disabled={disabled}
+        />
       )}
-      <Card>
-        <BlockStack gap="400">
-          <Text as="h2" variant="headingMd">
-            {t('fakeNoti.editor.rhythm')}
-          </Text>
-          <FormLayout>
-            <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
-              <NumberField
-                label={t('fakeNoti.editor.minInterval')}
-                value={settings.min_interval_seconds}
-                min={3}
-                max={3600}
-                suffix={t('widgets.units.seconds')}
-                onChange={(value) => set('min_interval_seconds')(value ?? Number.NaN)}
-                disabled={disabled}
-                error={errorOf('min_interval_seconds')}
-              />
-              <NumberField
-                label={t('fakeNoti.editor.maxInterval')}
-                helpText={t('fakeNoti.editor.intervalHelp')}
-                value={settings.max_interval_seconds}
-                min={3}
-                max={3600}
-                suffix={t('widgets.units.seconds')}
-                onChange={(value) => set('max_interval_seconds')(value ?? Number.NaN)}
-                disabled={disabled}
-                error={errorOf('max_interval_seconds')}
-              />
-              <NumberField
-                label={t('fakeNoti.editor.displaySeconds')}
-                value={settings.display_seconds}
-                min={2}
-                max={60}
-                suffix={t('widgets.units.seconds')}
-                onChange={(value) => set('display_seconds')(value ?? Number.NaN)}
-                disabled={disabled}
-                error={errorOf('display_seconds')}
-              />
-              <NumberField
-                label={t('fakeNoti.editor.maxPerSession')}
-                helpText={t('fakeNoti.editor.maxPerSessionHelp')}
-                value={settings.max_per_session}
-                min={1}
-                max={100}
-                onChange={(value) => set('max_per_session')(value ?? Number.NaN)}
-                disabled={disabled}
-                error={errorOf('max_per_session')}
-              />
-            </InlineGrid>
-            <Select
-              label={t('widgets.fields.position')}
-              options={(['bottom_left', 'bottom_right'] as const).map((value) => ({ value, label: t(`widgets.positions.${value}`) }))}
-              value={settings.position}
+      <SectionCard title={t('fakeNoti.editor.rhythm')}>
+        <FormLayout>
+          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
+            <NumberField
+              label={t('fakeNoti.editor.minInterval')}
+              value={settings.min_interval_seconds}
+              min={3}
+              max={3600}
+              suffix={t('widgets.units.seconds')}
+              onChange={(value) => set('min_interval_seconds')(value ?? Number.NaN)}
               disabled={disabled}
-              onChange={(value) => set('position')(value as typeof settings.position)}
+              error={errorOf('min_interval_seconds')}
             />
-          </FormLayout>
-        </BlockStack>
-      </Card>
+            <NumberField
+              label={t('fakeNoti.editor.maxInterval')}
+              helpText={t('fakeNoti.editor.intervalHelp')}
+              value={settings.max_interval_seconds}
+              min={3}
+              max={3600}
+              suffix={t('widgets.units.seconds')}
+              onChange={(value) => set('max_interval_seconds')(value ?? Number.NaN)}
+              disabled={disabled}
+              error={errorOf('max_interval_seconds')}
+            />
+            <NumberField
+              label={t('fakeNoti.editor.displaySeconds')}
+              value={settings.display_seconds}
+              min={2}
+              max={60}
+              suffix={t('widgets.units.seconds')}
+              onChange={(value) => set('display_seconds')(value ?? Number.NaN)}
+              disabled={disabled}
+              error={errorOf('display_seconds')}
+            />
+            <NumberField
+              label={t('fakeNoti.editor.maxPerSession')}
+              helpText={t('fakeNoti.editor.maxPerSessionHelp')}
+              value={settings.max_per_session}
+              min={1}
+              max={100}
+              onChange={(value) => set('max_per_session')(value ?? Number.NaN)}
+              disabled={disabled}
+              error={errorOf('max_per_session')}
+            />
+          </InlineGrid>
+          <Select
+            label={t('widgets.fields.position')}
+            options={(['bottom_left', 'bottom_right'] as const).map((value) => ({ value, label: t(`widgets.positions.${value}`) }))}
+            value={settings.position}
+            disabled={disabled}
+            onChange={(value) => set('position')(value as typeof settings.position)}
+          />
+        </FormLayout>
+      </SectionCard>
     </>
   );
 }

@@ -1,28 +1,15 @@
-import {
-  Banner,
-  BlockStack,
-  Button,
-  Card,
-  ChoiceList,
-  FormLayout,
-  InlineError,
-  InlineGrid,
-  InlineStack,
-  Select,
-  Text,
-  TextField,
-} from '@shopify/polaris';
-import { PlusIcon } from '@shopify/polaris-icons';
-import { useId } from 'react';
+import { ChoiceList, FormLayout, InlineGrid, Select, TextField } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { CONTACT_BUTTON_TYPES, type ContactButton, type ContactButtonType } from '../../../shared/contract';
 import { PLANS, type Plan } from '../../../shared/permissions/plans';
 import { AppearanceFields } from '../banners/appearance-fields';
 import { useErrorOf } from '../banners/form-fields';
-import { ItemCard } from '../banners/item-controls';
+import { ItemListCard } from '../banners/item-controls';
+import { SectionCard } from '../banners/section-card';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';
 import { BUTTON_TYPES, ButtonTypeBadge, buttonValueProblem } from './button-types';
+import { OverCapBanner } from './over-cap-banner';
 
 /** The contract's cap: one button of each type at most. */
 export const MAX_BUTTONS = CONTACT_BUTTON_TYPES.length;
@@ -54,141 +41,101 @@ export interface MaxleadSettingsSectionProps extends SettingsSectionProps<'maxle
 export function MaxleadSettingsSection({ settings, onChange, errors, disabled, plan }: MaxleadSettingsSectionProps) {
   const { t } = useTranslation();
   const errorOf = useErrorOf(errors);
-  const buttonsId = useId();
   const cap = PLANS[plan].maxleadButtons;
   const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
   const typeName = (type: ContactButtonType) => t(`maxlead.types.${type}`);
 
-  function setButton(index: number, button: ContactButton) {
-    set('buttons')(settings.buttons.map((current, i) => (i === index ? button : current)));
-  }
-
   return (
     <>
-      <Card>
-        <BlockStack gap="400">
-          <BlockStack gap="100">
-            <Text as="h2" variant="headingMd">
-              {t('maxlead.editor.buttons')}
-            </Text>
-            <Text as="p" tone="subdued">
-              {t('maxlead.editor.buttonsHelp')}
-            </Text>
-          </BlockStack>
-          {settings.buttons.length > cap ? (
-            <Banner tone="warning">
-              <BlockStack gap="100">
-                <Text as="p" fontWeight="semibold">
-                  {t('plan.maxButtons', { number: cap })}
-                </Text>
-                <Text as="p">{t('maxlead.plan.overCap')}</Text>
-              </BlockStack>
-            </Banner>
-          ) : null}
-          {settings.buttons.map((button, index) => {
-            const name = t('maxlead.editor.buttonName', { number: index + 1, type: typeName(button.type) });
-            const kind = BUTTON_TYPES[button.type].kind;
-            const path = (field: string) => `buttons.${index}.${field}`;
-            return (
-              <ItemCard
-                key={index}
-                name={name}
-                index={index}
-                items={settings.buttons}
-                onChange={set('buttons')}
-                keep={settings.buttons.length <= 1}
-                badge={<ButtonTypeBadge type={button.type} />}
+      <ItemListCard
+        title={t('maxlead.editor.buttons')}
+        help={t('maxlead.editor.buttonsHelp')}
+        notice={settings.buttons.length > cap ? <OverCapBanner title={t('plan.maxButtons', { number: cap })} /> : null}
+        items={settings.buttons}
+        onChange={set('buttons')}
+        itemName={(button, index) => t('maxlead.editor.buttonName', { number: index + 1, type: typeName(button.type) })}
+        itemBadge={(button) => <ButtonTypeBadge type={button.type} />}
+        keep={settings.buttons.length <= 1}
+        renderItem={(button, index, setButton) => {
+          const kind = BUTTON_TYPES[button.type].kind;
+          const path = (field: string) => `buttons.${index}.${field}`;
+          return (
+            <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+              <Select
+                label={t('maxlead.editor.type')}
+                options={CONTACT_BUTTON_TYPES.map((type) => ({ value: type, label: typeName(type) }))}
+                value={button.type}
                 disabled={disabled}
-              >
-                <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-                  <Select
-                    label={t('maxlead.editor.type')}
-                    options={CONTACT_BUTTON_TYPES.map((type) => ({ value: type, label: typeName(type) }))}
-                    value={button.type}
-                    disabled={disabled}
-                    onChange={(type) => setButton(index, { ...button, type: type as ContactButtonType })}
-                    error={errorOf(path('type'))}
-                  />
-                  <TextField
-                    label={t(`maxlead.values.${kind}`)}
-                    placeholder={t(`maxlead.values.${kind}Placeholder`)}
-                    value={button.value}
-                    onChange={(value) => setButton(index, { ...button, value })}
-                    autoComplete="off"
-                    maxLength={300}
-                    disabled={disabled}
-                    error={errorOf(path('value'))}
-                  />
-                  <TextField
-                    label={t('maxlead.editor.label')}
-                    placeholder={typeName(button.type)}
-                    value={button.label}
-                    onChange={(label) => setButton(index, { ...button, label })}
-                    autoComplete="off"
-                    maxLength={40}
-                    disabled={disabled}
-                    error={errorOf(path('label'))}
-                  />
-                </InlineGrid>
-              </ItemCard>
-            );
-          })}
-          {errorOf('buttons') ? <InlineError message={errorOf('buttons') ?? ''} fieldID={buttonsId} /> : null}
-          <InlineStack align="space-between" blockAlign="center" gap="200">
-            <Button
-              icon={PlusIcon}
-              disabled={disabled || settings.buttons.length >= MAX_BUTTONS}
-              onClick={() => set('buttons')([...settings.buttons, { type: nextType(settings.buttons), value: '', label: '' }])}
-            >
-              {t('maxlead.editor.addButton')}
-            </Button>
-            <Text as="span" tone={settings.buttons.length > cap ? 'critical' : 'subdued'} variant="bodySm">
-              {t('maxlead.plan.buttonsUsed', { count: settings.buttons.length, number: cap })}
-            </Text>
-          </InlineStack>
-        </BlockStack>
-      </Card>
-      <Card>
-        <BlockStack gap="400">
-          <Text as="h2" variant="headingMd">
-            {t('widgets.sections.look')}
-          </Text>
-          <FormLayout>
-            <AppearanceFields
-              positions={['bottom_left', 'bottom_right'] as const}
-              position={settings.position}
-              onPosition={set('position')}
-              color={settings.color}
-              onColor={set('color')}
-              colorLabel={t('maxlead.editor.color')}
-              errorOf={errorOf}
-              disabled={disabled}
-            />
-            <TextField
-              label={t('maxlead.editor.greeting')}
-              helpText={t('maxlead.editor.greetingHelp')}
-              value={settings.greeting}
-              onChange={set('greeting')}
-              autoComplete="off"
-              multiline={2}
-              maxLength={200}
-              disabled={disabled}
-              error={errorOf('greeting')}
-            />
-            <ChoiceList
-              title={t('maxlead.editor.capture')}
-              choices={[
-                { value: 'none', label: t('maxlead.capture.none') },
-                { value: 'phone', label: t('maxlead.capture.phone'), helpText: t('maxlead.capture.help') },
-                { value: 'email', label: t('maxlead.capture.email'), helpText: t('maxlead.capture.help') },
-              ]}
-              selected={[settings.capture]}
-              disabled={disabled}
-              onChange={([capture]) => set('capture')(capture as typeof settings.capture)}
-            />
-          </FormLayout>
-        </BlockStack>
-      </Card>
+                onChange={(type) => setButton({ ...button, type: type as ContactButtonType })}
+                error={errorOf(path('type'))}
+              />
+              <TextField
+                label={t(`maxlead.values.${kind}`)}
+                placeholder={t(`maxlead.values.${kind}Placeholder`)}
+                value={button.value}
+                onChange={(value) => setButton({ ...button, value })}
+                autoComplete="off"
+                maxLength={300}
+                disabled={disabled}
+                error={errorOf(path('value'))}
+              />
+              <TextField
+                label={t('maxlead.editor.label')}
+                placeholder={typeName(button.type)}
+                value={button.label}
+                onChange={(label) => setButton({ ...button, label })}
+                autoComplete="off"
+                maxLength={40}
+                disabled={disabled}
+                error={errorOf(path('label'))}
+              />
+            </InlineGrid>
+          );
+        }}
+        error={errorOf('buttons')}
+        addLabel={t('maxlead.editor.addButton')}
+        newItem={(buttons) => ({ type: nextType(buttons), value: '', label: '' })}
+        max={MAX_BUTTONS}
+        count={t('maxlead.plan.buttonsUsed', { count: settings.buttons.length, number: cap })}
+        countTone={settings.buttons.length > cap ? 'critical' : 'subdued'}
+        disabled={disabled}
+      />
+      <SectionCard title={t('widgets.sections.look')}>
+        <FormLayout>
+          <AppearanceFields
+            positions={['bottom_left', 'bottom_right'] as const}
+            position={settings.position}
+            onPosition={set('position')}
+            color={settings.color}
+            onColor={set('color')}
+            colorLabel={t('maxlead.editor.color')}
+            errorOf={errorOf}
+            disabled={disabled}
+          />
+          <TextField
+            label={t('maxlead.editor.greeting')}
+            helpText={t('maxlead.editor.greetingHelp')}
+            value={settings.greeting}
+            onChange={set('greeting')}
+            autoComplete="off"
+            multiline={2}
+            maxLength={200}
+            disabled={disabled}
+            error={errorOf('greeting')}
+          />
+          <ChoiceList
+            title={t('maxlead.editor.capture')}
+            choices={[
+              { value: 'none', label: t('maxlead.capture.none') },
+              { value: 'phone', label: t('maxlead.capture.phone'), helpText: t('maxlead.capture.help') },
+              { value: 'email', label: t('maxlead.capture.email'), helpText: t('maxlead.capture.help') },
+            ]}
+            selected={[settings.capture]}
+            disabled={disabled}
+            onChange={([capture]) => set('capture')(capture as typeof settings.capture)}
+          />
+        </FormLayout>
+      </SectionCard>
     </>
   );
 }
