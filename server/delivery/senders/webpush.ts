@@ -81,15 +81,17 @@ export function encryptWebPushPayload(
 
   // RFC 8291 §3.1: a new application-server key pair for every message. generateKeys() replaces the pair
   // held by one reused ECDH object, which spares building the curve for each message.
+  // generateKeys() answers the new public key (uncompressed), which spares a getPublicKey() call.
   let ecdh: ECDH;
+  let asPublic: Buffer;
   if (testing.ephemeralPrivateKey) {
     ecdh = createECDH('prime256v1');
     ecdh.setPrivateKey(testing.ephemeralPrivateKey);
+    asPublic = ecdh.getPublicKey();
   } else {
     ecdh = ephemeral ??= createECDH('prime256v1');
-    ecdh.generateKeys();
+    asPublic = ecdh.generateKeys();
   }
-  const asPublic = ecdh.getPublicKey();
   const ecdhSecret = ecdh.computeSecret(uaPublic);
 
   const out = Buffer.allocUnsafe(HEADER_BYTES + payload.length + 1 + 16);
