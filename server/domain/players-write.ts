@@ -309,17 +309,10 @@ export async function defineSdkAttributes(
 }
 
 /**
- * Sets attribute values. A name seen for the first time gets a definition (source 'sdk', type from
- * `inferValueType`: `.date` names are dates); values are stored under their definition's type. A write older
- * than the stored value (a late retry) does not overwrite it.
- */
-export async function setPlayerAttributes(db: Kysely<Database>, dialect: Dialect, writes: readonly AttributeWrite[], now: Date): Promise<void> {
-  await runWrites(db, dialect, await attributeStatements(db, dialect, writes, now));
-}
-
-/**
- * `setPlayerAttributes` in two steps: defines the new names now (their types decide how values are stored) and
- * returns the statements that write the values, for the caller to run with its other writes.
+ * Attribute values, in two steps: a name seen for the first time gets its definition now (source 'sdk', type
+ * from `inferValueType`: `.date` names are dates), since the type decides how values are stored; the statements
+ * returned write the values, for the caller to run with its other writes. A write older than the stored value
+ * (a late retry) does not overwrite it.
  */
 export async function attributeStatements(db: Kysely<Database>, dialect: Dialect, writes: readonly AttributeWrite[], now: Date): Promise<Statement[]> {
   if (writes.length === 0) return [];
