@@ -1,4 +1,4 @@
-import { FormLayout, TextField } from '@shopify/polaris';
+import { FormLayout, InlineGrid, TextField } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import type { ErrorOf } from './form-fields';
 
@@ -67,5 +67,48 @@ export function TitleTextFields<S extends { title: string; text: string }>({
         error={errorOf('text')}
       />
     </FormLayout>
+  );
+}
+
+export interface ItemLinkImageFieldsProps<I extends { url?: string | null; image_url?: string | null }> {
+  item: I;
+  setItem(item: I): void;
+  /** The link's label: it says where the link leads. */
+  urlLabel: string;
+  /** The errors of the item's own fields (`url`, `image_url`). */
+  errorOf: ErrorOf;
+  disabled?: boolean;
+}
+
+/** A list item's link and picture, side by side (a suggestion's item, a fake-buyer notice's product). */
+export function ItemLinkImageFields<I extends { url?: string | null; image_url?: string | null }>({
+  item,
+  setItem,
+  urlLabel,
+  errorOf,
+  disabled,
+}: ItemLinkImageFieldsProps<I>) {
+  const { t } = useTranslation();
+  return (
+    <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+      <TextField
+        label={urlLabel}
+        type="url"
+        value={item.url ?? ''}
+        onChange={(url) => setItem({ ...item, url })}
+        autoComplete="off"
+        disabled={disabled}
+        error={errorOf('url')}
+      />
+      <TextField
+        label={t('widgets.fields.imageUrl')}
+        type="url"
+        value={item.image_url ?? ''}
+        onChange={(url) => setItem({ ...item, image_url: url })}
+        autoComplete="off"
+        disabled={disabled}
+        error={errorOf('image_url')}
+      />
+    </InlineGrid>
   );
 }

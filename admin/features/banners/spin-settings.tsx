@@ -6,7 +6,7 @@ import { LookSection, POPUP_POSITIONS } from './appearance-fields';
 import { ColorField, NumberField, useErrorOf } from './form-fields';
 import { ItemListFooter } from './item-controls';
 import { SectionCard } from './section-card';
-import { TitleTextFields } from './settings-fields';
+import { setter, TitleTextFields } from './settings-fields';
 import type { SettingsSectionProps } from './widget-editor';
 import { newSliceId } from './widget-drafts';
 
@@ -33,7 +33,7 @@ export function SpinSettingsSection({ settings, onChange, errors, disabled }: Se
   const errorOf = useErrorOf(errors);
   const percent = new Intl.NumberFormat(i18n.language === 'en' ? 'en' : 'vi', { maximumFractionDigits: 1 });
   const chances = sliceChances(settings.slices);
-  const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
+  const set = setter(settings, onChange);
 
   function setSlice(index: number, slice: SpinSlice) {
     onChange({ ...settings, slices: settings.slices.map((current, i) => (i === index ? slice : current)) });

@@ -6,6 +6,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { NumberField, useErrorOf } from '../banners/form-fields';
 import { ItemListCard } from '../banners/item-controls';
 import { SectionCard } from '../banners/section-card';
+import { ItemLinkImageFields, setter } from '../banners/settings-fields';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';
 
@@ -32,7 +33,7 @@ export function FakeNotiSettingsSection({ settings, onChange, errors, disabled }
   const fromOrders = settings.source === 'shop_orders';
   // Shown to shop applications, and to any widget already set to orders so it can be switched back.
   const offerSource = isShopPlatformApplication(applicationId) || fromOrders;
-  const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
+  const set = setter(settings, onChange);
 
   /** Orders need no written list: the blank notices a new widget starts with go, the written ones stay for a way back. */
   function chooseSource(source: (typeof FAKE_NOTI_SOURCES)[number]) {
@@ -108,26 +109,13 @@ export function FakeNotiSettingsSection({ settings, onChange, errors, disabled }
                   disabled={disabled}
                   error={errorOf(path('product'))}
                 />
-                <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                  <TextField
-                    label={t('fakeNoti.editor.url')}
-                    type="url"
-                    value={item.url ?? ''}
-                    onChange={(url) => setItem({ ...item, url })}
-                    autoComplete="off"
-                    disabled={disabled}
-                    error={errorOf(path('url'))}
-                  />
-                  <TextField
-                    label={t('widgets.fields.imageUrl')}
-                    type="url"
-                    value={item.image_url ?? ''}
-                    onChange={(url) => setItem({ ...item, image_url: url })}
-                    autoComplete="off"
-                    disabled={disabled}
-                    error={errorOf(path('image_url'))}
-                  />
-                </InlineGrid>
+                <ItemLinkImageFields
+                  item={item}
+                  setItem={setItem}
+                  urlLabel={t('fakeNoti.editor.url')}
+                  errorOf={(field) => errorOf(path(field))}
+                  disabled={disabled}
+                />
               </>
             );
           }}

@@ -6,6 +6,7 @@ import { AppearanceFields } from '../banners/appearance-fields';
 import { useErrorOf } from '../banners/form-fields';
 import { ItemListCard } from '../banners/item-controls';
 import { SectionCard } from '../banners/section-card';
+import { setter } from '../banners/settings-fields';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';
 import { BUTTON_TYPES, ButtonTypeBadge, buttonValueProblem } from './button-types';
@@ -42,7 +43,7 @@ export function MaxleadSettingsSection({ settings, onChange, errors, disabled, p
   const { t } = useTranslation();
   const errorOf = useErrorOf(errors);
   const cap = PLANS[plan].maxleadButtons;
-  const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
+  const set = setter(settings, onChange);
   const typeName = (type: ContactButtonType) => t(`maxlead.types.${type}`);
 
   return (

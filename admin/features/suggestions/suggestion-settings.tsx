@@ -4,7 +4,7 @@ import { LookSection } from '../banners/appearance-fields';
 import { useErrorOf } from '../banners/form-fields';
 import { ItemListCard } from '../banners/item-controls';
 import { SectionCard } from '../banners/section-card';
-import { HeadingField } from '../banners/settings-fields';
+import { HeadingField, ItemLinkImageFields, setter } from '../banners/settings-fields';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 
 /** The contract's cap on items of a box. */
@@ -14,7 +14,7 @@ export const MAX_SUGGESTION_ITEMS = 12;
 export function SuggestionSettingsSection({ settings, onChange, errors, disabled }: SettingsSectionProps<'suggestion'>) {
   const { t } = useTranslation();
   const errorOf = useErrorOf(errors);
-  const set = <K extends keyof typeof settings>(key: K) => (value: (typeof settings)[K]) => onChange({ ...settings, [key]: value });
+  const set = setter(settings, onChange);
 
   return (
     <>
@@ -64,26 +64,13 @@ export function SuggestionSettingsSection({ settings, onChange, errors, disabled
                   error={errorOf(path('price'))}
                 />
               </InlineGrid>
-              <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                <TextField
-                  label={t('suggestions.editor.url')}
-                  type="url"
-                  value={item.url}
-                  onChange={(url) => setItem({ ...item, url })}
-                  autoComplete="off"
-                  disabled={disabled}
-                  error={errorOf(path('url'))}
-                />
-                <TextField
-                  label={t('widgets.fields.imageUrl')}
-                  type="url"
-                  value={item.image_url ?? ''}
-                  onChange={(url) => setItem({ ...item, image_url: url })}
-                  autoComplete="off"
-                  disabled={disabled}
-                  error={errorOf(path('image_url'))}
-                />
-              </InlineGrid>
+              <ItemLinkImageFields
+                item={item}
+                setItem={setItem}
+                urlLabel={t('suggestions.editor.url')}
+                errorOf={(field) => errorOf(path(field))}
+                disabled={disabled}
+              />
             </>
           );
         }}
