@@ -1,4 +1,4 @@
-import { BlockStack, Box, Button, SkeletonBodyText, Text } from '@shopify/polaris';
+import { BlockStack, Box, Button, Card, Layout, Page, SkeletonBodyText, SkeletonPage, Text, type PageProps } from '@shopify/polaris';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiQuery } from '../api/use-api-query';
@@ -14,16 +14,10 @@ export interface QueryStateProps {
 
 /** The loading and failure states every list of the console shows in place of its table. */
 export function QueryState({ query, lines = 5, children }: QueryStateProps) {
-  const { t } = useTranslation();
   if (query.error && !query.data) {
     return (
       <Box padding="600">
-        <BlockStack gap="300" inlineAlign="center">
-          <Text as="p" tone="critical">
-            {query.error.message}
-          </Text>
-          <Button onClick={query.reload}>{t('common.retry')}</Button>
-        </BlockStack>
+        <LoadFailed message={query.error.message} onRetry={query.reload} align="center" />
       </Box>
     );
   }
@@ -35,6 +29,80 @@ export function QueryState({ query, lines = 5, children }: QueryStateProps) {
     );
   }
   return <>{children()}</>;
+}
+
+export interface LoadFailedProps {
+  /** What went wrong, in the user's language (the API error's message, or the screen's own "not found"). */
+  message: string;
+  /** Tries the load again; without it (nothing to retry, as for an id that can't exist) no button shows. */
+  onRetry?: () => void;
+  align?: 'start' | 'center';
+}
+
+/** A load that failed: its message and Retry. */
+export function LoadFailed({ message, onRetry, align = 'start' }: LoadFailedProps) {
+  const { t } = useTranslation();
+  return (
+    <BlockStack gap="300" inlineAlign={align}>
+      <Text as="p" tone="critical">
+        {message}
+      </Text>
+      {onRetry ? <Button onClick={onRetry}>{t('common.retry')}</Button> : null}
+    </BlockStack>
+  );
+}
+
+/** A part of a screen (a card's worth) that could not load. */
+export function LoadFailedCard(props: LoadFailedProps) {
+  return (
+    <Card>
+      <LoadFailed {...props} />
+    </Card>
+  );
+}
+
+/** A screen whose record could not load (deleted meanwhile, another application's id, the network): its page, the failure in it. */
+export function LoadFailedPage({ title, backAction, ...props }: LoadFailedProps & Pick<PageProps, 'title' | 'backAction'>) {
+  return (
+    <Page title={title} backAction={backAction}>
+      <LoadFailedCard {...props} />
+    </Page>
+  );
+}
+
+export interface PageSkeletonProps {
+  title?: string;
+  backAction?: boolean;
+  primaryAction?: boolean;
+  /** Lines of the main card. */
+  lines?: number;
+  /** Lines of a narrow card beside it (an editor's preview, a record's summary); none without. */
+  aside?: number;
+}
+
+/** A screen's first load: its page with a skeleton of the main card and, for two-column screens, the narrow one. */
+export function PageSkeleton({ title, backAction, primaryAction, lines = 8, aside }: PageSkeletonProps) {
+  const main = (
+    <Card>
+      <SkeletonBodyText lines={lines} />
+    </Card>
+  );
+  return (
+    <SkeletonPage title={title} backAction={backAction} primaryAction={primaryAction}>
+      {aside === undefined ? (
+        main
+      ) : (
+        <Layout>
+          <Layout.Section>{main}</Layout.Section>
+          <Layout.Section variant="oneThird">
+            <Card>
+              <SkeletonBodyText lines={aside} />
+            </Card>
+          </Layout.Section>
+        </Layout>
+      )}
+    </SkeletonPage>
+  );
 }
 
 /**

@@ -1,12 +1,13 @@
-import { BlockStack, Box, Button, Card, Icon, InlineGrid, Layout, Page, SkeletonBodyText, SkeletonPage, Text } from '@shopify/polaris';
+import { BlockStack, Box, Button, Card, Icon, InlineGrid, Page, Text } from '@shopify/polaris';
 import { ClockIcon, FormsIcon, GiftCardIcon, ImageIcon } from '@shopify/polaris-icons';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { BANNER_TYPES, Widget, type WidgetType } from '../../../shared/contract';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
+import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import {
   BannerSettingsSection,
@@ -132,47 +133,12 @@ function TypePicker({ onPick }: { onPick(type: BannerType): void }) {
   );
 }
 
-function Loading() {
-  return (
-    <SkeletonPage primaryAction backAction>
-      <Layout>
-        <Layout.Section>
-          <Card>
-            <SkeletonBodyText lines={8} />
-          </Card>
-        </Layout.Section>
-        <Layout.Section variant="oneThird">
-          <Card>
-            <SkeletonBodyText lines={6} />
-          </Card>
-        </Layout.Section>
-      </Layout>
-    </SkeletonPage>
-  );
-}
-
-/** A widget that could not be loaded (deleted meanwhile, another application's id). */
-function LoadFailed({ message, onRetry }: { message: string; onRetry(): void }): ReactNode {
-  const { t } = useTranslation();
-  return (
-    <Page title={t('menu.bannerCreate')} backAction={{ content: t('menu.banners'), url: '/banner' }}>
-      <Card>
-        <BlockStack gap="300" inlineAlign="center">
-          <Text as="p" tone="critical">
-            {message}
-          </Text>
-          <Button onClick={onRetry}>{t('common.retry')}</Button>
-        </BlockStack>
-      </Card>
-    </Page>
-  );
-}
-
 /**
  * /banner/create: choose a kind, then its editor; /banner/create?type=spin opens the editor of a new one,
  * /banner/create?id=12 edits a saved one (the route set of spec §2 has no separate edit route).
  */
 export function BannerCreatePage() {
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const [, navigate] = useLocation();
   const params = new URLSearchParams(useSearch());
@@ -195,8 +161,10 @@ export function BannerCreatePage() {
   if (id !== null) {
     const widget = known ?? (loaded.data?.id === id ? loaded.data : undefined);
     if (!widget) {
-      if (loaded.error) return <LoadFailed message={loaded.error.message} onRetry={loaded.reload} />;
-      return <Loading />;
+      if (loaded.error) {
+        return <LoadFailedPage title={t('menu.bannerCreate')} backAction={{ content: t('menu.banners'), url: '/banner' }} message={loaded.error.message} onRetry={loaded.reload} />;
+      }
+      return <PageSkeleton primaryAction backAction aside={6} />;
     }
     if (!isBannerType(widget.type)) {
       const elsewhere = OTHER_EDITORS[widget.type];

@@ -1,4 +1,4 @@
-import { BlockStack, Button, Card, Layout, Page, SkeletonBodyText, SkeletonPage, Text } from '@shopify/polaris';
+import { Page } from '@shopify/polaris';
 import { PlusIcon } from '@shopify/polaris-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { useAppStore } from '../../stores/store';
 import { type SettingsSectionProps, WidgetEditor } from './widget-editor';
 import type { PathErrors, SettingsOf } from './widget-drafts';
 import { WidgetTable } from './widget-table';
+import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
 
 export interface WidgetScreenProps<T extends WidgetType> {
   type: T;
@@ -68,29 +69,15 @@ export function WidgetScreen<T extends WidgetType>(props: WidgetScreenProps<T>) 
     if (widget && widget.type === props.type) return editor(widget);
     if (loaded.error || (widget && widget.type !== props.type)) {
       return (
-        <Page title={t(props.titleKey)} backAction={{ content: t(props.titleKey), url: props.path }}>
-          <Card>
-            <BlockStack gap="300" inlineAlign="center">
-              <Text as="p" tone="critical">
-                {loaded.error?.message ?? t('errors.NOT_FOUND')}
-              </Text>
-              {loaded.error ? <Button onClick={loaded.reload}>{t('common.retry')}</Button> : null}
-            </BlockStack>
-          </Card>
-        </Page>
+        <LoadFailedPage
+          title={t(props.titleKey)}
+          backAction={{ content: t(props.titleKey), url: props.path }}
+          message={loaded.error?.message ?? t('errors.NOT_FOUND')}
+          onRetry={loaded.error ? loaded.reload : undefined}
+        />
       );
     }
-    return (
-      <SkeletonPage primaryAction backAction>
-        <Layout>
-          <Layout.Section>
-            <Card>
-              <SkeletonBodyText lines={8} />
-            </Card>
-          </Layout.Section>
-        </Layout>
-      </SkeletonPage>
-    );
+    return <PageSkeleton primaryAction backAction />;
   }
   if (creating) return editor();
 

@@ -1,4 +1,4 @@
-import { BlockStack, Button, Card, EmptyState, Page, SkeletonBodyText, SkeletonPage, Text } from '@shopify/polaris';
+import { BlockStack, Card, EmptyState, Page } from '@shopify/polaris';
 import { DeleteIcon, EditIcon, PlusIcon } from '@shopify/polaris-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, QueryState } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { isLive, useLiveRefresh } from '../notifications/notification-bits';
 import { NotificationTable } from '../notifications/notification-table';
@@ -52,25 +52,17 @@ export function CampaignPage() {
 
   if (campaignId === null || (campaign.error && !campaign.data)) {
     return (
-      <Page title={t('menu.campaign')} backAction={backAction}>
-        <Card>
-          <BlockStack gap="300" inlineAlign="start">
-            <Text as="p" tone="critical">
-              {campaignId === null || campaign.error?.status === 404 ? t('campaignUi.page.notFound') : campaign.error?.message}
-            </Text>
-            {campaignId !== null ? <Button onClick={campaign.reload}>{t('common.retry')}</Button> : null}
-          </BlockStack>
-        </Card>
-      </Page>
+      <LoadFailedPage
+        title={t('menu.campaign')}
+        backAction={backAction}
+        message={campaignId === null || campaign.error?.status === 404 ? t('campaignUi.page.notFound') : (campaign.error?.message ?? '')}
+        onRetry={campaignId !== null ? campaign.reload : undefined}
+      />
     );
   }
   if (!campaign.data) {
     return (
-      <SkeletonPage title={t('menu.campaign')} backAction primaryAction>
-        <Card>
-          <SkeletonBodyText lines={8} />
-        </Card>
-      </SkeletonPage>
+      <PageSkeleton title={t('menu.campaign')} backAction primaryAction />
     );
   }
   const data = campaign.data;

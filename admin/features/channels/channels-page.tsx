@@ -16,6 +16,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { periodRange } from '../dashboard/dashboard-page';
+import { LoadFailedCard } from '../../components/query-state';
 
 /** The channels in the order the console names them, each with the notification type that sends through it. */
 export const CHANNELS: readonly { channel: AudienceChannel; type: NotificationType }[] = [
@@ -71,14 +72,7 @@ export function ChannelsPage() {
   return (
     <Page title={t('menu.channels')} subtitle={t('channelUi.subtitle', { count: DAYS })} secondaryActions={[{ content: t('menu.messages'), url: '/message' }]}>
       {dashboard.error && !dashboard.data ? (
-        <Card>
-          <BlockStack gap="300" inlineAlign="start">
-            <Text as="p" tone="critical">
-              {dashboard.error.message}
-            </Text>
-            <Button onClick={dashboard.reload}>{t('common.retry')}</Button>
-          </BlockStack>
-        </Card>
+        <LoadFailedCard message={dashboard.error.message} onRetry={dashboard.reload} />
       ) : (
         <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
           {CHANNELS.map(({ channel, type }) => {

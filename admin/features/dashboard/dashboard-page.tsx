@@ -28,6 +28,7 @@ import { TimeChart } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
 import { Metric, Shares } from './dashboard-cards';
 import { MessageStatsSection } from './message-stats-section';
+import { LoadFailedCard } from '../../components/query-state';
 
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
@@ -145,16 +146,7 @@ export function DashboardPage() {
 
   let body: ReactNode;
   if (dashboard.error && !data) {
-    body = (
-      <Card>
-        <BlockStack gap="300" inlineAlign="start">
-          <Text as="p" tone="critical">
-            {dashboard.error.message}
-          </Text>
-          <Button onClick={dashboard.reload}>{t('common.retry')}</Button>
-        </BlockStack>
-      </Card>
-    );
+    body = <LoadFailedCard message={dashboard.error.message} onRetry={dashboard.reload} />;
   } else if (!data) {
     body = <DashboardSkeleton />;
   } else if (data.players === 0) {

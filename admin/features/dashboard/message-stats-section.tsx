@@ -1,4 +1,4 @@
-import { BlockStack, Box, Button, Card, EmptyState, InlineStack, Layout, Link, SkeletonBodyText, Text } from '@shopify/polaris';
+import { BlockStack, Box, Card, EmptyState, InlineStack, Layout, Link, SkeletonBodyText, Text } from '@shopify/polaris';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageStats } from '../../../shared/contract';
@@ -9,6 +9,7 @@ import { TimeChart } from '../../components/time-chart';
 import { TypeBadge } from '../notifications/notification-bits';
 import { StatCards } from '../notifications/stat-cards';
 import { Shares } from './dashboard-cards';
+import { LoadFailedCard } from '../../components/query-state';
 
 export interface MessageStatsSectionProps {
   applicationId: string;
@@ -54,14 +55,7 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
       '300',
       <>
         {heading}
-        <Card>
-          <BlockStack gap="300" inlineAlign="start">
-            <Text as="p" tone="critical">
-              {stats.error.message}
-            </Text>
-            <Button onClick={stats.reload}>{t('common.retry')}</Button>
-          </BlockStack>
-        </Card>
+        <LoadFailedCard message={stats.error.message} onRetry={stats.reload} />
       </>,
     );
   }

@@ -1,10 +1,11 @@
-import { Banner, BlockStack, Button, Card, EmptyState, Layout, Page, SkeletonBodyText, SkeletonPage, Text } from '@shopify/polaris';
+import { Banner, Card, EmptyState, Page } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Widget } from '../../../shared/contract';
 import { useApplicationPlan, useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
+import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
 import { WidgetEditor } from '../banners/widget-editor';
 import { MaxleadSettingsSection, maxleadProblems } from './maxlead-settings';
 import { PhonesSettingsSection } from './phones-settings';
@@ -12,41 +13,6 @@ import { useMaxleadWidget } from './use-maxlead-widget';
 
 /** The settings /maxlead edits; the hotlines belong to /feature. */
 const BUTTON_SETTINGS = ['buttons', 'position', 'color', 'greeting', 'capture'] as const;
-
-function Loading() {
-  return (
-    <SkeletonPage primaryAction>
-      <Layout>
-        <Layout.Section>
-          <Card>
-            <SkeletonBodyText lines={8} />
-          </Card>
-        </Layout.Section>
-        <Layout.Section variant="oneThird">
-          <Card>
-            <SkeletonBodyText lines={6} />
-          </Card>
-        </Layout.Section>
-      </Layout>
-    </SkeletonPage>
-  );
-}
-
-function Failed({ title, message, onRetry }: { title: string; message: string; onRetry(): void }) {
-  const { t } = useTranslation();
-  return (
-    <Page title={title}>
-      <Card>
-        <BlockStack gap="300" inlineAlign="center">
-          <Text as="p" tone="critical">
-            {message}
-          </Text>
-          <Button onClick={onRetry}>{t('common.retry')}</Button>
-        </BlockStack>
-      </Card>
-    </Page>
-  );
-}
 
 /** /maxlead: the contact-button widget's buttons, their order, colour, corner, greeting and capture. */
 export function MaxleadPage() {
@@ -59,7 +25,7 @@ export function MaxleadPage() {
   const [created, setCreated] = useState<Widget | null>(null);
   const widget = stored ?? created ?? undefined;
 
-  if (!loaded) return error ? <Failed title={t('menu.maxlead')} message={error.message} onRetry={reload} /> : <Loading />;
+  if (!loaded) return error ? <LoadFailedPage title={t('menu.maxlead')} message={error.message} onRetry={reload} /> : <PageSkeleton primaryAction aside={6} />;
 
   const notice = !widget ? (
     <Banner tone="info">
@@ -105,7 +71,7 @@ export function FeaturePage() {
   const [, navigate] = useLocation();
   const { widget, loaded, error, reload } = useMaxleadWidget(applicationId);
 
-  if (!loaded) return error ? <Failed title={t('menu.feature')} message={error.message} onRetry={reload} /> : <Loading />;
+  if (!loaded) return error ? <LoadFailedPage title={t('menu.feature')} message={error.message} onRetry={reload} /> : <PageSkeleton primaryAction aside={6} />;
   if (!widget) {
     return (
       <Page title={t('menu.feature')}>

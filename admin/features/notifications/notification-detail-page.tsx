@@ -8,8 +8,6 @@ import {
   Link,
   Page,
   ProgressBar,
-  SkeletonBodyText,
-  SkeletonPage,
   Text,
 } from '@shopify/polaris';
 import type { ReactNode } from 'react';
@@ -26,6 +24,7 @@ import { contentDraftOf } from './notification-form-model';
 import { NotificationPreview } from './notification-preview';
 import { StatCards, useStatsCards } from './stat-cards';
 import { useNotificationActions } from './use-notification-actions';
+import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -95,25 +94,17 @@ export function NotificationDetailPage() {
 
   if (id === null || (message.error && !message.data)) {
     return (
-      <Page title={t('menu.notificationDetail')} backAction={backAction}>
-        <Card>
-          <BlockStack gap="300" inlineAlign="start">
-            <Text as="p" tone="critical">
-              {id === null || message.error?.status === 404 ? t('notificationUi.form.notFound') : message.error?.message}
-            </Text>
-            {id !== null ? <Button onClick={message.reload}>{t('common.retry')}</Button> : null}
-          </BlockStack>
-        </Card>
-      </Page>
+      <LoadFailedPage
+        title={t('menu.notificationDetail')}
+        backAction={backAction}
+        message={id === null || message.error?.status === 404 ? t('notificationUi.form.notFound') : (message.error?.message ?? '')}
+        onRetry={id !== null ? message.reload : undefined}
+      />
     );
   }
   if (!message.data) {
     return (
-      <SkeletonPage title={t('menu.notificationDetail')} backAction>
-        <Card>
-          <SkeletonBodyText lines={10} />
-        </Card>
-      </SkeletonPage>
+      <PageSkeleton title={t('menu.notificationDetail')} backAction lines={10} />
     );
   }
 

@@ -1,7 +1,6 @@
 import {
   Banner,
   BlockStack,
-  Button,
   Card,
   FormLayout,
   InlineGrid,
@@ -10,8 +9,6 @@ import {
   Page,
   PageActions,
   Select,
-  SkeletonBodyText,
-  SkeletonPage,
   Text,
   TextField,
 } from '@shopify/polaris';
@@ -44,6 +41,7 @@ import { NotificationPreview } from './notification-preview';
 import { ScheduleSection } from './schedule-section';
 import { SaveTemplateModal } from './template-modals';
 import { TagsField } from './tags-field';
+import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
 
 const CampaignPage = page(Campaign);
 const TemplatePage = page(Template);
@@ -79,34 +77,17 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
 
   if (sourceId !== null && source.error && !source.data) {
     return (
-      <Page title={t('notificationUi.form.notFoundTitle')} backAction={{ content: t('menu.notifications'), url: '/notification/basic' }}>
-        <Card>
-          <BlockStack gap="300" inlineAlign="start">
-            <Text as="p" tone="critical">
-              {source.error.status === 404 ? t('notificationUi.form.notFound') : source.error.message}
-            </Text>
-            <Button onClick={source.reload}>{t('common.retry')}</Button>
-          </BlockStack>
-        </Card>
-      </Page>
+      <LoadFailedPage
+        title={t('notificationUi.form.notFoundTitle')}
+        backAction={{ content: t('menu.notifications'), url: '/notification/basic' }}
+        message={source.error.status === 404 ? t('notificationUi.form.notFound') : source.error.message}
+        onRetry={source.reload}
+      />
     );
   }
   if (sourceId !== null && source.data?.id !== sourceId) {
     return (
-      <SkeletonPage backAction primaryAction>
-        <Layout>
-          <Layout.Section>
-            <Card>
-              <SkeletonBodyText lines={10} />
-            </Card>
-          </Layout.Section>
-          <Layout.Section variant="oneThird">
-            <Card>
-              <SkeletonBodyText lines={6} />
-            </Card>
-          </Layout.Section>
-        </Layout>
-      </SkeletonPage>
+      <PageSkeleton backAction primaryAction lines={10} aside={6} />
     );
   }
   // A saved message opens in its own type's form.

@@ -1,7 +1,6 @@
 import {
   Badge,
   BlockStack,
-  Box,
   Button,
   Card,
   Divider,
@@ -10,8 +9,6 @@ import {
   Layout,
   Link,
   Page,
-  SkeletonBodyText,
-  SkeletonPage,
   Tag,
   Text,
   TextField,
@@ -30,7 +27,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { Missing, PlatformLabel, SubscribedBadge, countryName } from './player-bits';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
-import { QueryState } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, QueryState } from '../../components/query-state';
 import { DeliveryStatusBadge } from '../messages/delivery-status';
 
 type Lang = 'vi' | 'en';
@@ -377,34 +374,17 @@ export function PlayerPage() {
 
   if (detail.error && !detail.data) {
     return (
-      <Page title={t('menu.player')} backAction={backAction}>
-        <Card>
-          <BlockStack gap="300" inlineAlign="start">
-            <Text as="p" tone="critical">
-              {detail.error.status === 404 ? t('players.detail.notFound') : detail.error.message}
-            </Text>
-            <Button onClick={detail.reload}>{t('common.retry')}</Button>
-          </BlockStack>
-        </Card>
-      </Page>
+      <LoadFailedPage
+        title={t('menu.player')}
+        backAction={backAction}
+        message={detail.error.status === 404 ? t('players.detail.notFound') : detail.error.message}
+        onRetry={detail.reload}
+      />
     );
   }
   if (!detail.data) {
     return (
-      <SkeletonPage title={t('menu.player')} backAction>
-        <Layout>
-          <Layout.Section>
-            <Card>
-              <SkeletonBodyText lines={8} />
-            </Card>
-          </Layout.Section>
-          <Layout.Section variant="oneThird">
-            <Card>
-              <SkeletonBodyText lines={5} />
-            </Card>
-          </Layout.Section>
-        </Layout>
-      </SkeletonPage>
+      <PageSkeleton title={t('menu.player')} backAction aside={5} />
     );
   }
 

@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Box, Button, Card, Layout, Page, SkeletonBodyText, SkeletonPage, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Box, Card, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { DeleteIcon } from '@shopify/polaris-icons';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { type DraftRule, checkRule, emptyRule, fromRule } from './segment-editor
 import { LiveCountLine, SegmentEditor } from './segment-editor';
 import { useLiveCount } from './use-live-count';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
+import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -102,25 +103,17 @@ export function SegmentPage() {
 
   if (!isNew && saved.error && !saved.data) {
     return (
-      <Page title={t('menu.segment')} backAction={backAction}>
-        <Card>
-          <BlockStack gap="300" inlineAlign="start">
-            <Text as="p" tone="critical">
-              {saved.error.status === 404 ? t('segments.editor.notFound') : saved.error.message}
-            </Text>
-            <Button onClick={saved.reload}>{t('common.retry')}</Button>
-          </BlockStack>
-        </Card>
-      </Page>
+      <LoadFailedPage
+        title={t('menu.segment')}
+        backAction={backAction}
+        message={saved.error.status === 404 ? t('segments.editor.notFound') : saved.error.message}
+        onRetry={saved.reload}
+      />
     );
   }
   if (!isNew && (!saved.data || loadedId !== saved.data.id)) {
     return (
-      <SkeletonPage title={t('menu.segment')} backAction primaryAction>
-        <Card>
-          <SkeletonBodyText lines={8} />
-        </Card>
-      </SkeletonPage>
+      <PageSkeleton title={t('menu.segment')} backAction primaryAction />
     );
   }
 
