@@ -1,6 +1,7 @@
 import { BlockStack, Box, Button, Card, Layout, Page, SkeletonBodyText, SkeletonPage, Text, type PageProps } from '@shopify/polaris';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ApiError } from '../api/api-error';
 import type { ApiQuery } from '../api/use-api-query';
 
 export interface QueryStateProps {
@@ -50,6 +51,14 @@ export function LoadFailed({ message, onRetry, align = 'start' }: LoadFailedProp
       {onRetry ? <Button onClick={onRetry}>{t('common.retry')}</Button> : null}
     </BlockStack>
   );
+}
+
+/**
+ * What a screen says when its record could not load: its own "not found" when the server answered 404 or the
+ * id in the address can't be one (no error then), with nothing to retry; otherwise the error and Retry.
+ */
+export function recordLoadFailure(error: ApiError | undefined, notFound: string, reload: () => void): LoadFailedProps {
+  return !error || error.status === 404 ? { message: notFound } : { message: error.message, onRetry: reload };
 }
 
 /** A part of a screen (a card's worth) that could not load. */

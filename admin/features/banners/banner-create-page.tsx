@@ -7,7 +7,7 @@ import { BANNER_TYPES, Widget, type WidgetType } from '../../../shared/contract'
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
-import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import {
   BannerSettingsSection,
@@ -162,7 +162,13 @@ export function BannerCreatePage() {
     const widget = known ?? (loaded.data?.id === id ? loaded.data : undefined);
     if (!widget) {
       if (loaded.error) {
-        return <LoadFailedPage title={t('menu.bannerCreate')} backAction={{ content: t('menu.banners'), url: '/banner' }} message={loaded.error.message} onRetry={loaded.reload} />;
+        return (
+          <LoadFailedPage
+            title={t('menu.bannerCreate')}
+            backAction={{ content: t('menu.banners'), url: '/banner' }}
+            {...recordLoadFailure(loaded.error, t('errors.NOT_FOUND'), loaded.reload)}
+          />
+        );
       }
       return <PageSkeleton primaryAction backAction aside={6} />;
     }

@@ -11,7 +11,7 @@ import { useAppStore } from '../../stores/store';
 import { type SettingsSectionProps, WidgetEditor } from './widget-editor';
 import type { PathErrors, SettingsOf } from './widget-drafts';
 import { WidgetTable } from './widget-table';
-import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
 
 export interface WidgetScreenProps<T extends WidgetType> {
   type: T;
@@ -72,8 +72,7 @@ export function WidgetScreen<T extends WidgetType>(props: WidgetScreenProps<T>) 
         <LoadFailedPage
           title={t(props.titleKey)}
           backAction={{ content: t(props.titleKey), url: props.path }}
-          message={loaded.error?.message ?? t('errors.NOT_FOUND')}
-          onRetry={loaded.error ? loaded.reload : undefined}
+          {...recordLoadFailure(loaded.error, t('errors.NOT_FOUND'), loaded.reload)}
         />
       );
     }

@@ -8,7 +8,7 @@ import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { LoadFailedPage, PageSkeleton, QueryState } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { isLive, useLiveRefresh } from '../notifications/notification-bits';
 import { NotificationTable } from '../notifications/notification-table';
@@ -55,8 +55,7 @@ export function CampaignPage() {
       <LoadFailedPage
         title={t('menu.campaign')}
         backAction={backAction}
-        message={campaignId === null || campaign.error?.status === 404 ? t('campaignUi.page.notFound') : (campaign.error?.message ?? '')}
-        onRetry={campaignId !== null ? campaign.reload : undefined}
+        {...recordLoadFailure(campaign.error, t('campaignUi.page.notFound'), campaign.reload)}
       />
     );
   }

@@ -24,7 +24,7 @@ import { contentDraftOf } from './notification-form-model';
 import { NotificationPreview } from './notification-preview';
 import { StatCards, useStatsCards } from './stat-cards';
 import { useNotificationActions } from './use-notification-actions';
-import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -97,8 +97,7 @@ export function NotificationDetailPage() {
       <LoadFailedPage
         title={t('menu.notificationDetail')}
         backAction={backAction}
-        message={id === null || message.error?.status === 404 ? t('notificationUi.form.notFound') : (message.error?.message ?? '')}
-        onRetry={id !== null ? message.reload : undefined}
+        {...recordLoadFailure(message.error, t('notificationUi.form.notFound'), message.reload)}
       />
     );
   }

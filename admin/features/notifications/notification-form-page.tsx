@@ -41,7 +41,7 @@ import { NotificationPreview } from './notification-preview';
 import { ScheduleSection } from './schedule-section';
 import { SaveTemplateModal } from './template-modals';
 import { TagsField } from './tags-field';
-import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
 
 const CampaignPage = page(Campaign);
 const TemplatePage = page(Template);
@@ -80,8 +80,7 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
       <LoadFailedPage
         title={t('notificationUi.form.notFoundTitle')}
         backAction={{ content: t('menu.notifications'), url: '/notification/basic' }}
-        message={source.error.status === 404 ? t('notificationUi.form.notFound') : source.error.message}
-        onRetry={source.reload}
+        {...recordLoadFailure(source.error, t('notificationUi.form.notFound'), source.reload)}
       />
     );
   }

@@ -179,9 +179,26 @@ describe("a player's page", () => {
     }
   });
 
-  it('says so when the player does not exist', async () => {
+  it('says so when the player does not exist, with nothing to try again', async () => {
     open('999');
     expect(await screen.findByText('This player does not exist or was deleted.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
+  it('offers Try again when the player could not be loaded, and shows the player once it can', async () => {
+    let failing = true;
+    const serve = fetchMock.getMockImplementation() as (url: string, init: RequestInit) => Promise<Response>;
+    fetchMock.mockImplementation(async (url, init) => {
+      if (failing && new URL(url).pathname === '/api/application/shop_one/player/42') {
+        return answer({ success: false, error: 'INTERNAL', message: 'Something went wrong.' }, 500);
+      }
+      return serve(url, init);
+    });
+    open();
+    const retry = await screen.findByRole('button', { name: 'Try again' });
+    failing = false;
+    fireEvent.click(retry);
+    expect(await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 })).toBeTruthy();
   });
 });
 

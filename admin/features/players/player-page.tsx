@@ -27,7 +27,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { Missing, PlatformLabel, SubscribedBadge, countryName } from './player-bits';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
-import { LoadFailedPage, PageSkeleton, QueryState } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure } from '../../components/query-state';
 import { DeliveryStatusBadge } from '../messages/delivery-status';
 
 type Lang = 'vi' | 'en';
@@ -377,8 +377,7 @@ export function PlayerPage() {
       <LoadFailedPage
         title={t('menu.player')}
         backAction={backAction}
-        message={detail.error.status === 404 ? t('players.detail.notFound') : detail.error.message}
-        onRetry={detail.reload}
+        {...recordLoadFailure(detail.error, t('players.detail.notFound'), detail.reload)}
       />
     );
   }

@@ -16,7 +16,7 @@ import { type DraftRule, checkRule, emptyRule, fromRule } from './segment-editor
 import { LiveCountLine, SegmentEditor } from './segment-editor';
 import { useLiveCount } from './use-live-count';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
-import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -106,8 +106,7 @@ export function SegmentPage() {
       <LoadFailedPage
         title={t('menu.segment')}
         backAction={backAction}
-        message={saved.error.status === 404 ? t('segments.editor.notFound') : saved.error.message}
-        onRetry={saved.reload}
+        {...recordLoadFailure(saved.error, t('segments.editor.notFound'), saved.reload)}
       />
     );
   }
