@@ -314,12 +314,13 @@ export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems:
 /**
  * Writes running at once, each in its own lane. SQLite has one connection and writes on the event loop: one.
  * On PostgreSQL a single writer leaves the database idle while Node reads each statement's answer, and the
- * group's round trips (five: begin, players, events, the rest, commit) add up: lanes overlap them. A device always goes to the same lane (by a hash of its
- * application and device id), so two concurrent writes never touch the same player, its days or attributes and
- * cannot deadlock on them; the shared event_definitions rows are written in the group's last statement, in name
- * order, so they are held only until the commit. Two lanes, measured on two cores in alternating runs (tests/bench/ingest.ts): against one,
- * +16–26% events/s in batches and +24–33% single requests/s; four split the groups so small that the
- * per-group statements cost more than the overlap gains (−25%).
+ * group's round trips (five: begin, players, events, the rest, commit) add up: lanes overlap them. A device
+ * always goes to the same lane (by a hash of its application and device id), so two concurrent writes never
+ * touch the same player, its days or attributes and cannot deadlock on them; the shared event_definitions rows
+ * are written in the group's last statement, in name order, so they are held only until the commit. Two lanes,
+ * measured on two cores in alternating runs (tests/bench/ingest.ts): against one, +16–26% events/s in batches
+ * and +24–33% single requests/s; four split the groups so small that the per-group statements cost more than
+ * the overlap gains (−25%).
  */
 export const INGEST_LANES: Record<Dialect, number> = { sqlite: 1, postgres: 2 };
 

@@ -7,11 +7,11 @@ import { Widget, type WidgetType } from '../../../shared/contract';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { type SettingsSectionProps, WidgetEditor } from './widget-editor';
 import type { PathErrors, SettingsOf } from './widget-drafts';
 import { WidgetTable } from './widget-table';
-import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
 
 export interface WidgetScreenProps<T extends WidgetType> {
   type: T;

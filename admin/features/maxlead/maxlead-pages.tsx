@@ -25,7 +25,8 @@ export function MaxleadPage() {
   const [created, setCreated] = useState<Widget | null>(null);
   const widget = stored ?? created ?? undefined;
 
-  if (!loaded) return error ? <LoadFailedPage title={t('menu.maxlead')} message={error.message} onRetry={reload} /> : <PageSkeleton primaryAction aside={6} />;
+  if (!loaded && error) return <LoadFailedPage title={t('menu.maxlead')} message={error.message} onRetry={reload} />;
+  if (!loaded) return <PageSkeleton primaryAction aside={6} />;
 
   const notice = !widget ? (
     <Banner tone="info">
@@ -71,7 +72,8 @@ export function FeaturePage() {
   const [, navigate] = useLocation();
   const { widget, loaded, error, reload } = useMaxleadWidget(applicationId);
 
-  if (!loaded) return error ? <LoadFailedPage title={t('menu.feature')} message={error.message} onRetry={reload} /> : <PageSkeleton primaryAction aside={6} />;
+  if (!loaded && error) return <LoadFailedPage title={t('menu.feature')} message={error.message} onRetry={reload} />;
+  if (!loaded) return <PageSkeleton primaryAction aside={6} />;
   if (!widget) {
     return (
       <Page title={t('menu.feature')}>

@@ -381,11 +381,7 @@ export function PlayerPage() {
       />
     );
   }
-  if (!detail.data) {
-    return (
-      <PageSkeleton title={t('menu.player')} backAction aside={5} />
-    );
-  }
+  if (!detail.data) return <PageSkeleton title={t('menu.player')} backAction aside={5} />;
 
   const { player, attributes, events } = detail.data;
   const when = (value: string | null) => <When value={value} lang={lang} t={t} />;
