@@ -13,12 +13,24 @@ export interface ApiQuery<T> {
   reload(): void;
 }
 
+export interface ApiQueryOptions {
+  /**
+   * The screen shows a failed load in place of its data (QueryState, LoadFailed…) whenever it has no data
+   * yet: such a failure brings no toast as well. A failure while earlier data is still on screen (a new page,
+   * a search, a reload) has nothing in place to say it, so the client's toast still does.
+   */
+  showsFailure?: boolean;
+}
+
 /**
  * Loads `path` through the one API client and checks the answer against `schema`. A null path loads
  * nothing. A newer request cancels the one in flight, so a slow answer never overwrites a newer one.
  */
-export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?: Query): ApiQuery<T> {
+export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?: Query, options: ApiQueryOptions = {}): ApiQuery<T> {
   const [data, setData] = useState<T | undefined>(undefined);
+  const hasData = useRef(false);
+  hasData.current = data !== undefined;
+  const showsFailure = options.showsFailure ?? false;
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [loading, setLoading] = useState(path !== null);
   const [generation, setGeneration] = useState(0);
@@ -34,7 +46,7 @@ export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?
     const controller = new AbortController();
     setLoading(true);
     api
-      .get(path, schemaRef.current, { query: JSON.parse(queryKey) as Query, signal: controller.signal })
+      .get(path, schemaRef.current, { query: JSON.parse(queryKey) as Query, signal: controller.signal, quiet: showsFailure && !hasData.current })
       .then((result) => {
         if (controller.signal.aborted) return;
         setData(result.data);
@@ -47,7 +59,7 @@ export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?
         setLoading(false);
       });
     return () => controller.abort();
-  }, [path, queryKey, generation]);
+  }, [path, queryKey, generation, showsFailure]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   return { data, error, loading, reload };

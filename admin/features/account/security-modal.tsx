@@ -20,7 +20,7 @@ export interface SecurityModalProps {
 export function SecurityModal({ onClose }: SecurityModalProps) {
   const { t } = useTranslation();
   const showToast = useAppStore((state) => state.showToast);
-  const settings = useApiQuery('/user/security', SecuritySettings);
+  const settings = useApiQuery('/user/security', SecuritySettings, undefined, { showsFailure: true });
   const [otpEnabled, setOtpEnabled] = useState<boolean | null>(null);
   const [savingOtp, setSavingOtp] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);

@@ -102,7 +102,7 @@ export function ApplicationsPage() {
   useEffect(() => setPageNumber(1), [q]);
 
   const query = useMemo(() => ({ page: pageNumber, limit: PAGE_SIZE, q: q || undefined }), [pageNumber, q]);
-  const list = useApiQuery('/application', ApplicationPage, query);
+  const list = useApiQuery('/application', ApplicationPage, query, { showsFailure: true });
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
 

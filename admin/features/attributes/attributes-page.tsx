@@ -28,7 +28,7 @@ export function AttributesPage() {
   const [pageNumber, setPageNumber] = useState(1);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const base = `/application/${encodeURIComponent(applicationId)}/attribute`;
-  const attributes = useApiQuery(base, AttributePage, { page: pageNumber, limit: PAGE_SIZE });
+  const attributes = useApiQuery(base, AttributePage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = attributes.data?.items ?? [];
   const total = attributes.data?.total ?? 0;
 

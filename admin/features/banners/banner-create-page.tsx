@@ -151,6 +151,8 @@ export function BannerCreatePage() {
   const loaded = useApiQuery(
     id !== null && !known ? `/application/${encodeURIComponent(applicationId)}/widget/${id}` : null,
     Widget,
+    undefined,
+    { showsFailure: true },
   );
 
   function onSaved(widget: Widget, created: boolean) {

@@ -43,7 +43,7 @@ export function WidgetScreen<T extends WidgetType>(props: WidgetScreenProps<T>) 
   const creating = id === null && params.get('new') === '1';
   const [saved, setSaved] = useState<Widget | null>(null);
   const known = saved && saved.id === id ? saved : null;
-  const loaded = useApiQuery(id !== null && !known ? `/application/${encodeURIComponent(applicationId)}/widget/${id}` : null, Widget);
+  const loaded = useApiQuery(id !== null && !known ? `/application/${encodeURIComponent(applicationId)}/widget/${id}` : null, Widget, undefined, { showsFailure: true });
 
   function onSaved(widget: Widget, created: boolean) {
     setSaved(widget);

@@ -81,7 +81,7 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
 
   const base = `/application/${encodeURIComponent(applicationId)}/widget`;
   const query = useMemo(() => ({ page: pageNumber, limit: PAGE_SIZE, types: types.join(',') }), [pageNumber, types]);
-  const list = useApiQuery(base, WidgetPage, query);
+  const list = useApiQuery(base, WidgetPage, query, { showsFailure: true });
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
 

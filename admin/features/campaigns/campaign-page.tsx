@@ -37,8 +37,8 @@ export function CampaignPage() {
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const path = `${base}/campaign/${campaignParam}`;
 
-  const campaign = useApiQuery(campaignId !== null ? path : null, Campaign);
-  const messages = useApiQuery(campaignId !== null ? `${base}/notification` : null, NotificationPage, { campaign_id: campaignId ?? undefined, page: pageNumber, limit: PAGE_SIZE });
+  const campaign = useApiQuery(campaignId !== null ? path : null, Campaign, undefined, { showsFailure: true });
+  const messages = useApiQuery(campaignId !== null ? `${base}/notification` : null, NotificationPage, { campaign_id: campaignId ?? undefined, page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = messages.data?.items ?? [];
   const live = items.some((message) => isLive(message.status));
   const reloadAll = () => {

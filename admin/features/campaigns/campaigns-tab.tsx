@@ -29,7 +29,7 @@ export function CampaignsTab() {
   const [pageNumber, setPageNumber] = useState(1);
   const [creating, setCreating] = useState(false);
   const lang = i18n.language === 'en' ? 'en' : 'vi';
-  const list = useApiQuery(`/application/${encodeURIComponent(applicationId)}/campaign`, CampaignPage, { page: pageNumber, limit: PAGE_SIZE, q: q || undefined });
+  const list = useApiQuery(`/application/${encodeURIComponent(applicationId)}/campaign`, CampaignPage, { page: pageNumber, limit: PAGE_SIZE, q: q || undefined }, { showsFailure: true });
   const items = list.data?.items ?? [];
   const url = (campaign: Campaign) => `/campaign/${campaign.id}`;
 

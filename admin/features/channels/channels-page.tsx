@@ -65,7 +65,7 @@ export function ChannelsPage() {
   const readOnly = isViewerOnly(roles);
   const mayConfigure = canAccessRoute(roles, { roles: AREA_ROLES.platform });
   const base = `/application/${encodeURIComponent(applicationId)}`;
-  const dashboard = useApiQuery(`${base}/dashboard`, Dashboard, periodRange(DAYS));
+  const dashboard = useApiQuery(`${base}/dashboard`, Dashboard, periodRange(DAYS), { showsFailure: true });
   const stats = useApiQuery(`${base}/dashboard/messages`, MessageStats, { days: DAYS });
   const active = application?.platforms ?? [];
 

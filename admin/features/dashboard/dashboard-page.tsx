@@ -125,7 +125,7 @@ export function DashboardPage() {
   const range = periodRange(period);
   // Message statistics belong to the Notifications area (spec §6).
   const seesMessages = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.notifications });
-  const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, range);
+  const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, range, { showsFailure: true });
   const data = dashboard.data;
   const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
   const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '0%');

@@ -26,7 +26,7 @@ const share = (part: number, whole: number) => (whole > 0 ? `${Math.round((part 
 export function MessageStatsSection({ applicationId, days }: MessageStatsSectionProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'vi';
-  const stats = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard/messages`, MessageStats, { days });
+  const stats = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard/messages`, MessageStats, { days }, { showsFailure: true });
   const data = stats.data;
   const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
 

@@ -40,7 +40,7 @@ export function EventsPage() {
   const { smDown } = useBreakpoints();
   const [pageNumber, setPageNumber] = useState(1);
   const lang = i18n.language === 'en' ? 'en' : 'vi';
-  const events = useApiQuery(`/application/${encodeURIComponent(applicationId)}/event`, EventPage, { page: pageNumber, limit: PAGE_SIZE });
+  const events = useApiQuery(`/application/${encodeURIComponent(applicationId)}/event`, EventPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = events.data?.items ?? [];
   const total = events.data?.total ?? 0;
   const day = (value: string) => formatDate(value, '{y}-{m}-{d}', { lang });

@@ -74,8 +74,8 @@ export function LeadsReportPage() {
   const range = useMemo(() => ({ from: dayBound(from, 'start'), to: dayBound(to, 'end') }), [from, to]);
   const filters = useMemo<Query>(() => ({ source: source || undefined, ...range }), [source, range]);
   const base = `/application/${encodeURIComponent(applicationId)}/lead`;
-  const leads = useApiQuery(backwards ? null : base, LeadPage, { ...filters, page: pageNumber, limit: PAGE_SIZE });
-  const clicks = useApiQuery(backwards ? null : `${base}/clicks`, ButtonClicks, range);
+  const leads = useApiQuery(backwards ? null : base, LeadPage, { ...filters, page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
+  const clicks = useApiQuery(backwards ? null : `${base}/clicks`, ButtonClicks, range, { showsFailure: true });
   const items = leads.data?.items ?? [];
   const total = leads.data?.total ?? 0;
   const filtered = from !== '' || to !== '' || source !== '';

@@ -16,6 +16,6 @@ export interface MaxleadWidget {
 
 /** The one contact-button widget of an application (/maxlead and /feature edit it; the newest if several). */
 export function useMaxleadWidget(applicationId: string): MaxleadWidget {
-  const query = useApiQuery(`/application/${encodeURIComponent(applicationId)}/widget`, WidgetPage, QUERY);
+  const query = useApiQuery(`/application/${encodeURIComponent(applicationId)}/widget`, WidgetPage, QUERY, { showsFailure: true });
   return { widget: query.data?.items[0], loaded: query.data !== undefined, error: query.error, reload: query.reload };
 }

@@ -86,13 +86,18 @@ export function MessagesPage() {
   }, [settled]);
 
   // Keyset paging (before_id) reaches any depth of a message sent to a million people.
-  const log = useApiQuery(`${base}/message`, DeliveryPage, {
-    before_id: position.cursor ?? undefined,
-    limit: PAGE_SIZE,
-    status: filters.status === 'all' ? undefined : filters.status,
-    q: filters.q || undefined,
-    notification_id: filters.notificationId ?? undefined,
-  });
+  const log = useApiQuery(
+    `${base}/message`,
+    DeliveryPage,
+    {
+      before_id: position.cursor ?? undefined,
+      limit: PAGE_SIZE,
+      status: filters.status === 'all' ? undefined : filters.status,
+      q: filters.q || undefined,
+      notification_id: filters.notificationId ?? undefined,
+    },
+    { showsFailure: true },
+  );
   const message = useApiQuery(filters.notificationId ? `${base}/notification/${filters.notificationId}` : null, Notification);
   const items = log.data?.items ?? [];
   const total = log.data?.total ?? 0;

@@ -52,7 +52,7 @@ export function MessagesTab() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settled]);
 
-  const list = useApiQuery(`/application/${encodeURIComponent(applicationId)}/notification`, NotificationPage, listQuery(filters, PAGE_SIZE));
+  const list = useApiQuery(`/application/${encodeURIComponent(applicationId)}/notification`, NotificationPage, listQuery(filters, PAGE_SIZE), { showsFailure: true });
   const items = list.data?.items ?? [];
   useLiveRefresh(items.some((message) => isLive(message.status)), list.reload);
   const actions = useNotificationActions(applicationId, () => list.reload());

@@ -74,7 +74,7 @@ export function NotificationDetailPage() {
   const lang = i18n.language === 'en' ? 'en' : 'vi';
   const id = /^\d+$/.test(idParam) ? Number(idParam) : null;
   const base = `/application/${encodeURIComponent(applicationId)}/notification/${idParam}`;
-  const message = useApiQuery(id !== null ? base : null, NotificationSchema);
+  const message = useApiQuery(id !== null ? base : null, NotificationSchema, undefined, { showsFailure: true });
   const report = useApiQuery(id !== null ? `${base}/report` : null, NotificationReport);
   const reload = () => {
     message.reload();

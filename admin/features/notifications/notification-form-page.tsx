@@ -73,7 +73,7 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
   const copyId = editId === null ? positiveId(params.get('copy')) : null;
   const sourceId = editId ?? copyId;
   const base = `/application/${encodeURIComponent(applicationId)}`;
-  const source = useApiQuery(sourceId !== null ? `${base}/notification/${sourceId}` : null, Notification);
+  const source = useApiQuery(sourceId !== null ? `${base}/notification/${sourceId}` : null, Notification, undefined, { showsFailure: true });
 
   if (sourceId !== null && source.error && !source.data) {
     return (

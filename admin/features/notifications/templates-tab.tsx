@@ -37,7 +37,7 @@ export function TemplatesTab() {
   const [removing, setRemoving] = useState<Template | null>(null);
   const lang = i18n.language === 'en' ? 'en' : 'vi';
   const base = `/application/${encodeURIComponent(applicationId)}/template`;
-  const list = useApiQuery(base, TemplatePage, { page: pageNumber, limit: PAGE_SIZE, type, q: q || undefined });
+  const list = useApiQuery(base, TemplatePage, { page: pageNumber, limit: PAGE_SIZE, type, q: q || undefined }, { showsFailure: true });
   const items = list.data?.items ?? [];
   const filtered = type !== 'all' || q !== '';
 

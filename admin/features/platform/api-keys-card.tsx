@@ -73,7 +73,7 @@ export function ApiKeysCard({ applicationId }: { applicationId: string }) {
   const { apiDocsUrl } = useConsoleLinks();
   const showToast = useAppStore((state) => state.showToast);
   const base = `/application/${encodeURIComponent(applicationId)}/api_key`;
-  const keys = useApiQuery(base, ApiKeyList);
+  const keys = useApiQuery(base, ApiKeyList, undefined, { showsFailure: true });
   const [pageNumber, setPageNumber] = useState(1);
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);

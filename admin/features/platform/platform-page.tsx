@@ -20,8 +20,8 @@ export function PlatformPage() {
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const base = `/application/${encodeURIComponent(applicationId)}/platform`;
-  const web = useApiQuery(`${base}/web_push`, WebPushPlatform as z.ZodType<WebPushPlatform>);
-  const list = useApiQuery(base, PlatformList as z.ZodType<PlatformList>);
+  const web = useApiQuery(`${base}/web_push`, WebPushPlatform as z.ZodType<WebPushPlatform>, undefined, { showsFailure: true });
+  const list = useApiQuery(base, PlatformList as z.ZodType<PlatformList>, undefined, { showsFailure: true });
   const [savedWeb, setSavedWeb] = useState<WebPushPlatform | null>(null);
   const [saved, setSaved] = useState<Saved>({});
   useEffect(() => {

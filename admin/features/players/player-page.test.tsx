@@ -183,6 +183,7 @@ describe("a player's page", () => {
     open('999');
     expect(await screen.findByText('This player does not exist or was deleted.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(useAppStore.getState().toasts).toHaveLength(0);
   });
 
   it('offers Try again when the player could not be loaded, and shows the player once it can', async () => {
@@ -196,6 +197,9 @@ describe("a player's page", () => {
     });
     open();
     const retry = await screen.findByRole('button', { name: 'Try again' });
+    // Said once, in the page: no toast repeating it.
+    expect(screen.getAllByText('Something went wrong.')).toHaveLength(1);
+    expect(useAppStore.getState().toasts).toHaveLength(0);
     failing = false;
     fireEvent.click(retry);
     expect(await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 })).toBeTruthy();

@@ -306,7 +306,7 @@ function MessagesCard({ player, lang }: { player: Player; lang: Lang }) {
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const mayRead = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.notifications });
-  const log = useApiQuery(mayRead ? `/application/${encodeURIComponent(applicationId)}/message` : null, DeliveryPage, { player_id: player.id, limit: PLAYER_MESSAGES_SHOWN });
+  const log = useApiQuery(mayRead ? `/application/${encodeURIComponent(applicationId)}/message` : null, DeliveryPage, { player_id: player.id, limit: PLAYER_MESSAGES_SHOWN }, { showsFailure: true });
   const items = log.data?.items ?? [];
   const total = log.data?.total ?? 0;
   const date = (value: string) => formatDate(value, '{y}-{m}-{d} {h}:{i}', { lang });
@@ -369,7 +369,7 @@ export function PlayerPage() {
   const [confirming, setConfirming] = useState(false);
   const lang: Lang = i18n.language === 'en' ? 'en' : 'vi';
   const base = `/application/${encodeURIComponent(applicationId)}/player/${encodeURIComponent(playerId)}`;
-  const detail = useApiQuery(base, PlayerDetail);
+  const detail = useApiQuery(base, PlayerDetail, undefined, { showsFailure: true });
   const backAction = { content: t('menu.players'), onAction: () => navigate('/player') };
 
   if (detail.error && !detail.data) {

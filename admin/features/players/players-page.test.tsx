@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Player } from '../../../shared/contract';
@@ -76,6 +76,30 @@ describe('the player list', () => {
     fireEvent.change(screen.getByPlaceholderText('Search device ID, user ID, email or phone'), { target: { value: 'lan@example.vn' } });
     await waitFor(() => expect(listCalls.at(-1)?.searchParams.get('q')).toBe('lan@example.vn'));
     expect(view.location()).toBe('/application/shop_one/player?q=lan%40example.vn');
+  });
+
+  it('keeps the players on screen and says so in a toast when a search fails; a first load that fails says it in place of the list', async () => {
+    const serve = fetchMock.getMockImplementation() as (url: string, init: RequestInit) => Promise<Response>;
+    fetchMock.mockImplementation(async (url, init) => {
+      const parsed = new URL(url);
+      if (parsed.pathname === '/api/application/shop_one/player' && parsed.searchParams.get('q')) {
+        return answer({ success: false, error: 'INTERNAL', message: 'Something went wrong.' }, 500);
+      }
+      return serve(url, init);
+    });
+    open();
+    await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
+    fireEvent.change(screen.getByPlaceholderText('Search device ID, user ID, email or phone'), { target: { value: 'lan' } });
+    await waitFor(() => expect(useAppStore.getState().toasts.map((toast) => toast.message)).toEqual(['Something went wrong.']));
+    expect(screen.getByRole('link', { name: 'v_8f2c1a9e77' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+
+    cleanup();
+    useAppStore.setState({ toasts: [] });
+    open('/application/shop_one/player?q=lan');
+    expect(await screen.findByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(screen.getByText('Something went wrong.')).toBeTruthy();
+    expect(useAppStore.getState().toasts).toHaveLength(0);
   });
 
   it('removes a filter with its pill and goes back to page 1', async () => {

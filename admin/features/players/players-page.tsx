@@ -88,7 +88,7 @@ export function PlayersPage() {
   }, [settledQuery]);
 
   const base = `/application/${encodeURIComponent(applicationId)}`;
-  const players = useApiQuery(`${base}/player`, PlayerPage, { ...filters });
+  const players = useApiQuery(`${base}/player`, PlayerPage, { ...filters }, { showsFailure: true });
   const items = players.data?.items ?? [];
   const total = players.data?.total ?? 0;
   const filtered = isFiltered(filters);

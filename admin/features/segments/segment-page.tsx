@@ -45,7 +45,7 @@ export function SegmentPage() {
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const path = `${base}/segment/${encodeURIComponent(segmentId)}`;
 
-  const saved = useApiQuery(isNew ? null : path, SegmentDetail);
+  const saved = useApiQuery(isNew ? null : path, SegmentDetail, undefined, { showsFailure: true });
   // Attribute and event lists need their own areas (spec §6); without them names are typed instead.
   const attributes = useApiQuery(canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition), { limit: 100 });
   const events = useApiQuery(canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition), { limit: 100 });

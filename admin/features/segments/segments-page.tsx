@@ -31,7 +31,7 @@ export function SegmentsPage() {
   const [pageNumber, setPageNumber] = useState(1);
   const lang = i18n.language === 'en' ? 'en' : 'vi';
   const base = `/application/${encodeURIComponent(applicationId)}`;
-  const segments = useApiQuery(`${base}/segment`, SegmentPage, { page: pageNumber, limit: PAGE_SIZE });
+  const segments = useApiQuery(`${base}/segment`, SegmentPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = segments.data?.items ?? [];
   const total = segments.data?.total ?? 0;
 

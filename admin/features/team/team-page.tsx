@@ -57,7 +57,7 @@ export function TeamPage() {
   const canManage = !isViewerOnly(roles) && assignableRoles(roles).length > 0;
   const base = `/application/${encodeURIComponent(applicationId)}/user`;
   const query = useMemo(() => ({ page: pageNumber, limit: PAGE_SIZE }), [pageNumber]);
-  const members = useApiQuery(base, MemberPage, query);
+  const members = useApiQuery(base, MemberPage, query, { showsFailure: true });
   const assignable = useApiQuery(canManage ? `${base}/role` : null, AssignableRoles);
   const choices = assignable.data?.roles ?? [];
   const items = members.data?.items ?? [];

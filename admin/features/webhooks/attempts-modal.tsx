@@ -22,7 +22,7 @@ export function AttemptsModal({ path, webhook, onClose }: AttemptsModalProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'vi';
   const [pageNumber, setPageNumber] = useState(1);
-  const attempts = useApiQuery(`${path}/attempts`, AttemptPage, { page: pageNumber, limit: PAGE_SIZE });
+  const attempts = useApiQuery(`${path}/attempts`, AttemptPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = attempts.data?.items ?? [];
   const pages = Math.max(1, Math.ceil((attempts.data?.total ?? 0) / PAGE_SIZE));
 

@@ -80,7 +80,7 @@ export function WebhooksPage() {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const base = `/application/${encodeURIComponent(applicationId)}/webhook`;
-  const webhooks = useApiQuery(base, WebhookPage, { page: pageNumber, limit: PAGE_SIZE });
+  const webhooks = useApiQuery(base, WebhookPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = webhooks.data?.items ?? [];
   const total = webhooks.data?.total ?? 0;
   const full = total >= WEBHOOK_MAX_PER_APPLICATION;
