@@ -1,7 +1,7 @@
 import { InlineGrid, Select } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { ColorField, type ErrorOf } from './form-fields';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../components/section-card';
 import { setter } from './settings-fields';
 
 /** Every place a widget can sit on the page; each type allows some of them. */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CONTACT_FIELDS } from '../../../shared/contract';
 import { AppearanceSettingsFields, LookSection, POPUP_POSITIONS } from './appearance-fields';
 import { DateTimeField, NumberField, useErrorOf, type ErrorOf } from './form-fields';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../components/section-card';
 import { setter, TitleTextFields } from './settings-fields';
 import type { SettingsSectionProps } from './widget-editor';
 import type { PathErrors, SettingsOf } from './widget-drafts';

@@ -2,7 +2,7 @@ import { BlockStack, Box, Button, ButtonGroup, InlineError, InlineStack, Text } 
 import { ArrowDownIcon, ArrowUpIcon, DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../components/section-card';
 import { moveItem } from './widget-drafts';
 
 export interface ItemControlsProps {

@@ -5,7 +5,7 @@ import type { SpinSlice } from '../../../shared/contract';
 import { LookSection, POPUP_POSITIONS } from './appearance-fields';
 import { ColorField, NumberField, useErrorOf } from './form-fields';
 import { ItemListFooter } from './item-controls';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../components/section-card';
 import { setter, TitleTextFields } from './settings-fields';
 import type { SettingsSectionProps } from './widget-editor';
 import { newSliceId } from './widget-drafts';

@@ -1,6 +1,7 @@
 import { BlockStack, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import type { ReactNode } from 'react';
 import { abbreviateNumber } from '../../../shared/format';
+import { SectionCard } from '../../components/section-card';
 
 /** One figure of the dashboard: its label, the number (whole in the tooltip) and a line under it. */
 export function Metric({ label, value, detail }: { label: string; value: number; detail?: string }) {
@@ -29,38 +30,33 @@ export function Metric({ label, value, detail }: { label: string; value: number;
 export function Shares({ title, rows, empty }: { title: string; rows: { key: string; label: ReactNode; value: number; detail?: string }[]; empty: string }) {
   const largest = Math.max(1, ...rows.map((row) => row.value));
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {title}
+    <SectionCard gap="300" title={title}>
+      {rows.length === 0 ? (
+        <Text as="p" tone="subdued">
+          {empty}
         </Text>
-        {rows.length === 0 ? (
-          <Text as="p" tone="subdued">
-            {empty}
-          </Text>
-        ) : (
-          <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 12 }}>
-            {rows.map((row) => (
-              <li key={row.key}>
-                <BlockStack gap="100">
-                  <InlineStack align="space-between" gap="200" wrap={false}>
-                    <Text as="span">{row.label}</Text>
-                    <Text as="span" numeric fontWeight="semibold">
-                      {abbreviateNumber(row.value)}
-                      {row.detail ? (
-                        <Text as="span" tone="subdued" fontWeight="regular">
-                          {` · ${row.detail}`}
-                        </Text>
-                      ) : null}
-                    </Text>
-                  </InlineStack>
-                  <ProgressBar progress={(row.value / largest) * 100} size="small" tone="primary" />
-                </BlockStack>
-              </li>
-            ))}
-          </ul>
-        )}
-      </BlockStack>
-    </Card>
+      ) : (
+        <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 12 }}>
+          {rows.map((row) => (
+            <li key={row.key}>
+              <BlockStack gap="100">
+                <InlineStack align="space-between" gap="200" wrap={false}>
+                  <Text as="span">{row.label}</Text>
+                  <Text as="span" numeric fontWeight="semibold">
+                    {abbreviateNumber(row.value)}
+                    {row.detail ? (
+                      <Text as="span" tone="subdued" fontWeight="regular">
+                        {` · ${row.detail}`}
+                      </Text>
+                    ) : null}
+                  </Text>
+                </InlineStack>
+                <ProgressBar progress={(row.value / largest) * 100} size="small" tone="primary" />
+              </BlockStack>
+            </li>
+          ))}
+        </ul>
+      )}
+    </SectionCard>
   );
 }

@@ -11,7 +11,6 @@ import {
   Page,
   SkeletonBodyText,
   SkeletonDisplayText,
-  Text,
 } from '@shopify/polaris';
 import { ClipboardIcon } from '@shopify/polaris-icons';
 import type { ReactNode } from 'react';
@@ -29,6 +28,7 @@ import { useAppStore } from '../../stores/store';
 import { Metric, Shares } from './dashboard-cards';
 import { MessageStatsSection } from './message-stats-section';
 import { LoadFailedCard } from '../../components/query-state';
+import { SectionCard } from '../../components/section-card';
 
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
@@ -165,39 +165,29 @@ export function DashboardPage() {
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
-              <Card>
-                <BlockStack gap="300">
-                  <Text as="h2" variant="headingMd">
-                    {t('dashboard.charts.players')}
-                  </Text>
-                  <TimeChart
-                    title={t('dashboard.charts.players')}
-                    days={days}
-                    formatDay={day}
-                    series={[
-                      { label: t('dashboard.charts.new'), values: data.days.map((entry) => entry.new_players) },
-                      { label: t('dashboard.charts.active'), values: data.days.map((entry) => entry.active_players) },
-                    ]}
-                  />
-                </BlockStack>
-              </Card>
-              <Card>
-                <BlockStack gap="300">
-                  <Text as="h2" variant="headingMd">
-                    {t('dashboard.charts.activity')}
-                  </Text>
-                  <TimeChart
-                    title={t('dashboard.charts.activity')}
-                    kind="bar"
-                    days={days}
-                    formatDay={day}
-                    series={[
-                      { label: t('dashboard.charts.sessions'), values: data.days.map((entry) => entry.sessions) },
-                      { label: t('dashboard.charts.pageViews'), values: data.days.map((entry) => entry.page_views) },
-                    ]}
-                  />
-                </BlockStack>
-              </Card>
+              <SectionCard gap="300" title={t('dashboard.charts.players')}>
+                <TimeChart
+                  title={t('dashboard.charts.players')}
+                  days={days}
+                  formatDay={day}
+                  series={[
+                    { label: t('dashboard.charts.new'), values: data.days.map((entry) => entry.new_players) },
+                    { label: t('dashboard.charts.active'), values: data.days.map((entry) => entry.active_players) },
+                  ]}
+                />
+              </SectionCard>
+              <SectionCard gap="300" title={t('dashboard.charts.activity')}>
+                <TimeChart
+                  title={t('dashboard.charts.activity')}
+                  kind="bar"
+                  days={days}
+                  formatDay={day}
+                  series={[
+                    { label: t('dashboard.charts.sessions'), values: data.days.map((entry) => entry.sessions) },
+                    { label: t('dashboard.charts.pageViews'), values: data.days.map((entry) => entry.page_views) },
+                  ]}
+                />
+              </SectionCard>
             </BlockStack>
           </Layout.Section>
           <Layout.Section variant="oneThird">

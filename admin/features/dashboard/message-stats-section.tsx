@@ -10,6 +10,7 @@ import { TypeBadge } from '../notifications/notification-bits';
 import { StatCards } from '../notifications/stat-cards';
 import { Shares } from './dashboard-cards';
 import { LoadFailedCard } from '../../components/query-state';
+import { SectionCard } from '../../components/section-card';
 
 export interface MessageStatsSectionProps {
   applicationId: string;
@@ -103,23 +104,18 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
       />
       <Layout>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {t('dashboard.messages.perDay')}
-              </Text>
-              <TimeChart
-                title={t('dashboard.messages.perDay')}
-                days={data.days.map((entry) => entry.day)}
-                formatDay={day}
-                series={[
-                  { label: t('notificationUi.stats.sent'), values: data.days.map((entry) => entry.sent) },
-                  { label: t('notificationUi.stats.delivered'), values: data.days.map((entry) => entry.delivered) },
-                  { label: t('notificationUi.stats.clicked'), values: data.days.map((entry) => entry.clicked) },
-                ]}
-              />
-            </BlockStack>
-          </Card>
+          <SectionCard gap="300" title={t('dashboard.messages.perDay')}>
+            <TimeChart
+              title={t('dashboard.messages.perDay')}
+              days={data.days.map((entry) => entry.day)}
+              formatDay={day}
+              series={[
+                { label: t('notificationUi.stats.sent'), values: data.days.map((entry) => entry.sent) },
+                { label: t('notificationUi.stats.delivered'), values: data.days.map((entry) => entry.delivered) },
+                { label: t('notificationUi.stats.clicked'), values: data.days.map((entry) => entry.clicked) },
+              ]}
+            />
+          </SectionCard>
         </Layout.Section>
         <Layout.Section variant="oneThird">
           <Shares
@@ -136,47 +132,42 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
           />
         </Layout.Section>
       </Layout>
-      <Card>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            {t('dashboard.messages.top')}
+      <SectionCard gap="300" title={t('dashboard.messages.top')}>
+        {data.top_messages.length === 0 ? (
+          <Text as="p" tone="subdued">
+            {t('dashboard.messages.noTop')}
           </Text>
-          {data.top_messages.length === 0 ? (
-            <Text as="p" tone="subdued">
-              {t('dashboard.messages.noTop')}
-            </Text>
-          ) : (
-            <ol style={{ margin: 0, paddingLeft: 20, display: 'grid', gap: 12 }}>
-              {data.top_messages.map((message) => (
-                <li key={message.id}>
-                  <InlineStack align="space-between" blockAlign="center" gap="200">
-                    <BlockStack gap="050">
-                      <Link url={`/notification/${message.id}/detail`} removeUnderline>
-                        {message.title}
-                      </Link>
-                      <InlineStack gap="150" blockAlign="center">
-                        <TypeBadge type={message.type} />
-                        {message.send_at ? (
-                          <Text as="span" tone="subdued" variant="bodySm">
-                            {formatDate(message.send_at, '{y}-{m}-{d}', { lang })}
-                          </Text>
-                        ) : null}
-                      </InlineStack>
-                    </BlockStack>
-                    <Text as="span" numeric>
-                      {t('dashboard.messages.topLine', {
-                        sent: abbreviateNumber(message.stats.sent),
-                        clicked: abbreviateNumber(message.stats.clicked),
-                        ctr: `${message.ctr}%`,
-                      })}
-                    </Text>
-                  </InlineStack>
-                </li>
-              ))}
-            </ol>
-          )}
-        </BlockStack>
-      </Card>
+        ) : (
+          <ol style={{ margin: 0, paddingLeft: 20, display: 'grid', gap: 12 }}>
+            {data.top_messages.map((message) => (
+              <li key={message.id}>
+                <InlineStack align="space-between" blockAlign="center" gap="200">
+                  <BlockStack gap="050">
+                    <Link url={`/notification/${message.id}/detail`} removeUnderline>
+                      {message.title}
+                    </Link>
+                    <InlineStack gap="150" blockAlign="center">
+                      <TypeBadge type={message.type} />
+                      {message.send_at ? (
+                        <Text as="span" tone="subdued" variant="bodySm">
+                          {formatDate(message.send_at, '{y}-{m}-{d}', { lang })}
+                        </Text>
+                      ) : null}
+                    </InlineStack>
+                  </BlockStack>
+                  <Text as="span" numeric>
+                    {t('dashboard.messages.topLine', {
+                      sent: abbreviateNumber(message.stats.sent),
+                      clicked: abbreviateNumber(message.stats.clicked),
+                      ctr: `${message.ctr}%`,
+                    })}
+                  </Text>
+                </InlineStack>
+              </li>
+            ))}
+          </ol>
+        )}
+      </SectionCard>
     </>,
   );
 }

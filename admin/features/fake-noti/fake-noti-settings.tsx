@@ -5,7 +5,7 @@ import { isShopPlatformApplication } from '../../../shared/permissions';
 import { useCurrentApplication } from '../../app/application-scope';
 import { NumberField, useErrorOf } from '../banners/form-fields';
 import { ItemListCard } from '../banners/item-controls';
-import { SectionCard } from '../banners/section-card';
+import { SectionCard } from '../../components/section-card';
 import { ItemLinkImageFields, setter } from '../banners/settings-fields';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';

@@ -30,6 +30,7 @@ import { useAppStore } from '../../stores/store';
 import { ButtonTypeBadge } from '../maxlead/button-types';
 import { downloadLeadsCsv } from './export-leads';
 import { QueryState, tablePagination } from '../../components/query-state';
+import { SectionCard } from '../../components/section-card';
 
 const PAGE_SIZE = 20;
 const LeadPage = page(Lead);
@@ -294,51 +295,41 @@ export function LeadsReportPage() {
             {t('leads.total', { count: total })}
           </Text>
         ) : null}
-        <Card>
-          <BlockStack gap="400">
-            <BlockStack gap="100">
-              <Text as="h2" variant="headingMd">
-                {t('leads.clicks.title')}
-              </Text>
-              <Text as="p" tone="subdued" variant="bodySm">
-                {t('leads.clicks.subtitle')}
-              </Text>
-            </BlockStack>
-            {clicks.loading && !clicks.data ? (
-              <SkeletonBodyText lines={4} />
-            ) : clicks.error && !clicks.data ? (
-              <Text as="p" tone="critical">
-                {clicks.error.message}
-              </Text>
-            ) : clickItems.length === 0 ? (
-              <Text as="p" tone="subdued">
-                {t('leads.clicks.none')}
-              </Text>
-            ) : (
-              <ul
-                aria-label={t('leads.clicks.title')}
-                style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: '12px 32px', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}
-              >
-                {clickItems.map((item) => (
-                  <li key={item.button_type}>
-                    <BlockStack gap="100">
-                      <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
-                        <InlineStack gap="200" blockAlign="center" wrap={false}>
-                          <ButtonTypeBadge type={item.button_type} size={22} />
-                          <Text as="span">{typeName(item.button_type)}</Text>
-                        </InlineStack>
-                        <Text as="span" fontWeight="semibold" numeric>
-                          {t('leads.clicks.count', { clicks: abbreviateNumber(item.clicks) })}
-                        </Text>
+        <SectionCard title={t('leads.clicks.title')} help={t('leads.clicks.subtitle')}>
+          {clicks.loading && !clicks.data ? (
+            <SkeletonBodyText lines={4} />
+          ) : clicks.error && !clicks.data ? (
+            <Text as="p" tone="critical">
+              {clicks.error.message}
+            </Text>
+          ) : clickItems.length === 0 ? (
+            <Text as="p" tone="subdued">
+              {t('leads.clicks.none')}
+            </Text>
+          ) : (
+            <ul
+              aria-label={t('leads.clicks.title')}
+              style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: '12px 32px', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}
+            >
+              {clickItems.map((item) => (
+                <li key={item.button_type}>
+                  <BlockStack gap="100">
+                    <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
+                      <InlineStack gap="200" blockAlign="center" wrap={false}>
+                        <ButtonTypeBadge type={item.button_type} size={22} />
+                        <Text as="span">{typeName(item.button_type)}</Text>
                       </InlineStack>
-                      <ProgressBar progress={(item.clicks / mostClicks) * 100} size="small" tone="primary" />
-                    </BlockStack>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </BlockStack>
-        </Card>
+                      <Text as="span" fontWeight="semibold" numeric>
+                        {t('leads.clicks.count', { clicks: abbreviateNumber(item.clicks) })}
+                      </Text>
+                    </InlineStack>
+                    <ProgressBar progress={(item.clicks / mostClicks) * 100} size="small" tone="primary" />
+                  </BlockStack>
+                </li>
+              ))}
+            </ul>
+          )}
+        </SectionCard>
       </BlockStack>
     </Page>
   );

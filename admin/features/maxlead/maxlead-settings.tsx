@@ -5,7 +5,7 @@ import { PLANS, type Plan } from '../../../shared/permissions/plans';
 import { AppearanceFields } from '../banners/appearance-fields';
 import { useErrorOf } from '../banners/form-fields';
 import { ItemListCard } from '../banners/item-controls';
-import { SectionCard } from '../banners/section-card';
+import { SectionCard } from '../../components/section-card';
 import { setter } from '../banners/settings-fields';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 import { type PathErrors, type SettingsOf } from '../banners/widget-drafts';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PLANS, type Plan } from '../../../shared/permissions/plans';
 import { useErrorOf } from '../banners/form-fields';
 import { ItemControls, ItemListFooter } from '../banners/item-controls';
-import { SectionCard } from '../banners/section-card';
+import { SectionCard } from '../../components/section-card';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 import { moveItem } from '../banners/widget-drafts';
 import { OverCapBanner } from './over-cap-banner';

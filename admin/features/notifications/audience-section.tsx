@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Box, Card, Checkbox, FormLayout, Select, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Box, Checkbox, FormLayout, Select, Text } from '@shopify/polaris';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AttributeDefinition, EventDefinition, type Notification, Segment, type NotificationType, page } from '../../../shared/contract';
@@ -10,6 +10,7 @@ import { LiveCountLine, SegmentEditor } from '../segments/segment-editor';
 import { useLiveCount } from '../segments/use-live-count';
 import { type NotificationDraft, type Problems, estimateRule, problemText } from './notification-form-model';
 import { TagsField } from './tags-field';
+import { SectionCard } from '../../components/section-card';
 
 const SegmentPage = page(Segment);
 
@@ -64,88 +65,78 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
   }
 
   return (
-    <Card>
-      <BlockStack gap="400">
-        <BlockStack gap="100">
-          <Text as="h2" variant="headingMd">
-            {t('notificationUi.audience.title')}
-          </Text>
-          <Text as="p" tone="subdued" variant="bodySm">
-            {t('notificationUi.audience.help', { channel })}
-          </Text>
-        </BlockStack>
-        <FormLayout>
-          <Select
-            label={t('notificationUi.audience.segment')}
-            options={options}
-            value={draft.segmentId === null ? '' : String(draft.segmentId)}
-            onChange={(value) => onChange({ segmentId: value === '' ? null : Number(value) })}
-            disabled={disabled || !maySegment}
-            helpText={maySegment ? undefined : t('notificationUi.audience.noSegmentAccess')}
-            error={problemText(t, problems['audience.segment_id'])}
-          />
-          <TagsField
-            label={t('notificationUi.audience.tags')}
-            helpText={t('notificationUi.audience.tagsHelp')}
-            tags={draft.audienceTags}
-            onChange={(audienceTags) => onChange({ audienceTags })}
-            error={problemText(t, problems['audience.tags'])}
-            disabled={disabled}
-          />
-          <Checkbox
-            label={t('notificationUi.audience.filters')}
-            helpText={t('notificationUi.audience.filtersHelp')}
-            checked={draft.filtersOn}
-            disabled={disabled}
-            onChange={(filtersOn) => onChange({ filtersOn })}
-          />
-          {draft.filtersOn ? (
-            <Box paddingInlineStart={{ xs: '0', sm: '600' }}>
-              <SegmentEditor
-                rule={draft.filters}
-                onChange={(filters) => {
-                  setFiltersTouched(true);
-                  onChange({ filters });
-                }}
-                check={check}
-                showAllErrors={showAllErrors || filtersTouched}
-                attributes={attributes.data?.items}
-                events={eventNames}
-              />
-            </Box>
-          ) : null}
-          <Checkbox
-            label={t('notificationUi.audience.promotional')}
-            helpText={t('notificationUi.audience.promotionalHelp')}
-            checked={draft.promotional}
-            disabled={disabled}
-            onChange={(promotional) => onChange({ promotional })}
-          />
-        </FormLayout>
-        {maySegment ? (
-          <Box background="bg-surface-secondary" padding="300" borderRadius="200">
-            <BlockStack gap="100">
-              <Text as="h3" variant="headingSm">
-                {t('notificationUi.audience.estimate')}
-              </Text>
-              {estimate ? (
-                <LiveCountLine live={live} />
-              ) : (
-                <Text as="p" tone="subdued">
-                  {draft.filtersOn && !check.rule ? t('segments.count.incomplete') : t('notificationUi.audience.noEstimate')}
-                </Text>
-              )}
-              <Text as="p" tone="subdued" variant="bodySm">
-                {t('notificationUi.audience.estimateHelp')}
-              </Text>
-            </BlockStack>
+    <SectionCard title={t('notificationUi.audience.title')} help={t('notificationUi.audience.help', { channel })}>
+      <FormLayout>
+        <Select
+          label={t('notificationUi.audience.segment')}
+          options={options}
+          value={draft.segmentId === null ? '' : String(draft.segmentId)}
+          onChange={(value) => onChange({ segmentId: value === '' ? null : Number(value) })}
+          disabled={disabled || !maySegment}
+          helpText={maySegment ? undefined : t('notificationUi.audience.noSegmentAccess')}
+          error={problemText(t, problems['audience.segment_id'])}
+        />
+        <TagsField
+          label={t('notificationUi.audience.tags')}
+          helpText={t('notificationUi.audience.tagsHelp')}
+          tags={draft.audienceTags}
+          onChange={(audienceTags) => onChange({ audienceTags })}
+          error={problemText(t, problems['audience.tags'])}
+          disabled={disabled}
+        />
+        <Checkbox
+          label={t('notificationUi.audience.filters')}
+          helpText={t('notificationUi.audience.filtersHelp')}
+          checked={draft.filtersOn}
+          disabled={disabled}
+          onChange={(filtersOn) => onChange({ filtersOn })}
+        />
+        {draft.filtersOn ? (
+          <Box paddingInlineStart={{ xs: '0', sm: '600' }}>
+            <SegmentEditor
+              rule={draft.filters}
+              onChange={(filters) => {
+                setFiltersTouched(true);
+                onChange({ filters });
+              }}
+              check={check}
+              showAllErrors={showAllErrors || filtersTouched}
+              attributes={attributes.data?.items}
+              events={eventNames}
+            />
           </Box>
-        ) : (
-          <Banner tone="info">
-            <p>{t('notificationUi.audience.everyoneNote', { channel })}</p>
-          </Banner>
-        )}
-      </BlockStack>
-    </Card>
+        ) : null}
+        <Checkbox
+          label={t('notificationUi.audience.promotional')}
+          helpText={t('notificationUi.audience.promotionalHelp')}
+          checked={draft.promotional}
+          disabled={disabled}
+          onChange={(promotional) => onChange({ promotional })}
+        />
+      </FormLayout>
+      {maySegment ? (
+        <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+          <BlockStack gap="100">
+            <Text as="h3" variant="headingSm">
+              {t('notificationUi.audience.estimate')}
+            </Text>
+            {estimate ? (
+              <LiveCountLine live={live} />
+            ) : (
+              <Text as="p" tone="subdued">
+                {draft.filtersOn && !check.rule ? t('segments.count.incomplete') : t('notificationUi.audience.noEstimate')}
+              </Text>
+            )}
+            <Text as="p" tone="subdued" variant="bodySm">
+              {t('notificationUi.audience.estimateHelp')}
+            </Text>
+          </BlockStack>
+        </Box>
+      ) : (
+        <Banner tone="info">
+          <p>{t('notificationUi.audience.everyoneNote', { channel })}</p>
+        </Banner>
+      )}
+    </SectionCard>
   );
 }

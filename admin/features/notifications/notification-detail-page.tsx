@@ -1,7 +1,6 @@
 import {
   BlockStack,
   Button,
-  Card,
   DataTable,
   InlineStack,
   Layout,
@@ -25,19 +24,7 @@ import { NotificationPreview } from './notification-preview';
 import { StatCards, useStatsCards } from './stat-cards';
 import { useNotificationActions } from './use-notification-actions';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {title}
-        </Text>
-        {children}
-      </BlockStack>
-    </Card>
-  );
-}
+import { SectionCard } from '../../components/section-card';
 
 /** "Label: value" lines of the message's settings. */
 function Facts({ rows }: { rows: { label: string; value: ReactNode }[] }) {
@@ -137,7 +124,7 @@ export function NotificationDetailPage() {
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
-              <Section title={t('notificationUi.detail.timeline')}>
+              <SectionCard gap="300" title={t('notificationUi.detail.timeline')}>
                 {timeline.length > 0 ? (
                   <TimeChart
                     title={t('notificationUi.detail.timeline')}
@@ -154,8 +141,8 @@ export function NotificationDetailPage() {
                     {t(data.status === 'new' || data.status === 'waiting' ? 'notificationUi.detail.notSentYet' : 'notificationUi.detail.noTimeline')}
                   </Text>
                 )}
-              </Section>
-              <Section title={t('notificationUi.detail.byPlatform')}>
+              </SectionCard>
+              <SectionCard gap="300" title={t('notificationUi.detail.byPlatform')}>
                 {report.data && report.data.by_platform.length > 0 ? (
                   <DataTable
                     columnContentTypes={['text', 'numeric', 'numeric', 'numeric', 'numeric', 'numeric', 'numeric']}
@@ -183,8 +170,8 @@ export function NotificationDetailPage() {
                     {t('notificationUi.detail.noRecipients')}
                   </Text>
                 )}
-              </Section>
-              <Section title={t('notificationUi.detail.failures')}>
+              </SectionCard>
+              <SectionCard gap="300" title={t('notificationUi.detail.failures')}>
                 {failures.length > 0 ? (
                   <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 12 }}>
                     {failures.map((row) => (
@@ -211,13 +198,13 @@ export function NotificationDetailPage() {
                     {t('notificationUi.detail.noFailures')}
                   </Text>
                 )}
-              </Section>
+              </SectionCard>
             </BlockStack>
           </Layout.Section>
           <Layout.Section variant="oneThird">
             <BlockStack gap="400">
               <NotificationPreview type={data.type} content={contentDraftOf(data.content)} appName={application?.name ?? ''} />
-              <Section title={t('notificationUi.detail.settings')}>
+              <SectionCard gap="300" title={t('notificationUi.detail.settings')}>
                 <Facts
                   rows={[
                     { label: t('notificationUi.detail.type'), value: <TypeBadge type={data.type} /> },
@@ -262,7 +249,7 @@ export function NotificationDetailPage() {
                 <InlineStack>
                   <Button url={`/message?notification_id=${data.id}`}>{t('notificationUi.detail.recipients')}</Button>
                 </InlineStack>
-              </Section>
+              </SectionCard>
             </BlockStack>
           </Layout.Section>
         </Layout>

@@ -1,7 +1,6 @@
 import {
   Banner,
   BlockStack,
-  Card,
   FormLayout,
   InlineGrid,
   Layout,
@@ -9,7 +8,6 @@ import {
   Page,
   PageActions,
   Select,
-  Text,
   TextField,
 } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
@@ -42,6 +40,7 @@ import { ScheduleSection } from './schedule-section';
 import { SaveTemplateModal } from './template-modals';
 import { TagsField } from './tags-field';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
+import { SectionCard } from '../../components/section-card';
 
 const CampaignPage = page(Campaign);
 const TemplatePage = page(Template);
@@ -312,66 +311,56 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
                 )}
               </Banner>
             ) : null}
-            <Card>
-              <BlockStack gap="400">
-                <Text as="h2" variant="headingMd">
-                  {t('notificationUi.form.details')}
-                </Text>
-                <FormLayout>
-                  <TextField
-                    label={t('notificationUi.form.name')}
-                    helpText={t('notificationUi.form.nameHelp')}
-                    value={draft.name}
-                    onChange={(name) => patch({ name })}
-                    autoComplete="off"
-                    maxLength={120}
+            <SectionCard title={t('notificationUi.form.details')}>
+              <FormLayout>
+                <TextField
+                  label={t('notificationUi.form.name')}
+                  helpText={t('notificationUi.form.nameHelp')}
+                  value={draft.name}
+                  onChange={(name) => patch({ name })}
+                  autoComplete="off"
+                  maxLength={120}
+                  disabled={disabled}
+                  error={problemText(t, problems.name)}
+                />
+                <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                  <Select
+                    label={t('notificationUi.form.campaign')}
+                    options={campaignOptions}
+                    value={draft.campaignId === null ? '' : String(draft.campaignId)}
+                    onChange={(value) => patch({ campaignId: value === '' ? null : Number(value) })}
                     disabled={disabled}
-                    error={problemText(t, problems.name)}
+                    error={problemText(t, problems.campaign_id)}
                   />
-                  <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                    <Select
-                      label={t('notificationUi.form.campaign')}
-                      options={campaignOptions}
-                      value={draft.campaignId === null ? '' : String(draft.campaignId)}
-                      onChange={(value) => patch({ campaignId: value === '' ? null : Number(value) })}
-                      disabled={disabled}
-                      error={problemText(t, problems.campaign_id)}
-                    />
-                    <Select
-                      label={t('notificationUi.form.template')}
-                      helpText={t('notificationUi.form.templateHelp')}
-                      options={templateOptions}
-                      value={draft.templateId === null ? '' : String(draft.templateId)}
-                      onChange={(value) => {
-                        const template = templateItems.find((item) => String(item.id) === value);
-                        if (template) {
-                          applyTemplate(template);
-                          showToast(t('notificationUi.form.templateLoaded', { name: template.name }));
-                        } else patch({ templateId: null });
-                      }}
-                      disabled={disabled}
-                      error={problemText(t, problems.template_id)}
-                    />
-                  </InlineGrid>
-                  <TagsField
-                    label={t('notificationUi.form.tags')}
-                    helpText={t('notificationUi.form.tagsHelp')}
-                    tags={draft.tags}
-                    onChange={(tags) => patch({ tags })}
-                    error={problemText(t, problems.tags)}
+                  <Select
+                    label={t('notificationUi.form.template')}
+                    helpText={t('notificationUi.form.templateHelp')}
+                    options={templateOptions}
+                    value={draft.templateId === null ? '' : String(draft.templateId)}
+                    onChange={(value) => {
+                      const template = templateItems.find((item) => String(item.id) === value);
+                      if (template) {
+                        applyTemplate(template);
+                        showToast(t('notificationUi.form.templateLoaded', { name: template.name }));
+                      } else patch({ templateId: null });
+                    }}
                     disabled={disabled}
+                    error={problemText(t, problems.template_id)}
                   />
-                </FormLayout>
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="400">
-                <Text as="h2" variant="headingMd">
-                  {t('notificationUi.content.title')}
-                </Text>
-                <ContentFields type={type} value={draft.content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={plan} disabled={disabled} />
-              </BlockStack>
-            </Card>
+                </InlineGrid>
+                <TagsField
+                  label={t('notificationUi.form.tags')}
+                  helpText={t('notificationUi.form.tagsHelp')}
+                  tags={draft.tags}
+                  onChange={(tags) => patch({ tags })}
+                  error={problemText(t, problems.tags)}
+                  disabled={disabled}
+                />
+              </FormLayout>
+            </SectionCard>
+            <SectionCard title={t('notificationUi.content.title')}>
+              <ContentFields type={type} value={draft.content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={plan} disabled={disabled} />
+            </SectionCard>
             <AudienceSection
               applicationId={applicationId}
               type={type}

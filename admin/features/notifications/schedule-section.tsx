@@ -1,7 +1,8 @@
-import { BlockStack, Card, ChoiceList, FormLayout, InlineGrid, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, ChoiceList, FormLayout, InlineGrid, Select, Text, TextField } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { URGENCIES } from '../../../shared/contract';
 import { type NotificationDraft, type Problems, SCHEDULE_MODES, type ScheduleMode, TTL_UNITS, type TtlUnit, type Urgency, problemText } from './notification-form-model';
+import { SectionCard } from '../../components/section-card';
 
 export interface ScheduleSectionProps {
   draft: NotificationDraft;
@@ -56,65 +57,60 @@ export function ScheduleSection({ draft, push, onChange, problems, disabled }: S
   );
 
   return (
-    <Card>
-      <BlockStack gap="400">
-        <Text as="h2" variant="headingMd">
-          {t('notificationUi.schedule.title')}
-        </Text>
-        <ChoiceList
-          title={t('notificationUi.schedule.when')}
-          titleHidden
-          disabled={disabled}
-          selected={[draft.scheduleMode]}
-          onChange={(selected) => onChange({ scheduleMode: (selected[0] ?? 'now') as ScheduleMode })}
-          choices={SCHEDULE_MODES.map((mode) => ({
-            value: mode,
-            label: t(`notificationUi.schedule.modes.${mode}`),
-            helpText: t(`notificationUi.schedule.modesHelp.${mode}`),
-            renderChildren: (selected: boolean) => (selected && mode !== 'now' ? dateFields : null),
-          }))}
-        />
-        {push ? (
-          <BlockStack gap="200">
-            <Text as="h3" variant="headingSm">
-              {t('notificationUi.schedule.delivery')}
-            </Text>
-            <FormLayout>
-              <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-                <TextField
-                  label={t('notificationUi.schedule.ttl')}
-                  type="number"
-                  min={0}
-                  value={draft.ttl}
-                  onChange={(ttl) => onChange({ ttl })}
-                  autoComplete="off"
-                  disabled={disabled}
-                  helpText={t('notificationUi.schedule.ttlHelp')}
-                  error={problemText(t, problems.ttl_seconds)}
-                  connectedRight={
-                    <Select
-                      label={t('notificationUi.schedule.ttlUnit')}
-                      labelHidden
-                      options={TTL_UNITS.map((unit) => ({ value: unit, label: t(`notificationUi.schedule.units.${unit}`) }))}
-                      value={draft.ttlUnit}
-                      onChange={(unit) => onChange({ ttlUnit: unit as TtlUnit })}
-                      disabled={disabled}
-                    />
-                  }
-                />
-                <Select
-                  label={t('notificationUi.schedule.urgency')}
-                  options={URGENCIES.map((urgency) => ({ value: urgency, label: t(`notificationUi.schedule.urgencies.${urgency.replace('-', '_')}`) }))}
-                  value={draft.urgency}
-                  onChange={(urgency) => onChange({ urgency: urgency as Urgency })}
-                  disabled={disabled}
-                  helpText={t('notificationUi.schedule.urgencyHelp')}
-                />
-              </InlineGrid>
-            </FormLayout>
-          </BlockStack>
-        ) : null}
-      </BlockStack>
-    </Card>
+    <SectionCard title={t('notificationUi.schedule.title')}>
+      <ChoiceList
+        title={t('notificationUi.schedule.when')}
+        titleHidden
+        disabled={disabled}
+        selected={[draft.scheduleMode]}
+        onChange={(selected) => onChange({ scheduleMode: (selected[0] ?? 'now') as ScheduleMode })}
+        choices={SCHEDULE_MODES.map((mode) => ({
+          value: mode,
+          label: t(`notificationUi.schedule.modes.${mode}`),
+          helpText: t(`notificationUi.schedule.modesHelp.${mode}`),
+          renderChildren: (selected: boolean) => (selected && mode !== 'now' ? dateFields : null),
+        }))}
+      />
+      {push ? (
+        <BlockStack gap="200">
+          <Text as="h3" variant="headingSm">
+            {t('notificationUi.schedule.delivery')}
+          </Text>
+          <FormLayout>
+            <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+              <TextField
+                label={t('notificationUi.schedule.ttl')}
+                type="number"
+                min={0}
+                value={draft.ttl}
+                onChange={(ttl) => onChange({ ttl })}
+                autoComplete="off"
+                disabled={disabled}
+                helpText={t('notificationUi.schedule.ttlHelp')}
+                error={problemText(t, problems.ttl_seconds)}
+                connectedRight={
+                  <Select
+                    label={t('notificationUi.schedule.ttlUnit')}
+                    labelHidden
+                    options={TTL_UNITS.map((unit) => ({ value: unit, label: t(`notificationUi.schedule.units.${unit}`) }))}
+                    value={draft.ttlUnit}
+                    onChange={(unit) => onChange({ ttlUnit: unit as TtlUnit })}
+                    disabled={disabled}
+                  />
+                }
+              />
+              <Select
+                label={t('notificationUi.schedule.urgency')}
+                options={URGENCIES.map((urgency) => ({ value: urgency, label: t(`notificationUi.schedule.urgencies.${urgency.replace('-', '_')}`) }))}
+                value={draft.urgency}
+                onChange={(urgency) => onChange({ urgency: urgency as Urgency })}
+                disabled={disabled}
+                helpText={t('notificationUi.schedule.urgencyHelp')}
+              />
+            </InlineGrid>
+          </FormLayout>
+        </BlockStack>
+      ) : null}
+    </SectionCard>
   );
 }

@@ -28,6 +28,7 @@ import { useAppStore } from '../../stores/store';
 import { Missing, PlatformLabel, SubscribedBadge, countryName } from './player-bits';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure } from '../../components/query-state';
+import { SectionCard } from '../../components/section-card';
 import { DeliveryStatusBadge } from '../messages/delivery-status';
 
 type Lang = 'vi' | 'en';
@@ -113,20 +114,6 @@ function AttributesCard({ attributes, lang }: { attributes: PlayerAttribute[]; l
   );
 }
 
-/** A card with a heading, as the player's events and messages are shown. */
-function EntriesCard({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {title}
-        </Text>
-        {children}
-      </BlockStack>
-    </Card>
-  );
-}
-
 /** Entries newest first with a divider between them, or `empty` when there are none. */
 function Entries<T extends { id: number }>({ items, empty, entry }: { items: T[]; empty: string; entry: (item: T) => ReactNode }) {
   if (items.length === 0) {
@@ -151,7 +138,7 @@ function Entries<T extends { id: number }>({ items, empty, entry }: { items: T[]
 function EventsCard({ events, lang }: { events: PlayerEvent[]; lang: Lang }) {
   const { t } = useTranslation();
   return (
-    <EntriesCard title={t('players.detail.events')}>
+    <SectionCard gap="300" title={t('players.detail.events')}>
       <Entries
         items={events}
         empty={t('players.detail.noEvents')}
@@ -175,7 +162,7 @@ function EventsCard({ events, lang }: { events: PlayerEvent[]; lang: Lang }) {
           </>
         )}
       />
-    </EntriesCard>
+    </SectionCard>
   );
 }
 
@@ -231,52 +218,47 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
   }
 
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {t('players.detail.tags')}
+    <SectionCard gap="300" title={t('players.detail.tags')}>
+      {player.tags.length === 0 ? (
+        <Text as="p" tone="subdued">
+          {t('players.detail.noTags')}
         </Text>
-        {player.tags.length === 0 ? (
-          <Text as="p" tone="subdued">
-            {t('players.detail.noTags')}
-          </Text>
-        ) : (
-          <InlineStack gap="200">
-            {player.tags.map((tag) => (
-              <Tag key={tag} disabled={busy} onRemove={readOnly ? undefined : () => void remove(tag)}>
-                {tag}
-              </Tag>
-            ))}
-          </InlineStack>
-        )}
-        {readOnly ? null : (
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void add();
+      ) : (
+        <InlineStack gap="200">
+          {player.tags.map((tag) => (
+            <Tag key={tag} disabled={busy} onRemove={readOnly ? undefined : () => void remove(tag)}>
+              {tag}
+            </Tag>
+          ))}
+        </InlineStack>
+      )}
+      {readOnly ? null : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void add();
+          }}
+        >
+          <TextField
+            label={t('players.detail.addTag')}
+            value={text}
+            onChange={(value) => {
+              setText(value);
+              setError(null);
             }}
-          >
-            <TextField
-              label={t('players.detail.addTag')}
-              value={text}
-              onChange={(value) => {
-                setText(value);
-                setError(null);
-              }}
-              autoComplete="off"
-              maxLength={64}
-              error={error ? t(error) : undefined}
-              helpText={t('players.detail.tagHelp')}
-              connectedRight={
-                <Button submit loading={busy} disabled={text.trim() === ''}>
-                  {t('players.detail.add')}
-                </Button>
-              }
-            />
-          </form>
-        )}
-      </BlockStack>
-    </Card>
+            autoComplete="off"
+            maxLength={64}
+            error={error ? t(error) : undefined}
+            helpText={t('players.detail.tagHelp')}
+            connectedRight={
+              <Button submit loading={busy} disabled={text.trim() === ''}>
+                {t('players.detail.add')}
+              </Button>
+            }
+          />
+        </form>
+      )}
+    </SectionCard>
   );
 }
 
@@ -332,7 +314,7 @@ function MessagesCard({ player, lang }: { player: Player; lang: Lang }) {
     </>
   );
   return (
-    <EntriesCard title={t('players.detail.messages')}>
+    <SectionCard gap="300" title={t('players.detail.messages')}>
       {!mayRead ? (
         <Text as="p" tone="subdued">
           {t('players.detail.messagesNotAllowed')}
@@ -351,7 +333,7 @@ function MessagesCard({ player, lang }: { player: Player; lang: Lang }) {
           )}
         </QueryState>
       )}
-    </EntriesCard>
+    </SectionCard>
   );
 }
 

@@ -17,6 +17,7 @@ import { LiveCountLine, SegmentEditor } from './segment-editor';
 import { useLiveCount } from './use-live-count';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
+import { SectionCard } from '../../components/section-card';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -151,73 +152,58 @@ export function SegmentPage() {
                 error={nameError ? t(nameError) : undefined}
               />
             </Card>
-            <Card>
-              <BlockStack gap="400">
-                <BlockStack gap="100">
-                  <Text as="h2" variant="headingMd">
-                    {t('segments.editor.rule')}
-                  </Text>
-                  <Text as="p" tone="subdued" variant="bodySm">
-                    {t('segments.editor.ruleHelp')}
-                  </Text>
-                </BlockStack>
-                <Box
-                  position="sticky"
-                  insetBlockStart="0"
-                  zIndex="1"
-                  background="bg-surface"
-                  paddingBlock="200"
-                  borderBlockEndWidth="025"
-                  borderColor="border-secondary"
-                >
-                  <LiveCountLine live={live} />
-                </Box>
-                <SegmentEditor
-                  rule={rule}
-                  onChange={setRule}
-                  check={check}
-                  showAllErrors={showAllErrors}
-                  attributes={attributes.data?.items}
-                  events={eventNames}
-                />
-              </BlockStack>
-            </Card>
+            <SectionCard title={t('segments.editor.rule')} help={t('segments.editor.ruleHelp')}>
+              <Box
+                position="sticky"
+                insetBlockStart="0"
+                zIndex="1"
+                background="bg-surface"
+                paddingBlock="200"
+                borderBlockEndWidth="025"
+                borderColor="border-secondary"
+              >
+                <LiveCountLine live={live} />
+              </Box>
+              <SegmentEditor
+                rule={rule}
+                onChange={setRule}
+                check={check}
+                showAllErrors={showAllErrors}
+                attributes={attributes.data?.items}
+                events={eventNames}
+              />
+            </SectionCard>
           </BlockStack>
         </Layout.Section>
         {!isNew && saved.data ? (
           <Layout.Section variant="oneThird">
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {t('segments.size.title')}
-                </Text>
-                {saved.data.size !== null ? (
-                  <BlockStack gap="050">
-                    <Text as="p" variant="headingLg">
-                      {t('segments.size.players', { count: saved.data.size.toLocaleString() })}
-                    </Text>
-                    {saved.data.measured_at ? (
-                      <Text as="p" tone="subdued" variant="bodySm">
-                        {t('segments.size.measured', { when: relativeTime(saved.data.measured_at, Date.now(), t) })}
-                      </Text>
-                    ) : null}
-                  </BlockStack>
-                ) : null}
-                {sizes.length > 1 ? (
-                  <TimeChart
-                    title={t('segments.size.chart')}
-                    days={sizes.map((entry) => entry.day)}
-                    series={[{ label: t('segments.size.series'), values: sizes.map((entry) => entry.size) }]}
-                    formatDay={day}
-                    height={160}
-                  />
-                ) : (
-                  <Text as="p" tone="subdued">
-                    {t('segments.size.noHistory')}
+            <SectionCard gap="300" title={t('segments.size.title')}>
+              {saved.data.size !== null ? (
+                <BlockStack gap="050">
+                  <Text as="p" variant="headingLg">
+                    {t('segments.size.players', { count: saved.data.size.toLocaleString() })}
                   </Text>
-                )}
-              </BlockStack>
-            </Card>
+                  {saved.data.measured_at ? (
+                    <Text as="p" tone="subdued" variant="bodySm">
+                      {t('segments.size.measured', { when: relativeTime(saved.data.measured_at, Date.now(), t) })}
+                    </Text>
+                  ) : null}
+                </BlockStack>
+              ) : null}
+              {sizes.length > 1 ? (
+                <TimeChart
+                  title={t('segments.size.chart')}
+                  days={sizes.map((entry) => entry.day)}
+                  series={[{ label: t('segments.size.series'), values: sizes.map((entry) => entry.size) }]}
+                  formatDay={day}
+                  height={160}
+                />
+              ) : (
+                <Text as="p" tone="subdued">
+                  {t('segments.size.noHistory')}
+                </Text>
+              )}
+            </SectionCard>
           </Layout.Section>
         ) : null}
       </Layout>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { LookSection } from '../banners/appearance-fields';
 import { useErrorOf } from '../banners/form-fields';
 import { ItemListCard } from '../banners/item-controls';
-import { SectionCard } from '../banners/section-card';
+import { SectionCard } from '../../components/section-card';
 import { HeadingField, ItemLinkImageFields, setter } from '../banners/settings-fields';
 import type { SettingsSectionProps } from '../banners/widget-editor';
 

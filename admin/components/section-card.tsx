@@ -6,11 +6,13 @@ export interface SectionCardProps {
   title: string;
   /** A subdued line under the heading, when the section needs one. */
   help?: string;
+  /** Space between the heading and what follows: 400 for a form's fields, 300 for a screen's figures. */
+  gap?: '300' | '400';
   children: ReactNode;
 }
 
-/** One section of a widget editor: a card with its heading, an optional help line, then its fields. */
-export function SectionCard({ title, help, children }: SectionCardProps) {
+/** One card of a screen: its heading, an optional help line, then its content (fields, figures, a chart). */
+export function SectionCard({ title, help, gap = '400', children }: SectionCardProps) {
   const heading = (
     <Text as="h2" variant="headingMd">
       {title}
@@ -18,7 +20,7 @@ export function SectionCard({ title, help, children }: SectionCardProps) {
   );
   return (
     <Card>
-      <BlockStack gap="400">
+      <BlockStack gap={gap}>
         {help === undefined ? (
           heading
         ) : (
