@@ -6,6 +6,7 @@ import { isUniqueViolation, toCount } from '../db';
 import type { AttributeDefinitionsTable } from '../db/schema';
 import { AppError } from '../errors';
 import type { Page } from './applications';
+import { findOwnRow } from './own-rows';
 
 type DefinitionRow = Selectable<AttributeDefinitionsTable>;
 
@@ -55,17 +56,6 @@ export async function listAttributes(ctx: Ctx, access: ApplicationContext, query
   return { items: rows.map((row) => toDefinition(row, players.get(row.name) ?? 0)), total: toCount(count?.n), page: query.page, limit: query.limit };
 }
 
-async function findAttribute(ctx: Ctx, access: ApplicationContext, attributeId: number): Promise<DefinitionRow> {
-  const row = await ctx.s.db
-    .selectFrom('attribute_definitions')
-    .selectAll()
-    .where('application_id', '=', access.application.application_id)
-    .where('id', '=', attributeId)
-    .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
-  return row;
-}
-
 async function withHolders(ctx: Ctx, row: DefinitionRow): Promise<AttributeDefinition> {
   const players = await holders(ctx, row.application_id, [row.name]);
   return toDefinition(row, players.get(row.name) ?? 0);
@@ -100,7 +90,7 @@ export async function createAttribute(ctx: Ctx, access: ApplicationContext, body
  * only while no player holds a value: stored values were read under the old type (CONFLICT otherwise).
  */
 export async function updateAttribute(ctx: Ctx, access: ApplicationContext, attributeId: number, body: AttributeBody): Promise<AttributeDefinition> {
-  const current = await findAttribute(ctx, access, attributeId);
+  const current = await findOwnRow(ctx, access, 'attribute_definitions', attributeId);
   const applicationId = current.application_id;
   const now = nowIso(ctx.s);
   try {
@@ -136,12 +126,12 @@ export async function updateAttribute(ctx: Ctx, access: ApplicationContext, attr
     if (isUniqueViolation(error)) throw nameTaken();
     throw error;
   }
-  return withHolders(ctx, await findAttribute(ctx, access, attributeId));
+  return withHolders(ctx, await findOwnRow(ctx, access, 'attribute_definitions', attributeId));
 }
 
 /** Deletes an attribute and every player's value of it, together. */
 export async function deleteAttribute(ctx: Ctx, access: ApplicationContext, attributeId: number): Promise<void> {
-  const current = await findAttribute(ctx, access, attributeId);
+  const current = await findOwnRow(ctx, access, 'attribute_definitions', attributeId);
   await ctx.s.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('player_attributes').where('application_id', '=', current.application_id).where('name', '=', current.name).execute();
     await trx.deleteFrom('attribute_definitions').where('id', '=', current.id).execute();

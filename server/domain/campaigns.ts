@@ -6,6 +6,7 @@ import { toCount } from '../db';
 import type { CampaignsTable } from '../db/schema';
 import { AppError } from '../errors';
 import { containsPattern, type Page } from './applications';
+import { findOwnRow } from './own-rows';
 
 /* Campaigns: a named group of messages, with the totals of its messages (spec §2 /campaign/:id). */
 
@@ -61,17 +62,6 @@ function toCampaign(row: CampaignRow, totals: Totals = { messages: 0, stats: EMP
   };
 }
 
-async function findCampaign(ctx: Ctx, access: ApplicationContext, id: number): Promise<CampaignRow> {
-  const row = await ctx.s.db
-    .selectFrom('campaigns')
-    .selectAll()
-    .where('application_id', '=', access.application.application_id)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
-  return row;
-}
-
 async function withTotals(ctx: Ctx, row: CampaignRow): Promise<Campaign> {
   const totals = await totalsOf(ctx, row.application_id, [Number(row.id)]);
   return toCampaign(row, totals.get(Number(row.id)));
@@ -94,7 +84,7 @@ export async function listCampaigns(ctx: Ctx, access: ApplicationContext, query:
 }
 
 export async function getCampaign(ctx: Ctx, access: ApplicationContext, id: number): Promise<Campaign> {
-  return withTotals(ctx, await findCampaign(ctx, access, id));
+  return withTotals(ctx, await findOwnRow(ctx, access, 'campaigns', id));
 }
 
 export async function createCampaign(ctx: Ctx, access: ApplicationContext, input: CampaignInput): Promise<Campaign> {
@@ -108,7 +98,7 @@ export async function createCampaign(ctx: Ctx, access: ApplicationContext, input
 }
 
 export async function updateCampaign(ctx: Ctx, access: ApplicationContext, id: number, input: CampaignInput): Promise<Campaign> {
-  const current = await findCampaign(ctx, access, id);
+  const current = await findOwnRow(ctx, access, 'campaigns', id);
   const row = await ctx.s.db
     .updateTable('campaigns')
     .set({ name: input.name, description: input.description, updated_at: nowIso(ctx.s) })
@@ -123,7 +113,7 @@ export async function updateCampaign(ctx: Ctx, access: ApplicationContext, id: n
  * campaign name"). Its messages stay, outside any campaign.
  */
 export async function deleteCampaign(ctx: Ctx, access: ApplicationContext, id: number, confirmName: string): Promise<void> {
-  const current = await findCampaign(ctx, access, id);
+  const current = await findOwnRow(ctx, access, 'campaigns', id);
   if (confirmName !== current.name) {
     throw new AppError('INVALID_PARAM', 'campaign.confirmName', { fields: [{ path: 'confirm_name', message: 'campaign.confirmName' }] });
   }

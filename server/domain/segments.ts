@@ -3,10 +3,10 @@ import type { PageQuery, Segment, SegmentBody, SegmentCount, SegmentDetail, Segm
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount } from '../db';
 import type { SegmentsTable } from '../db/schema';
-import { AppError } from '../errors';
 import type { Page } from './applications';
 import { audienceIndexes } from './audience-index';
 import { segmentWhere } from './segment-sql';
+import { findOwnRow } from './own-rows';
 
 type SegmentRow = Selectable<SegmentsTable>;
 
@@ -116,17 +116,6 @@ function toSegment(row: SegmentRow, measurement: Measurement | undefined): Segme
   };
 }
 
-async function findSegment(ctx: Ctx, access: ApplicationContext, segmentId: number): Promise<SegmentRow> {
-  const row = await ctx.s.db
-    .selectFrom('segments')
-    .selectAll()
-    .where('application_id', '=', access.application.application_id)
-    .where('id', '=', segmentId)
-    .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
-  return row;
-}
-
 /** The segments, newest first, each with its latest size. */
 export async function listSegments(ctx: Ctx, access: ApplicationContext, query: PageQuery): Promise<Page<Segment>> {
   const base = ctx.s.db.selectFrom('segments').where('application_id', '=', access.application.application_id);
@@ -144,7 +133,7 @@ export async function listSegments(ctx: Ctx, access: ApplicationContext, query: 
 
 /** One segment with its size over time (oldest day first). */
 export async function getSegment(ctx: Ctx, access: ApplicationContext, segmentId: number): Promise<SegmentDetail> {
-  const row = await findSegment(ctx, access, segmentId);
+  const row = await findOwnRow(ctx, access, 'segments', segmentId);
   const latest = await latestSizes(ctx, [row]);
   const sizes = await ctx.s.db
     .selectFrom('segment_sizes')
@@ -179,7 +168,7 @@ export async function createSegment(ctx: Ctx, access: ApplicationContext, userId
 
 /** Replaces a segment's name and rule and measures it again (today's size is the new rule's). */
 export async function updateSegment(ctx: Ctx, access: ApplicationContext, segmentId: number, body: SegmentBody): Promise<Segment> {
-  const current = await findSegment(ctx, access, segmentId);
+  const current = await findOwnRow(ctx, access, 'segments', segmentId);
   const row = await ctx.s.db
     .updateTable('segments')
     .set({ name: body.name, rule: JSON.stringify(body.rule), updated_at: nowIso(ctx.s) })
@@ -191,7 +180,7 @@ export async function updateSegment(ctx: Ctx, access: ApplicationContext, segmen
 
 /** Deletes a segment with its size history. */
 export async function deleteSegment(ctx: Ctx, access: ApplicationContext, segmentId: number): Promise<void> {
-  const current = await findSegment(ctx, access, segmentId);
+  const current = await findOwnRow(ctx, access, 'segments', segmentId);
   await ctx.s.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('segment_sizes').where('segment_id', '=', current.id).execute();
     await trx.deleteFrom('segments').where('id', '=', current.id).execute();

@@ -3,9 +3,9 @@ import type { NotificationContent, NotificationType, Template, TemplateInput, Te
 import { nowIso, type ApplicationContext, type Ctx } from '../context';
 import { toCount } from '../db';
 import type { TemplatesTable } from '../db/schema';
-import { AppError } from '../errors';
 import { containsPattern, type Page } from './applications';
 import { checkedContent, refuseFields } from './notifications';
+import { findOwnRow } from './own-rows';
 
 /*
  * Templates: a named content for one type. The console fills a new message's form from one; nothing is copied
@@ -32,17 +32,6 @@ function contentOf(access: ApplicationContext, input: TemplateInput): string {
   return JSON.stringify(content);
 }
 
-async function findTemplate(ctx: Ctx, access: ApplicationContext, id: number): Promise<TemplateRow> {
-  const row = await ctx.s.db
-    .selectFrom('templates')
-    .selectAll()
-    .where('application_id', '=', access.application.application_id)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
-  return row;
-}
-
 /** The templates, newest first, by type and a name search. */
 export async function listTemplates(ctx: Ctx, access: ApplicationContext, query: TemplateListQuery): Promise<Page<Template>> {
   let base = ctx.s.db.selectFrom('templates').where('application_id', '=', access.application.application_id);
@@ -59,7 +48,7 @@ export async function listTemplates(ctx: Ctx, access: ApplicationContext, query:
 }
 
 export async function getTemplate(ctx: Ctx, access: ApplicationContext, id: number): Promise<Template> {
-  return toTemplate(await findTemplate(ctx, access, id));
+  return toTemplate(await findOwnRow(ctx, access, 'templates', id));
 }
 
 export async function createTemplate(ctx: Ctx, access: ApplicationContext, input: TemplateInput): Promise<Template> {
@@ -74,7 +63,7 @@ export async function createTemplate(ctx: Ctx, access: ApplicationContext, input
 }
 
 export async function updateTemplate(ctx: Ctx, access: ApplicationContext, id: number, input: TemplateInput): Promise<Template> {
-  const current = await findTemplate(ctx, access, id);
+  const current = await findOwnRow(ctx, access, 'templates', id);
   const content = contentOf(access, input);
   const row = await ctx.s.db
     .updateTable('templates')
@@ -87,7 +76,7 @@ export async function updateTemplate(ctx: Ctx, access: ApplicationContext, id: n
 
 /** Deletes a template; the messages made from it keep their content and lose the link. */
 export async function deleteTemplate(ctx: Ctx, access: ApplicationContext, id: number): Promise<void> {
-  const current = await findTemplate(ctx, access, id);
+  const current = await findOwnRow(ctx, access, 'templates', id);
   await ctx.s.db.transaction().execute(async (trx) => {
     await trx.updateTable('notifications').set({ template_id: null }).where('template_id', '=', current.id).execute();
     await trx.deleteFrom('templates').where('id', '=', current.id).execute();

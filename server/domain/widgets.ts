@@ -14,6 +14,7 @@ import type { ApplicationRow, WidgetRow } from '../db/schema';
 import { AppError } from '../errors';
 import type { Page } from './applications';
 import { widgetTotals, type WidgetTotals } from './widget-stats';
+import { findOwnRow } from './own-rows';
 
 /** A stored widget with its settings and rules read back from JSON. */
 export interface WidgetRecord {
@@ -71,8 +72,6 @@ function checkPlan(application: ApplicationRow, type: WidgetType, settings: Reco
   if (violation) throw new AppError('PLAN_LIMIT', violation.key, { params: violation.params });
 }
 
-const notFound = () => new AppError('NOT_FOUND');
-
 /** `types=schedule,banner`: each must be a widget type (a typo is an error, not an empty list). */
 function parseTypes(types: string | undefined): WidgetType[] | null {
   if (types === undefined || types.trim() === '') return null;
@@ -110,14 +109,7 @@ export async function listWidgets(
 }
 
 async function findWidget(ctx: Ctx, access: ApplicationContext, widgetId: number): Promise<WidgetRecord> {
-  const row = await ctx.s.db
-    .selectFrom('widgets')
-    .selectAll()
-    .where('application_id', '=', access.application.application_id)
-    .where('id', '=', widgetId)
-    .executeTakeFirst();
-  if (!row) throw notFound();
-  return toRecord(row);
+  return toRecord(await findOwnRow(ctx, access, 'widgets', widgetId));
 }
 
 export async function getWidget(ctx: Ctx, access: ApplicationContext, widgetId: number): Promise<Widget> {

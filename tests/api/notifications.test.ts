@@ -635,6 +635,19 @@ describe('campaigns', () => {
     expect(kept).toBeDefined();
     expect(kept?.campaign_id).toBeNull();
   });
+
+  it("answers NOT_FOUND for another application's campaign, and leaves it alone", async () => {
+    const theirs = await db(server)
+      .insertInto('campaigns')
+      .values({ application_id: OTHER, name: 'Theirs', created_at: isoIn(0), updated_at: isoIn(0) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await server.call('GET', `${url}/${theirs.id}`, { token: owner().token })).status).toBe(404);
+    expect((await server.call('PUT', `${url}/${theirs.id}`, { token: owner().token, body: { name: 'Mine now' } })).status).toBe(404);
+    expect((await server.call('DELETE', `${url}/${theirs.id}`, { token: owner().token, body: { confirm_name: 'Theirs' } })).status).toBe(404);
+    const kept = await db(server).selectFrom('campaigns').select(['application_id', 'name']).where('id', '=', theirs.id).executeTakeFirst();
+    expect(kept).toEqual({ application_id: OTHER, name: 'Theirs' });
+  });
 });
 
 describe("a message's report and the recipients' log", () => {

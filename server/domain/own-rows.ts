@@ -1,0 +1,23 @@
+import type { Selectable } from 'kysely';
+import type { ApplicationContext, Ctx } from '../context';
+import type { Database } from '../db/schema';
+import { AppError } from '../errors';
+
+/** The tables whose rows belong to one application and are addressed by a numeric id in the API's paths. */
+export type OwnTable = 'segments' | 'templates' | 'campaigns' | 'widgets' | 'attribute_definitions';
+
+/**
+ * One row of the caller's application by its id. NOT_FOUND when there is none, and equally when the id is
+ * another application's: an id in a path never reaches outside the application the caller has access to.
+ */
+export async function findOwnRow<T extends OwnTable>(ctx: Ctx, access: ApplicationContext, table: T, id: number): Promise<Selectable<Database[T]>> {
+  // The union, not T: Kysely resolves `application_id` and `id` on the tables it names.
+  const row = await ctx.s.db
+    .selectFrom(table as OwnTable)
+    .selectAll()
+    .where('application_id', '=', access.application.application_id)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  return row as Selectable<Database[T]>;
+}
