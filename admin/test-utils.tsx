@@ -1,6 +1,6 @@
 import { AppProvider, Frame } from '@shopify/polaris';
 import polarisEn from '@shopify/polaris/locales/en.json';
-import { type RenderResult, cleanup, render } from '@testing-library/react';
+import { type RenderResult, act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach } from 'vitest';
@@ -39,4 +39,16 @@ export function renderInConsole(ui: ReactElement, { path = '/' }: { path?: strin
 /** A JSON answer as the API sends it. */
 export function answer(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** Types `value` into the field labelled `label` (or into that element), as a user would. */
+export function fill(label: string | HTMLElement, value: string): void {
+  fireEvent.change(typeof label === 'string' ? screen.getByLabelText(label) : label, { target: { value } });
+}
+
+/** Clicks the button named `name` and lets what it starts (a call, its answer) settle. */
+export async function press(name: string): Promise<void> {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+  });
 }

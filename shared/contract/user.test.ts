@@ -13,6 +13,7 @@ import {
   RegisterBody,
   ResendBody,
   ResetPasswordBody,
+  ResetPasswordForm,
   SecuritySettings,
   VerifyBody,
 } from './user';
@@ -138,6 +139,23 @@ describe('VerifyBody', () => {
     expect(VerifyBody.parse({ hash: ` ${'h'.repeat(32)} ` })).toEqual({ hash: 'h'.repeat(32) });
     expect(VerifyBody.safeParse({ hash: 'short' }).success).toBe(false);
     expect(VerifyBody.safeParse({ hash: 'h'.repeat(201) }).success).toBe(false);
+  });
+});
+
+describe('ResetPasswordForm', () => {
+  const good = { email: 'lan@example.vn', password: 'new secret', confirm_password: 'new secret' };
+
+  it('accepts the address and the same new password twice', () => {
+    expect(ResetPasswordForm.parse(good)).toEqual(good);
+  });
+
+  it('puts a mismatch on confirm_password, and reports a bad address and a short password with it', () => {
+    expect(problems(ResetPasswordForm, { ...good, confirm_password: 'new secrets' })).toEqual([`confirm_password: ${V.confirmPassword}`]);
+    expect(problems(ResetPasswordForm, { email: 'lan@', password: '123', confirm_password: '1234' })).toEqual([
+      `email: ${V.email}`,
+      `password: ${V.passwordLength}`,
+      `confirm_password: ${V.confirmPassword}`,
+    ]);
   });
 });
 

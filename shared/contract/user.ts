@@ -80,6 +80,16 @@ export const ResetPasswordBody = z.object({ email: Email, password: NewPassword 
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 export const ResetPasswordAnswer = z.object({ email: z.string() });
 
+/**
+ * The forgot-password form: the body and the new password typed twice, since a typo only shows once the
+ * emailed link has been opened.
+ */
+export const ResetPasswordForm = ResetPasswordBody.extend({ confirm_password: z.string() }).refine((form) => form.password === form.confirm_password, {
+  message: V.confirmPassword,
+  path: ['confirm_password'],
+});
+export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>;
+
 /** The change-password form (spec §3): old, new, confirm and the emailed OTP. */
 export const ChangePasswordForm = z
   .object({

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, fill, renderInConsole } from '../../test-utils';
 import { CreateApplicationModal } from './create-application-modal';
 
 const created = {
@@ -17,10 +17,6 @@ const created = {
 };
 
 const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-
-function fill(label: string, value: string) {
-  fireEvent.change(screen.getByLabelText(label), { target: { value } });
-}
 
 async function create() {
   await act(async () => {

@@ -1,4 +1,4 @@
-import { BlockStack, Card, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Card, Text } from '@shopify/polaris';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../../app/layout/language-switch';
@@ -12,10 +12,13 @@ export interface AuthLayoutProps {
   children: ReactNode;
   /** Under the card: links to the other account pages. */
   footer?: ReactNode;
+  /** A refusal that belongs to no field, in a banner above the form. */
+  failure?: string | null;
+  onDismissFailure?(): void;
 }
 
 /** The frame of the account pages: the brand, one card, the language switch in the corner. */
-export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProps) {
+export function AuthLayout({ title, subtitle, children, footer, failure, onDismissFailure }: AuthLayoutProps) {
   const { t } = useTranslation();
   useEffect(() => {
     document.title = `${t(title)} · ${t('common.appName')}`;
@@ -39,11 +42,28 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
                 </Text>
               ) : null}
             </BlockStack>
+            {failure ? (
+              <Banner tone="critical" onDismiss={onDismissFailure}>
+                <p>{failure}</p>
+              </Banner>
+            ) : null}
             {children}
           </BlockStack>
         </Card>
         {footer ? <div style={{ marginTop: 'var(--p-space-500)', textAlign: 'center' }}>{footer}</div> : null}
       </main>
     </div>
+  );
+}
+
+/** What an account page shows once its form has sent a link: check your email, and what the link does. */
+export function CheckEmail({ title, body, footer }: { title: string; body: string; footer: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <AuthLayout title={title} footer={footer}>
+      <Banner tone="success" title={t('auth.checkEmail')}>
+        <p>{body}</p>
+      </Banner>
+    </AuthLayout>
   );
 }

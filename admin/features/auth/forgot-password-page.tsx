@@ -1,11 +1,10 @@
-import { Banner, Button, Form, FormLayout, Link, Text, TextField } from '@shopify/polaris';
+import { Button, Form, FormLayout, Link, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ResetPasswordAnswer, ResetPasswordBody } from '../../../shared/contract';
-import { V } from '../../../shared/validation';
-import { api, isApiError } from '../../api';
-import { type FieldErrors, apiFieldErrors, zodFieldErrors } from '../../components/form-errors';
-import { AuthLayout } from './auth-layout';
+import { ResetPasswordAnswer, ResetPasswordForm } from '../../../shared/contract';
+import { api } from '../../api';
+import { useFormSubmit } from '../../components/form-modal';
+import { AuthLayout, CheckEmail } from './auth-layout';
 
 /**
  * Forgot password (spec §3, §7): email and the new password; it takes effect once the emailed link is
@@ -13,33 +12,18 @@ import { AuthLayout } from './auth-layout';
  */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [values, setValues] = useState({ email: '', password: '', confirm_password: '' });
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const form = useFormSubmit(ResetPasswordForm, async ({ email, password }) => {
+    const { data } = await api.post('/user/resetPassword', { email, password }, ResetPasswordAnswer, { quiet: true });
+    setSentTo(data.email);
+  });
 
-  async function submit() {
-    const parsed = ResetPasswordBody.safeParse({ email, password });
-    const found = parsed.success ? {} : zodFieldErrors(parsed.error);
-    // The new password only shows its typo after the link is opened: ask for it twice.
-    if (!found.password && confirm !== password) found.confirm = V.confirmPassword;
-    setErrors(found);
-    if (!parsed.success || Object.keys(found).length > 0) return;
-    setFailure(null);
-    setSubmitting(true);
-    try {
-      const { data } = await api.post('/user/resetPassword', parsed.data, ResetPasswordAnswer, { quiet: true });
-      setSentTo(data.email);
-    } catch (cause) {
-      if (isApiError(cause) && cause.fields.length > 0) setErrors(apiFieldErrors(cause.fields));
-      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
-    } finally {
-      setSubmitting(false);
-    }
-  }
+  const field = (name: keyof typeof values) => ({
+    value: values[name],
+    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
+    error: form.errors[name] ? t(form.errors[name]) : undefined,
+  });
 
   const footer = (
     <Text as="p" tone="subdued">
@@ -47,51 +31,28 @@ export function ForgotPasswordPage() {
     </Text>
   );
 
-  if (sentTo) {
-    return (
-      <AuthLayout title="auth.forgot.doneTitle" footer={footer}>
-        <Banner tone="success" title={t('auth.checkEmail')}>
-          <p>{t('auth.forgot.doneBody', { email: sentTo })}</p>
-        </Banner>
-      </AuthLayout>
-    );
-  }
+  if (sentTo) return <CheckEmail title="auth.forgot.doneTitle" body={t('auth.forgot.doneBody', { email: sentTo })} footer={footer} />;
 
   return (
-    <AuthLayout title="auth.forgot.title" subtitle={t('auth.forgot.subtitle')} footer={footer}>
-      {failure ? (
-        <Banner tone="critical" onDismiss={() => setFailure(null)}>
-          <p>{failure}</p>
-        </Banner>
-      ) : null}
-      <Form onSubmit={submit} noValidate>
+    <AuthLayout
+      title="auth.forgot.title"
+      subtitle={t('auth.forgot.subtitle')}
+      footer={footer}
+      failure={form.failure}
+      onDismissFailure={form.dismissFailure}
+    >
+      <Form onSubmit={() => void form.submit(values)} noValidate>
         <FormLayout>
-          <TextField
-            label={t('auth.fields.email')}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={setEmail}
-            error={errors.email ? t(errors.email) : undefined}
-          />
+          <TextField label={t('auth.fields.email')} type="email" autoComplete="email" {...field('email')} />
           <TextField
             label={t('auth.fields.newPassword')}
             type="password"
             autoComplete="new-password"
             helpText={t('auth.passwordHelp')}
-            value={password}
-            onChange={setPassword}
-            error={errors.password ? t(errors.password) : undefined}
+            {...field('password')}
           />
-          <TextField
-            label={t('auth.fields.confirmPassword')}
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={setConfirm}
-            error={errors.confirm ? t(errors.confirm) : undefined}
-          />
-          <Button submit variant="primary" size="large" fullWidth loading={submitting}>
+          <TextField label={t('auth.fields.confirmPassword')} type="password" autoComplete="new-password" {...field('confirm_password')} />
+          <Button submit variant="primary" size="large" fullWidth loading={form.saving}>
             {t('auth.forgot.submit')}
           </Button>
         </FormLayout>

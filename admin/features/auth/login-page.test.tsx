@@ -1,23 +1,13 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, fill, press, renderInConsole } from '../../test-utils';
 import { LoginPage } from './login-page';
 
 const signedIn = {
   success: true,
   data: { id: 7, name: 'Lan', email: 'lan@example.com', roles: [], created: '2025-01-01T00:00:00.000Z', auth_token: 'tok_7' },
 };
-
-function fill(label: string, value: string) {
-  fireEvent.change(screen.getByLabelText(label), { target: { value } });
-}
-
-async function submit(name: string) {
-  await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name }));
-  });
-}
 
 const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
 const bodies = () => fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init.body)));
@@ -43,7 +33,7 @@ describe('the login form', () => {
 
       fill('Email', '  lan@example.com ');
       fill('Password', 'secret123');
-      await submit('Log in');
+      await press('Log in');
 
       expect(await screen.findByLabelText('Verification code')).toBeTruthy();
       expect(screen.getByText('We emailed a 6-digit sign-in code to lan@example.com.')).toBeTruthy();
@@ -51,7 +41,7 @@ describe('the login form', () => {
       expect(localStorage.getItem('token')).toBeNull();
 
       fill('Verification code', '123456');
-      await submit('Verify and log in');
+      await press('Verify and log in');
 
       await waitFor(() => expect(useAppStore.getState().token).toBe('tok_7'));
       expect(bodies()).toEqual([
@@ -67,10 +57,10 @@ describe('the login form', () => {
       renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'secret123');
-      await submit('Log in');
+      await press('Log in');
       await screen.findByLabelText('Verification code');
       fill('Verification code', '12ab');
-      await submit('Verify and log in');
+      await press('Verify and log in');
       expect(screen.getByText('The code has 6 digits')).toBeTruthy();
       expect(fetchMock).toHaveBeenCalledTimes(1);
     });
@@ -82,10 +72,10 @@ describe('the login form', () => {
       renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'secret123');
-      await submit('Log in');
+      await press('Log in');
       await screen.findByLabelText('Verification code');
       fill('Verification code', '000000');
-      await submit('Verify and log in');
+      await press('Verify and log in');
       expect(await screen.findByText('The code is wrong or has expired.')).toBeTruthy();
       expect(useAppStore.getState().token).toBeNull();
     });
@@ -97,7 +87,7 @@ describe('the login form', () => {
       const view = renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'wrong-password');
-      await submit('Log in');
+      await press('Log in');
       expect(await screen.findByText('Invalid email or password')).toBeTruthy();
       expect(useAppStore.getState().token).toBeNull();
       expect(localStorage.getItem('token')).toBeNull();
@@ -111,7 +101,7 @@ describe('the login form', () => {
       renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'secret123');
-      await submit('Log in');
+      await press('Log in');
       await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
       expect(useAppStore.getState().token).toBeNull();
     });
@@ -125,9 +115,9 @@ describe('the login form', () => {
       renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'secret123');
-      await submit('Log in');
+      await press('Log in');
       await screen.findByText('Please verify your email first.');
-      await submit('Resend verification email');
+      await press('Resend verification email');
       expect(await screen.findByText('Please check your email for verification info')).toBeTruthy();
       expect(fetchMock.mock.calls[1][0]).toContain('/api/user/resend');
       expect(bodies()[1]).toEqual({ email: 'lan@example.com' });
@@ -137,7 +127,7 @@ describe('the login form', () => {
   describe('when the fields are empty', () => {
     it('says what is missing without asking the server', async () => {
       renderInConsole(<LoginPage />, { path: '/login' });
-      await submit('Log in');
+      await press('Log in');
       expect(screen.getByText('Please enter the correct email')).toBeTruthy();
       expect(screen.getByText('This field is required')).toBeTruthy();
       expect(fetchMock).not.toHaveBeenCalled();

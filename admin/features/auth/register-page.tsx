@@ -1,45 +1,26 @@
-import { Banner, BlockStack, Button, Form, FormLayout, Link, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Button, Form, FormLayout, Link, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RegisterAnswer, RegisterBody } from '../../../shared/contract';
-import { api, isApiError } from '../../api';
-import { type FieldErrors, apiFieldErrors, zodFieldErrors } from '../../components/form-errors';
-import { AuthLayout } from './auth-layout';
+import { api } from '../../api';
+import { useFormSubmit } from '../../components/form-modal';
+import { AuthLayout, CheckEmail } from './auth-layout';
 
 /** Register (spec §3, §7): name, email, password, mobile number; then the emailed link verifies the account. */
 export function RegisterPage() {
   const { t } = useTranslation();
-  const [form, setForm] = useState({ name: '', email: '', password: '', mobile_number: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [values, setValues] = useState({ name: '', email: '', password: '', mobile_number: '' });
   const [registered, setRegistered] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-
-  const field = (name: keyof typeof form) => ({
-    value: form[name],
-    onChange: (value: string) => setForm((current) => ({ ...current, [name]: value })),
-    error: errors[name] ? t(errors[name]) : undefined,
+  const form = useFormSubmit(RegisterBody, async (body) => {
+    const { data } = await api.post('/user/register', body, RegisterAnswer, { quiet: true });
+    setRegistered(data.email);
   });
 
-  async function submit() {
-    const parsed = RegisterBody.safeParse(form);
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    setSubmitting(true);
-    try {
-      const { data } = await api.post('/user/register', parsed.data, RegisterAnswer, { quiet: true });
-      setRegistered(data.email);
-    } catch (cause) {
-      if (isApiError(cause) && cause.fields.length > 0) setErrors(apiFieldErrors(cause.fields));
-      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
-    } finally {
-      setSubmitting(false);
-    }
-  }
+  const field = (name: keyof typeof values) => ({
+    value: values[name],
+    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
+    error: form.errors[name] ? t(form.errors[name]) : undefined,
+  });
 
   const footer = (
     <Text as="p" tone="subdued">
@@ -47,24 +28,17 @@ export function RegisterPage() {
     </Text>
   );
 
-  if (registered) {
-    return (
-      <AuthLayout title="auth.register.doneTitle" footer={footer}>
-        <Banner tone="success" title={t('auth.checkEmail')}>
-          <p>{t('auth.register.doneBody', { email: registered })}</p>
-        </Banner>
-      </AuthLayout>
-    );
-  }
+  if (registered) return <CheckEmail title="auth.register.doneTitle" body={t('auth.register.doneBody', { email: registered })} footer={footer} />;
 
   return (
-    <AuthLayout title="auth.register.title" subtitle={t('auth.register.subtitle')} footer={footer}>
-      {failure ? (
-        <Banner tone="critical" onDismiss={() => setFailure(null)}>
-          <p>{failure}</p>
-        </Banner>
-      ) : null}
-      <Form onSubmit={submit} noValidate>
+    <AuthLayout
+      title="auth.register.title"
+      subtitle={t('auth.register.subtitle')}
+      footer={footer}
+      failure={form.failure}
+      onDismissFailure={form.dismissFailure}
+    >
+      <Form onSubmit={() => void form.submit(values)} noValidate>
         <FormLayout>
           <TextField label={t('auth.fields.name')} autoComplete="name" {...field('name')} />
           <TextField label={t('auth.fields.email')} type="email" autoComplete="email" {...field('email')} />
@@ -83,7 +57,7 @@ export function RegisterPage() {
             {...field('mobile_number')}
           />
           <BlockStack gap="200">
-            <Button submit variant="primary" size="large" fullWidth loading={submitting}>
+            <Button submit variant="primary" size="large" fullWidth loading={form.saving}>
               {t('auth.register.submit')}
             </Button>
           </BlockStack>

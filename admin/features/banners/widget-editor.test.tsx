@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Widget } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, fill, renderInConsole } from '../../test-utils';
 import { BannerSettingsSection } from './banner-type-settings';
 import { SpinSettingsSection, sliceChances } from './spin-settings';
 import { WidgetEditor } from './widget-editor';
@@ -41,10 +41,6 @@ function openSpinEditor(onSaved = vi.fn()) {
 }
 
 const isDisabled = (element: HTMLElement) => element.hasAttribute('disabled') || element.getAttribute('aria-disabled') === 'true';
-
-function fill(label: string | HTMLElement, value: string) {
-  fireEvent.change(typeof label === 'string' ? screen.getByLabelText(label) : label, { target: { value } });
-}
 
 async function save() {
   await act(async () => {
