@@ -40,7 +40,15 @@ export function useFormSubmit<T>(
     }
   }
 
-  return { errors, failure, saving, submit, dismissFailure: () => setFailure(null) };
+  return {
+    errors,
+    failure,
+    saving,
+    submit,
+    dismissFailure: () => setFailure(null),
+    /** Shows the refusal of another action of the same form (sending it a code, say) in the same banner. */
+    fail: (message: string) => setFailure(message),
+  };
 }
 
 export interface FormModalProps {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ChangePasswordForm } from '../../../shared/contract';
 import { api, isApiError } from '../../api';
-import { type FieldErrors, apiFieldErrors, zodFieldErrors } from '../../components/form-errors';
+import { useFormSubmit } from '../../components/form-modal';
 import { useAppStore } from '../../stores/store';
 
 /** How long before another code can be asked for: the first email is usually on its way. */
@@ -24,13 +24,18 @@ export interface PasswordChangeFormProps {
 export function PasswordChangeForm({ onChanged }: PasswordChangeFormProps) {
   const { t } = useTranslation();
   const showToast = useAppStore((state) => state.showToast);
-  const [form, setForm] = useState(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [values, setValues] = useState(EMPTY);
   const [codeSent, setCodeSent] = useState(false);
   const [sending, setSending] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [cooldown, setCooldown] = useState(0);
+  // A wrong or expired code comes back as INVALID_PARAM-style `fields` on `otp`, so it lands on the code's field.
+  const form = useFormSubmit(ChangePasswordForm, async (body) => {
+    await api.post('/user/password/change', body, z.unknown(), { quiet: true });
+    showToast(t('account.passwordChanged'));
+    setValues(EMPTY);
+    setCodeSent(false);
+    onChanged?.();
+  });
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -39,56 +44,32 @@ export function PasswordChangeForm({ onChanged }: PasswordChangeFormProps) {
   }, [cooldown]);
 
   const field = (name: keyof typeof EMPTY) => ({
-    value: form[name],
-    onChange: (value: string) => setForm((current) => ({ ...current, [name]: value })),
-    error: errors[name] ? t(errors[name]) : undefined,
+    value: values[name],
+    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
+    error: form.errors[name] ? t(form.errors[name]) : undefined,
   });
 
   async function sendCode() {
     setSending(true);
-    setFailure(null);
+    form.dismissFailure();
     try {
       const { message } = await api.post('/user/password/change', { init: true }, z.unknown(), { quiet: true });
       setCodeSent(true);
       setCooldown(RESEND_COOLDOWN_SECONDS);
       showToast(message ?? t('account.codeSent'));
     } catch (cause) {
-      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+      form.fail(isApiError(cause) ? cause.message : t('common.unknownError'));
     } finally {
       setSending(false);
     }
   }
 
-  async function submit() {
-    const parsed = ChangePasswordForm.safeParse(form);
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    setSaving(true);
-    try {
-      await api.post('/user/password/change', parsed.data, z.unknown(), { quiet: true });
-      showToast(t('account.passwordChanged'));
-      setForm(EMPTY);
-      setCodeSent(false);
-      onChanged?.();
-    } catch (cause) {
-      if (isApiError(cause) && cause.fields.length > 0) setErrors(apiFieldErrors(cause.fields));
-      if (isApiError(cause) && cause.code === 'OTP_INVALID') setErrors({ otp: cause.message });
-      else setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
-    } finally {
-      setSaving(false);
-    }
-  }
-
   return (
-    <Form onSubmit={submit} noValidate>
+    <Form onSubmit={() => void form.submit(values)} noValidate>
       <FormLayout>
-        {failure ? (
-          <Banner tone="critical" onDismiss={() => setFailure(null)}>
-            <p>{failure}</p>
+        {form.failure ? (
+          <Banner tone="critical" onDismiss={form.dismissFailure}>
+            <p>{form.failure}</p>
           </Banner>
         ) : null}
         <TextField label={t('account.fields.oldPassword')} type="password" autoComplete="current-password" {...field('old_password')} />
@@ -116,7 +97,7 @@ export function PasswordChangeForm({ onChanged }: PasswordChangeFormProps) {
           />
         </BlockStack>
         <InlineStack align="end">
-          <Button submit variant="primary" loading={saving}>
+          <Button submit variant="primary" loading={form.saving}>
             {t('account.changePassword')}
           </Button>
         </InlineStack>
