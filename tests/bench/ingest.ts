@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -19,6 +19,9 @@ import { ensureSeedApplication } from '../../scripts/seed-lib';
  * Then: no event lost (rows in `events` = events acknowledged with 200) and memory flat: the process's own
  * resident memory (RssAnon, after a forced GC) before and after the runs within 64 MB. Mapped pages of the
  * SQLite file are printed beside it but not judged: they grow with the database file, as the OS page cache.
+ * Beside the figures: the CPU each process spent per single-event request (this server, the load generator,
+ * and PostgreSQL's processes when the database is on this machine), against what the target rate leaves per
+ * request on this machine's cores: where the time goes when a target is missed.
  *
  * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
  * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
@@ -35,6 +38,8 @@ interface LoadResult {
   p50: number;
   p99: number;
   max: number;
+  /** The load generator's own CPU time, ms. */
+  cpuMs: number;
 }
 
 setFlagsFromString('--expose-gc');
@@ -83,6 +88,35 @@ async function freshSchema(base: string): Promise<{ url: string; drop: () => Pro
 }
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
+/**
+ * CPU time (ms) of the machine's PostgreSQL server processes so far, read from /proc; null when the database is
+ * not on this machine (or this is not Linux). The benchmark's processes share the machine's cores, so each
+ * one's CPU per request says where the time goes.
+ */
+function localPostgresCpuMs(url: string | undefined): number | null {
+  if (!url || !['127.0.0.1', 'localhost', '::1', '[::1]'].includes(new URL(url).hostname)) return null;
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+        const fields = stat.slice(close + 2).split(' ');
+        // utime and stime: fields 14 and 15 of the line, 12 and 13 after the name and state.
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+  } catch {
+    return null;
+  }
+  // USER_HZ is 100 on every Linux this runs on.
+  return ticks * 10;
+}
 const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 async function benchOne(label: string, env: Record<string, string>): Promise<boolean> {
@@ -101,11 +135,15 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     // The server's own CPU time per run: on a shared, busy machine the wall-clock figures say more about the
     // neighbours than about the server; CPU per event says what one free core would sustain.
     let cpu = process.cpuUsage();
+    let database = localPostgresCpuMs(env.DATABASE_URL);
     const batch = await load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, connections: 32, prefix: 'batch' });
     const batchCpuMs = cpuMs(process.cpuUsage(cpu));
+    const batchDatabaseMs = database === null ? null : (localPostgresCpuMs(env.DATABASE_URL) ?? database) - database;
     cpu = process.cpuUsage();
+    database = localPostgresCpuMs(env.DATABASE_URL);
     const single = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 48, prefix: 'single' });
     const singleCpuMs = cpuMs(process.cpuUsage(cpu));
+    const singleDatabaseMs = database === null ? null : (localPostgresCpuMs(env.DATABASE_URL) ?? database) - database;
     const memoryAfter = memory();
 
     const count = async (prefix: string) =>
@@ -143,6 +181,15 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     );
     console.log(
       `server CPU: ${((batchCpuMs * 1000) / Math.max(1, batch.acknowledged)).toFixed(1)} µs per event in batches (${f((batch.acknowledged / Math.max(1, batchCpuMs)) * 1000)} events per CPU-second), ${((singleCpuMs * 1000) / Math.max(1, single.requests)).toFixed(1)} µs per single-event request (${f((single.requests / Math.max(1, singleCpuMs)) * 1000)} requests per CPU-second); load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+    );
+    // Where the single-event requests' time goes, per request, across the processes sharing the cores.
+    const perRequest = (ms: number) => `${((ms * 1000) / Math.max(1, single.requests)).toFixed(0)} µs`;
+    const parts = [`server ${perRequest(singleCpuMs)}`, `load generator ${perRequest(single.cpuMs)}`];
+    if (singleDatabaseMs !== null) parts.push(`PostgreSQL ${perRequest(singleDatabaseMs)}`);
+    const total = singleCpuMs + single.cpuMs + (singleDatabaseMs ?? 0);
+    console.log(
+      `CPU per single-event request: ${parts.join(' + ')} = ${perRequest(total)}; ${f(TARGETS.requestsPerSecond)} req/s on ${availableParallelism()} cores leaves ${((availableParallelism() * 1e6) / TARGETS.requestsPerSecond).toFixed(0)} µs for all of them` +
+        (batchDatabaseMs === null ? '' : `; in batches PostgreSQL took ${((batchDatabaseMs * 1000) / Math.max(1, batch.acknowledged)).toFixed(1)} µs per event`),
     );
     console.log(`p99 ≤ ${TARGETS.p99Ms} ms in both: ${mark(checks.p99)}; every answer 200: ${mark(checks.errors)}`);
     console.log(
