@@ -11,6 +11,8 @@ export type FakeKind = 'webpush' | 'fcm' | 'apns';
 export interface FakeProcess<Info> {
   info: Info;
   count(): Promise<number>;
+  /** The CPU time the fake's process has used so far, ms (it shares the machine's cores with the sender). */
+  cpuMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -20,19 +22,21 @@ export function startFakeProcess<Info>(kind: FakeKind, targets: number): Promise
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  let waiting: ((n: number) => void)[] = [];
+  let waiting: ((answer: { count: number; cpuMs: number }) => void)[] = [];
+  const ask = () =>
+    new Promise<{ count: number; cpuMs: number }>((done) => {
+      waiting.push(done);
+      child.send({ type: 'count' });
+    });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`fake ${kind} exited with ${code}`)));
-    child.on('message', (msg: { type: string; info?: Info; count?: number }) => {
+    child.on('message', (msg: { type: string; info?: Info; count?: number; cpuMs?: number }) => {
       if (msg.type === 'ready') {
         resolve({
           info: msg.info as Info,
-          count: () =>
-            new Promise<number>((done) => {
-              waiting.push(done);
-              child.send({ type: 'count' });
-            }),
+          count: async () => (await ask()).count,
+          cpuMs: async () => (await ask()).cpuMs,
           stop: () =>
             new Promise<void>((done) => {
               child.removeAllListeners('exit');
@@ -43,7 +47,7 @@ export function startFakeProcess<Info>(kind: FakeKind, targets: number): Promise
       } else if (msg.type === 'count') {
         const list = waiting;
         waiting = [];
-        for (const done of list) done(msg.count ?? 0);
+        for (const done of list) done({ count: msg.count ?? 0, cpuMs: msg.cpuMs ?? 0 });
       }
     });
   });
@@ -66,7 +70,10 @@ async function main(kind: FakeKind, targets: number): Promise<void> {
     count = fake.count;
   }
   process.on('message', (msg: { type: string }) => {
-    if (msg.type === 'count') process.send!({ type: 'count', count: count() });
+    if (msg.type === 'count') {
+      const usage = process.cpuUsage();
+      process.send!({ type: 'count', count: count(), cpuMs: (usage.user + usage.system) / 1000 });
+    }
   });
   process.on('disconnect', () => process.exit(0));
   process.send!({ type: 'ready', info });

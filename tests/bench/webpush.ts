@@ -1,4 +1,5 @@
 import { Agent } from 'node:https';
+import { availableParallelism } from 'node:os';
 import webpush from 'web-push';
 import { WebPushSender, generateVapidKeys, type WebPushSubscription } from '../../server/delivery/senders/webpush';
 import { drive, rateLine, startFakeProcess } from './fake-process';
@@ -39,9 +40,17 @@ export async function benchWebPush(): Promise<boolean> {
     const ours = { done: 0, ms: 0, failed: 0 };
     const theirs = { done: 0, ms: 0, failed: 0 };
     let delivered = 0;
+    // CPU of our rounds, this process and the fake's: both share the machine's cores.
+    let oursCpuMs = 0;
+    let fakeCpuMs = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const before = await fake.count();
+      const fakeBefore = await fake.cpuMs();
+      const cpu = process.cpuUsage();
       const a = await drive(OURS.messages, WINDOW, sendOurs, OURS.ms);
+      const used = process.cpuUsage(cpu);
+      oursCpuMs += (used.user + used.system) / 1000;
+      fakeCpuMs += (await fake.cpuMs()) - fakeBefore;
       delivered += (await fake.count()) - before;
       const b = await drive(THEIRS.messages, WINDOW, sendTheirs, THEIRS.ms);
       for (const [total, run] of [[ours, a], [theirs, b]] as const) {
@@ -57,6 +66,10 @@ export async function benchWebPush(): Promise<boolean> {
     const theirsRate = (theirs.done / theirs.ms) * 1000;
     console.log(rateLine('nudge WebPushSender (encrypt + VAPID + send)', ours.done, ours.ms, `≥ ${TARGET}`));
     console.log(rateLine('web-push sendNotification, same window', theirs.done, theirs.ms, 'baseline'));
+    const perMessage = (ms: number) => (ms * 1000) / Math.max(1, ours.done);
+    console.log(
+      `CPU per message in our rounds: this process ${perMessage(oursCpuMs).toFixed(0)} µs (one core sustains ${Math.round(1e6 / perMessage(oursCpuMs)).toLocaleString('en')} msg/s), the push-service fake ${perMessage(fakeCpuMs).toFixed(0)} µs (it decrypts each payload), on ${availableParallelism()} cores`,
+    );
     console.log(`ratio ${(oursRate / theirsRate).toFixed(2)}× (target ≥ ${FACTOR}×); fake decrypted ${delivered} of ${ours.done}; failures ours ${ours.failed}, web-push ${theirs.failed}`);
     return ours.failed === 0 && delivered === ours.done && oursRate >= TARGET && oursRate >= FACTOR * theirsRate;
   } finally {
