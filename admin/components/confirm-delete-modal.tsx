@@ -1,8 +1,9 @@
-import { Banner, BlockStack, Modal, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Modal, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { api, isApiError } from '../api';
+import { FailureBanner } from './failure-banner';
 
 export interface ConfirmDeleteModalProps {
   /** The API path the DELETE goes to. */
@@ -56,11 +57,7 @@ export function ConfirmDeleteModal({ path, title, body, confirmLabel, typedConfi
     >
       <Modal.Section>
         <BlockStack gap="300">
-          {failure ? (
-            <Banner tone="critical" onDismiss={() => setFailure(null)}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
+          <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
           <Text as="p">{body}</Text>
           {typedConfirmation ? (
             <TextField label={typedConfirmation.label} value={typed} onChange={setTyped} autoComplete="off" disabled={deleting} />

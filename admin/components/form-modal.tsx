@@ -1,9 +1,10 @@
-import { Banner, BlockStack, Form, FormLayout, Modal } from '@shopify/polaris';
+import { BlockStack, Form, FormLayout, Modal } from '@shopify/polaris';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { type ApiError, isApiError } from '../api';
 import { type FieldErrors, apiFieldErrors, zodFieldErrors } from './form-errors';
+import { FailureBanner } from './failure-banner';
 
 /**
  * A form checked with its shared schema before anything is sent: field problems land on their fields
@@ -76,11 +77,7 @@ export function FormModal({ title, submitLabel, saving, failure, onDismissFailur
     >
       <Modal.Section>
         <BlockStack gap="400">
-          {failure ? (
-            <Banner tone="critical" onDismiss={onDismissFailure}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
+          <FailureBanner message={failure} onDismiss={onDismissFailure} />
           <Form onSubmit={onSubmit} noValidate>
             <FormLayout>{children}</FormLayout>
           </Form>

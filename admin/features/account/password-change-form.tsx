@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Button, Form, FormLayout, InlineStack, TextField } from '@shopify/polaris';
+import { BlockStack, Button, Form, FormLayout, InlineStack, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { ChangePasswordForm } from '../../../shared/contract';
 import { api, isApiError } from '../../api';
 import { useFormSubmit } from '../../components/form-modal';
 import { useAppStore } from '../../stores/store';
+import { FailureBanner } from '../../components/failure-banner';
 
 /** How long before another code can be asked for: the first email is usually on its way. */
 export const RESEND_COOLDOWN_SECONDS = 60;
@@ -67,11 +68,7 @@ export function PasswordChangeForm({ onChanged }: PasswordChangeFormProps) {
   return (
     <Form onSubmit={() => void form.submit(values)} noValidate>
       <FormLayout>
-        {form.failure ? (
-          <Banner tone="critical" onDismiss={form.dismissFailure}>
-            <p>{form.failure}</p>
-          </Banner>
-        ) : null}
+        <FailureBanner message={form.failure} onDismiss={form.dismissFailure} />
         <TextField label={t('account.fields.oldPassword')} type="password" autoComplete="current-password" {...field('old_password')} />
         <TextField
           label={t('account.fields.newPassword')}

@@ -8,6 +8,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { Switch } from '../../components/switch';
 import { useAppStore } from '../../stores/store';
 import { PasswordChangeForm } from './password-change-form';
+import { FailureBanner } from '../../components/failure-banner';
 
 export interface SecurityModalProps {
   onClose(): void;
@@ -52,11 +53,7 @@ export function SecurityModal({ onClose }: SecurityModalProps) {
           </Banner>
         ) : (
           <BlockStack gap="400">
-            {failure ? (
-              <Banner tone="critical" onDismiss={() => setFailure(null)}>
-                <p>{failure}</p>
-              </Banner>
-            ) : null}
+            <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
             <Switch
               label={t('account.security.otpLabel')}
               helpText={t('account.security.otpHelp')}

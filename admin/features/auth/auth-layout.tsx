@@ -3,6 +3,7 @@ import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../../app/layout/language-switch';
 import { Brand } from '../../components/brand';
+import { FailureBanner } from '../../components/failure-banner';
 
 export interface AuthLayoutProps {
   /** i18n key of the card's heading; it also names the window. */
@@ -42,11 +43,7 @@ export function AuthLayout({ title, subtitle, children, footer, failure, onDismi
                 </Text>
               ) : null}
             </BlockStack>
-            {failure ? (
-              <Banner tone="critical" onDismiss={onDismissFailure}>
-                <p>{failure}</p>
-              </Banner>
-            ) : null}
+            <FailureBanner message={failure} onDismiss={onDismissFailure} />
             {children}
           </BlockStack>
         </Card>

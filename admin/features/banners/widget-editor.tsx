@@ -20,6 +20,7 @@ import {
   toPublicWidget,
   validateDraft,
 } from './widget-drafts';
+import { FailureBanner } from '../../components/failure-banner';
 
 /** What a type's settings section receives from the editor. */
 export interface SettingsSectionProps<T extends WidgetType> {
@@ -166,11 +167,7 @@ export function WidgetEditor<T extends WidgetType>({
                 <p>{t('widgets.editor.readOnly')}</p>
               </Banner>
             ) : null}
-            {failure ? (
-              <Banner tone="critical" onDismiss={() => setFailure(null)}>
-                <p>{failure}</p>
-              </Banner>
-            ) : null}
+            <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
             {problems > 0 ? (
               <Banner tone="critical" title={t('widgets.editor.problems', { count: problems })}>
                 {unplaced.length > 0 ? (

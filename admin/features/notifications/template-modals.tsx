@@ -1,4 +1,4 @@
-import { Banner, BlockStack, InlineGrid, Modal, Select, TextField } from '@shopify/polaris';
+import { BlockStack, InlineGrid, Modal, Select, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTIFICATION_TYPES, type NotificationType, Template } from '../../../shared/contract';
@@ -9,6 +9,7 @@ import { useAppStore } from '../../stores/store';
 import { ContentFields } from './content-fields';
 import { type ContentDraft, type Problems, contentDraftOf, emptyContent, problemText, problemsUnder, serverProblems, toTemplateInput } from './notification-form-model';
 import { NotificationPreview } from './notification-preview';
+import { FailureBanner } from '../../components/failure-banner';
 
 /** The outcome of a template save: the field problems, or the refusal that belongs to no field. */
 async function saveTemplate(
@@ -140,11 +141,7 @@ export function TemplateEditorModal({ applicationId, template, onClose, onSaved,
     >
       <Modal.Section>
         <BlockStack gap="400">
-          {failure ? (
-            <Banner tone="critical" onDismiss={() => setFailure(null)}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
+          <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
           <InlineGrid columns={{ xs: 1, md: '2fr 1fr' }} gap="400">
             <BlockStack gap="400">
               <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">

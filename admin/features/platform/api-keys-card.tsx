@@ -26,6 +26,7 @@ import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
+import { FailureBanner } from '../../components/failure-banner';
 
 const ApiKeyList = z.array(ApiKey);
 const PAGE_SIZE = 10;
@@ -162,11 +163,7 @@ export function ApiKeysCard({ applicationId }: { applicationId: string }) {
                 </Button>
               </InlineStack>
             )}
-            {failure ? (
-              <Banner tone="critical" onDismiss={() => setFailure(null)}>
-                <p>{failure}</p>
-              </Banner>
-            ) : null}
+            <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
           </BlockStack>
         </Box>
         <QueryState query={keys} lines={3}>

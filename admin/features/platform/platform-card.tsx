@@ -1,4 +1,4 @@
-import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, InlineStack, Text, TextField } from '@shopify/polaris';
+import { Badge, BlockStack, Box, Button, Card, Checkbox, InlineStack, Text, TextField } from '@shopify/polaris';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -6,6 +6,7 @@ import { PLATFORM_FILE_MAX_LENGTH, type PlatformState } from '../../../shared/co
 import { formatDate } from '../../../shared/format';
 import { api, isApiError } from '../../api';
 import { useAppStore } from '../../stores/store';
+import { FailureBanner } from '../../components/failure-banner';
 
 /** Problems by field, by full dotted path (`site_url`, `box.text`, `auth.p8`): i18n keys or translated texts. */
 export type Problems = Partial<Record<string, string>>;
@@ -133,9 +134,7 @@ export function PlatformCard({ title, about, state, updatedAt, failure, onDismis
           </BlockStack>
           {failure ? (
             <div ref={banner}>
-              <Banner tone="critical" onDismiss={onDismissFailure}>
-                <p>{failure}</p>
-              </Banner>
+              <FailureBanner message={failure} onDismiss={onDismissFailure} />
             </div>
           ) : null}
           {active ? (

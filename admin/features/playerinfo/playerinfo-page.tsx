@@ -8,6 +8,7 @@ import { relativeTime } from '../../../shared/format';
 import { type ApiError, api, isApiError } from '../../api';
 import { AuthLayout } from '../auth/auth-layout';
 import { PlatformLabel, SubscribedBadge, countryName } from '../players/player-bits';
+import { FailureBanner } from '../../components/failure-banner';
 
 /** The public address of one device's record. */
 export function playerInfoPath(applicationId: string, deviceId: string): string {
@@ -173,11 +174,7 @@ export function PlayerInfoPage() {
         >
           <Modal.Section>
             <BlockStack gap="300">
-              {failure ? (
-                <Banner tone="critical" onDismiss={() => setFailure(null)}>
-                  <p>{failure}</p>
-                </Banner>
-              ) : null}
+              <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
               <Text as="p">{t('playerinfo.unsubscribe.body')}</Text>
             </BlockStack>
           </Modal.Section>

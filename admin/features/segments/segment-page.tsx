@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Box, Card, Layout, Page, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Box, Card, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { DeleteIcon } from '@shopify/polaris-icons';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import { useLiveCount } from './use-live-count';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
+import { FailureBanner } from '../../components/failure-banner';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -134,11 +135,7 @@ export function SegmentPage() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {failure ? (
-              <Banner tone="critical" onDismiss={() => setFailure(null)}>
-                <p>{failure}</p>
-              </Banner>
-            ) : null}
+            <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
             <Card>
               <TextField
                 label={t('segments.editor.name')}

@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Modal, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Modal, Select, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { type AssignableRoles, InviteMemberBody, TeamMember, UpdateMemberBody } 
 import { type MemberRole, ROLE_LABEL_KEYS } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
 import { FormModal, useFormSubmit } from '../../components/form-modal';
+import { FailureBanner } from '../../components/failure-banner';
 
 type RoleChoice = AssignableRoles['roles'][number];
 
@@ -164,11 +165,7 @@ export function RemoveMemberModal({ applicationId, applicationName, member, onCl
     >
       <Modal.Section>
         <BlockStack gap="300">
-          {failure ? (
-            <Banner tone="critical" onDismiss={() => setFailure(null)}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
+          <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
           <Text as="p">{t('team.remove.body', { email: member.email, application: applicationName })}</Text>
         </BlockStack>
       </Modal.Section>

@@ -6,6 +6,7 @@ import { WebhookWithSecret, type Webhook } from '../../../shared/contract';
 import { api, isApiError } from '../../api';
 import { copyText } from '../../components/clipboard';
 import { useAppStore } from '../../stores/store';
+import { FailureBanner } from '../../components/failure-banner';
 
 export interface SecretModalProps {
   /** The webhook just added or rotated, with its whole secret. */
@@ -83,11 +84,7 @@ export function RotateSecretModal({ path, webhook, onClose, onRotated }: RotateS
     >
       <Modal.Section>
         <BlockStack gap="300">
-          {failure ? (
-            <Banner tone="critical" onDismiss={() => setFailure(null)}>
-              <p>{failure}</p>
-            </Banner>
-          ) : null}
+          <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
           <Text as="p" breakWord>
             {t('webhook.rotate.body', { url: webhook.url, hint: webhook.secret_hint })}
           </Text>
