@@ -52,6 +52,21 @@ export function useFormSubmit<T>(
   };
 }
 
+/**
+ * A form's text fields: their values, and for each the props a Polaris TextField takes (value, onChange, and
+ * its problem from `errors`, translated).
+ */
+export function useFormFields<V extends Record<string, string>>(initial: V, errors: FieldErrors) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState(initial);
+  const field = (name: keyof V & string) => ({
+    value: values[name],
+    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
+    error: errors[name] ? t(errors[name]) : undefined,
+  });
+  return { values, setValues, field };
+}
+
 export interface FormModalProps {
   title: string;
   submitLabel: string;

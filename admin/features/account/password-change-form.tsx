@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ChangePasswordForm } from '../../../shared/contract';
 import { api, isApiError } from '../../api';
-import { useFormSubmit } from '../../components/form-modal';
+import { useFormFields, useFormSubmit } from '../../components/form-modal';
 import { useAppStore } from '../../stores/store';
 import { FailureBanner } from '../../components/failure-banner';
 
@@ -25,7 +25,6 @@ export interface PasswordChangeFormProps {
 export function PasswordChangeForm({ onChanged }: PasswordChangeFormProps) {
   const { t } = useTranslation();
   const showToast = useAppStore((state) => state.showToast);
-  const [values, setValues] = useState(EMPTY);
   const [codeSent, setCodeSent] = useState(false);
   const [sending, setSending] = useState(false);
   const [cooldown, setCooldown] = useState(0);
@@ -37,18 +36,13 @@ export function PasswordChangeForm({ onChanged }: PasswordChangeFormProps) {
     setCodeSent(false);
     onChanged?.();
   });
+  const { values, setValues, field } = useFormFields(EMPTY, form.errors);
 
   useEffect(() => {
     if (cooldown <= 0) return;
     const timer = setTimeout(() => setCooldown((seconds) => seconds - 1), 1000);
     return () => clearTimeout(timer);
   }, [cooldown]);
-
-  const field = (name: keyof typeof EMPTY) => ({
-    value: values[name],
-    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
-    error: form.errors[name] ? t(form.errors[name]) : undefined,
-  });
 
   async function sendCode() {
     setSending(true);

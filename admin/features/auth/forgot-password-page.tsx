@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ResetPasswordAnswer, ResetPasswordForm } from '../../../shared/contract';
 import { api } from '../../api';
-import { useFormSubmit } from '../../components/form-modal';
+import { useFormFields, useFormSubmit } from '../../components/form-modal';
 import { AuthLayout, CheckEmail } from './auth-layout';
 
 /**
@@ -12,18 +12,12 @@ import { AuthLayout, CheckEmail } from './auth-layout';
  */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
-  const [values, setValues] = useState({ email: '', password: '', confirm_password: '' });
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useFormSubmit(ResetPasswordForm, async ({ email, password }) => {
     const { data } = await api.post('/user/resetPassword', { email, password }, ResetPasswordAnswer, { quiet: true });
     setSentTo(data.email);
   });
-
-  const field = (name: keyof typeof values) => ({
-    value: values[name],
-    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
-    error: form.errors[name] ? t(form.errors[name]) : undefined,
-  });
+  const { values, field } = useFormFields({ email: '', password: '', confirm_password: '' }, form.errors);
 
   const footer = (
     <Text as="p" tone="subdued">

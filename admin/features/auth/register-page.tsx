@@ -3,24 +3,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RegisterAnswer, RegisterBody } from '../../../shared/contract';
 import { api } from '../../api';
-import { useFormSubmit } from '../../components/form-modal';
+import { useFormFields, useFormSubmit } from '../../components/form-modal';
 import { AuthLayout, CheckEmail } from './auth-layout';
 
 /** Register (spec §3, §7): name, email, password, mobile number; then the emailed link verifies the account. */
 export function RegisterPage() {
   const { t } = useTranslation();
-  const [values, setValues] = useState({ name: '', email: '', password: '', mobile_number: '' });
   const [registered, setRegistered] = useState<string | null>(null);
   const form = useFormSubmit(RegisterBody, async (body) => {
     const { data } = await api.post('/user/register', body, RegisterAnswer, { quiet: true });
     setRegistered(data.email);
   });
-
-  const field = (name: keyof typeof values) => ({
-    value: values[name],
-    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
-    error: form.errors[name] ? t(form.errors[name]) : undefined,
-  });
+  const { values, field } = useFormFields({ name: '', email: '', password: '', mobile_number: '' }, form.errors);
 
   const footer = (
     <Text as="p" tone="subdued">
