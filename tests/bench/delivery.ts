@@ -13,7 +13,7 @@ import { createJobQueue } from '../../server/jobs';
 import type { WebPushSubscription } from '../../server/delivery/senders';
 import { ensureSeedApplication } from '../../scripts/seed-lib';
 import { insertWebSubscribers } from '../api/players-fixtures';
-import { startFakeProcess } from './fake-process';
+import { cpuTimeMs, startFakeProcess } from './fake-process';
 
 const SUBSCRIBERS = Number(process.env.BENCH_DELIVERY_SUBSCRIBERS ?? 100_000);
 const TARGET_MS = 30_000;
@@ -56,8 +56,7 @@ export async function benchDelivery(): Promise<boolean> {
     console.log(`  seeded ${subscriptions.length.toLocaleString('en')} web push subscribers in ${Math.round(performance.now() - seeding)} ms`);
 
     engine = startDelivery(s, queue);
-    const acceptedBefore = await fake.count();
-    const fakeCpuBefore = await fake.cpuMs();
+    const fakeBefore = await fake.stats();
     const cpu = process.cpuUsage();
     const began = performance.now();
     const sent = await sendFromApi(
@@ -75,18 +74,18 @@ export async function benchDelivery(): Promise<boolean> {
       row = await s.db.selectFrom('notifications').selectAll().where('id', '=', sent.id).executeTakeFirstOrThrow();
     }
     const ms = performance.now() - began;
-    const used = process.cpuUsage(cpu);
-    const accepted = (await fake.count()) - acceptedBefore;
-    const fakeCpuMs = (await fake.cpuMs()) - fakeCpuBefore;
+    const engineCpuMs = cpuTimeMs(process.cpuUsage(cpu));
+    const fakeAfter = await fake.stats();
+    const accepted = fakeAfter.accepted - fakeBefore.accepted;
     const rate = Math.round((row.sent / ms) * 1000);
     console.log(
       `delivery-100k: ${row.sent.toLocaleString('en')} of ${SUBSCRIBERS.toLocaleString('en')} sent (${row.failed} failed), send → last delivery row settled in ${(ms / 1000).toFixed(1)} s, ${rate.toLocaleString('en')} msg/s (target ≤ ${TARGET_MS / 1000} s); the push service decrypted ${accepted.toLocaleString('en')}`,
     );
     // Both processes share the machine's cores: what each spent per message says which one set the pace.
     const perMessage = (cpuMs: number) => (cpuMs * 1000) / Math.max(1, row.sent);
-    const engineUs = perMessage((used.user + used.system) / 1000);
+    const engineUs = perMessage(engineCpuMs);
     console.log(
-      `  CPU per message: the engine's process ${engineUs.toFixed(0)} µs (${((used.user + used.system) / 1000 / ms * 100).toFixed(0)}% of one core; one core sustains ${Math.round(1e6 / engineUs).toLocaleString('en')} msg/s), the push-service fake ${perMessage(fakeCpuMs).toFixed(0)} µs, on ${availableParallelism()} cores`,
+      `  CPU per message: the engine's process ${engineUs.toFixed(0)} µs (${((engineCpuMs / ms) * 100).toFixed(0)}% of one core; one core sustains ${Math.round(1e6 / engineUs).toLocaleString('en')} msg/s), the push-service fake ${perMessage(fakeAfter.cpuMs - fakeBefore.cpuMs).toFixed(0)} µs, on ${availableParallelism()} cores`,
     );
     return row.status === 'executed' && row.sent === SUBSCRIBERS && accepted >= SUBSCRIBERS && ms <= TARGET_MS;
   } finally {

@@ -8,11 +8,21 @@ import { fileURLToPath } from 'node:url';
 
 export type FakeKind = 'webpush' | 'fcm' | 'apns';
 
+export interface FakeStats {
+  accepted: number;
+  cpuMs: number;
+}
+
+/** CPU time, ms: of this process so far, or of a `process.cpuUsage(since)` difference. */
+export const cpuTimeMs = (usage: NodeJS.CpuUsage = process.cpuUsage()) => (usage.user + usage.system) / 1000;
+
 export interface FakeProcess<Info> {
   info: Info;
-  count(): Promise<number>;
-  /** The CPU time the fake's process has used so far, ms (it shares the machine's cores with the sender). */
-  cpuMs(): Promise<number>;
+  /**
+   * How many messages the fake has accepted so far, and the CPU time its process has used, ms (it shares the
+   * machine's cores with the sender).
+   */
+  stats(): Promise<FakeStats>;
   stop(): Promise<void>;
 }
 
@@ -22,21 +32,19 @@ export function startFakeProcess<Info>(kind: FakeKind, targets: number): Promise
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  let waiting: ((answer: { count: number; cpuMs: number }) => void)[] = [];
-  const ask = () =>
-    new Promise<{ count: number; cpuMs: number }>((done) => {
-      waiting.push(done);
-      child.send({ type: 'count' });
-    });
+  let waiting: ((stats: FakeStats) => void)[] = [];
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`fake ${kind} exited with ${code}`)));
-    child.on('message', (msg: { type: string; info?: Info; count?: number; cpuMs?: number }) => {
+    child.on('message', (msg: { type: string; info?: Info; stats?: FakeStats }) => {
       if (msg.type === 'ready') {
         resolve({
           info: msg.info as Info,
-          count: async () => (await ask()).count,
-          cpuMs: async () => (await ask()).cpuMs,
+          stats: () =>
+            new Promise<FakeStats>((done) => {
+              waiting.push(done);
+              child.send({ type: 'stats' });
+            }),
           stop: () =>
             new Promise<void>((done) => {
               child.removeAllListeners('exit');
@@ -44,10 +52,10 @@ export function startFakeProcess<Info>(kind: FakeKind, targets: number): Promise
               child.kill();
             }),
         });
-      } else if (msg.type === 'count') {
+      } else if (msg.type === 'stats') {
         const list = waiting;
         waiting = [];
-        for (const done of list) done({ count: msg.count ?? 0, cpuMs: msg.cpuMs ?? 0 });
+        for (const done of list) done(msg.stats as FakeStats);
       }
     });
   });
@@ -70,10 +78,7 @@ async function main(kind: FakeKind, targets: number): Promise<void> {
     count = fake.count;
   }
   process.on('message', (msg: { type: string }) => {
-    if (msg.type === 'count') {
-      const usage = process.cpuUsage();
-      process.send!({ type: 'count', count: count(), cpuMs: (usage.user + usage.system) / 1000 });
-    }
+    if (msg.type === 'stats') process.send!({ type: 'stats', stats: { accepted: count(), cpuMs: cpuTimeMs() } satisfies FakeStats });
   });
   process.on('disconnect', () => process.exit(0));
   process.send!({ type: 'ready', info });

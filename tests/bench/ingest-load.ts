@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { cpuTimeMs } from './fake-process';
 
 /**
  * The ingestion benchmark's load generator, run in its own process so it does not share the server's event
@@ -85,17 +86,11 @@ function run(socket: Socket): Promise<void> {
   });
 }
 
-/** This process's CPU time so far, ms: the benchmark prints the load generator's share of the machine. */
-const cpuMs = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-
 const sockets = Array.from({ length: input.connections }, () => connect({ port: input.port, host: '127.0.0.1', noDelay: true }));
 await Promise.all(sockets.map(run));
 const elapsed = (Date.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
 process.stdout.write(
-  JSON.stringify({ requests, acknowledged, statuses, elapsed, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? 0, cpuMs: cpuMs() }),
+  JSON.stringify({ requests, acknowledged, statuses, elapsed, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? 0, cpuMs: cpuTimeMs() }),
 );

@@ -9,6 +9,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { migrateToLatest, toCount } from '../../server/db';
 import { ensureSeedApplication } from '../../scripts/seed-lib';
+import { cpuTimeMs } from './fake-process';
 
 /**
  * Ingestion throughput (issue 5 "Speed"): the real server on 127.0.0.1, a load generator in a child process
@@ -87,7 +88,6 @@ async function freshSchema(base: string): Promise<{ url: string; drop: () => Pro
   };
 }
 
-const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 /**
  * CPU time (ms) of the machine's PostgreSQL server processes so far, read from /proc; null when the database is
@@ -117,6 +117,12 @@ function localPostgresCpuMs(url: string | undefined): number | null {
   // USER_HZ is 100 on every Linux this runs on.
   return ticks * 10;
 }
+
+/** Starts counting the local PostgreSQL's CPU time: the function returned gives the ms since, or null. */
+function postgresCpuSince(url: string | undefined): () => number | null {
+  const start = localPostgresCpuMs(url);
+  return () => (start === null ? null : (localPostgresCpuMs(url) ?? start) - start);
+}
 const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 async function benchOne(label: string, env: Record<string, string>): Promise<boolean> {
@@ -135,15 +141,15 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     // The server's own CPU time per run: on a shared, busy machine the wall-clock figures say more about the
     // neighbours than about the server; CPU per event says what one free core would sustain.
     let cpu = process.cpuUsage();
-    let database = localPostgresCpuMs(env.DATABASE_URL);
+    let database = postgresCpuSince(env.DATABASE_URL);
     const batch = await load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, connections: 32, prefix: 'batch' });
-    const batchCpuMs = cpuMs(process.cpuUsage(cpu));
-    const batchDatabaseMs = database === null ? null : (localPostgresCpuMs(env.DATABASE_URL) ?? database) - database;
+    const batchCpuMs = cpuTimeMs(process.cpuUsage(cpu));
+    const batchDatabaseMs = database();
     cpu = process.cpuUsage();
-    database = localPostgresCpuMs(env.DATABASE_URL);
+    database = postgresCpuSince(env.DATABASE_URL);
     const single = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 48, prefix: 'single' });
-    const singleCpuMs = cpuMs(process.cpuUsage(cpu));
-    const singleDatabaseMs = database === null ? null : (localPostgresCpuMs(env.DATABASE_URL) ?? database) - database;
+    const singleCpuMs = cpuTimeMs(process.cpuUsage(cpu));
+    const singleDatabaseMs = database();
     const memoryAfter = memory();
 
     const count = async (prefix: string) =>

@@ -2,7 +2,7 @@ import { Agent } from 'node:https';
 import { availableParallelism } from 'node:os';
 import webpush from 'web-push';
 import { WebPushSender, generateVapidKeys, type WebPushSubscription } from '../../server/delivery/senders/webpush';
-import { drive, rateLine, startFakeProcess } from './fake-process';
+import { cpuTimeMs, drive, rateLine, startFakeProcess } from './fake-process';
 
 const TARGET = 4_000;
 const FACTOR = 3;
@@ -44,14 +44,13 @@ export async function benchWebPush(): Promise<boolean> {
     let oursCpuMs = 0;
     let fakeCpuMs = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const before = await fake.count();
-      const fakeBefore = await fake.cpuMs();
+      const before = await fake.stats();
       const cpu = process.cpuUsage();
       const a = await drive(OURS.messages, WINDOW, sendOurs, OURS.ms);
-      const used = process.cpuUsage(cpu);
-      oursCpuMs += (used.user + used.system) / 1000;
-      fakeCpuMs += (await fake.cpuMs()) - fakeBefore;
-      delivered += (await fake.count()) - before;
+      oursCpuMs += cpuTimeMs(process.cpuUsage(cpu));
+      const after = await fake.stats();
+      fakeCpuMs += after.cpuMs - before.cpuMs;
+      delivered += after.accepted - before.accepted;
       const b = await drive(THEIRS.messages, WINDOW, sendTheirs, THEIRS.ms);
       for (const [total, run] of [[ours, a], [theirs, b]] as const) {
         total.done += run.done;
