@@ -1,16 +1,31 @@
 /**
  * Runs one provider fake in its own process for the benchmarks, so the sender's process is what is
  * measured. Started by `startFakeProcess(kind, targets)`; answers its connection details over IPC and, on
- * request, how many messages it accepted.
+ * request, how many messages it accepted and its CPU time. Also the benchmarks' shared measuring helpers:
+ * `drive`, `rateLine`, `cpuTimeMs`, `collectGarbage`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export type FakeKind = 'webpush' | 'fcm' | 'apns';
 
 export interface FakeStats {
   accepted: number;
   cpuMs: number;
+}
+
+let gc: (() => void) | undefined;
+
+/** A full garbage collection (two passes, so objects freed by finalisation go too) before a memory reading. */
+export function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+  gc();
 }
 
 /** CPU time, ms: of this process so far, or of a `process.cpuUsage(since)` difference. */

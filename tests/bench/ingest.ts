@@ -2,14 +2,12 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { migrateToLatest, toCount } from '../../server/db';
 import { ensureSeedApplication } from '../../scripts/seed-lib';
-import { cpuTimeMs } from './fake-process';
+import { collectGarbage, cpuTimeMs } from './fake-process';
 
 /**
  * Ingestion throughput (issue 5 "Speed"): the real server on 127.0.0.1, a load generator in a child process
@@ -43,12 +41,9 @@ interface LoadResult {
   cpuMs: number;
 }
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 /** Resident memory after a full GC, in MB: all of it, and split into the process's own (anonymous) pages and pages of mapped files. */
 const memory = () => {
-  gc();
-  gc();
+  collectGarbage();
   const status = readFileSync('/proc/self/status', 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rss: process.memoryUsage().rss / 1024 / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 };

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { SegmentRule } from '../../shared/contract';
 import type { Dialect } from '../../server/db';
 import { audienceIndexes } from '../../server/domain/audience-index';
 import { countMatching } from '../../server/domain/segments';
+import { collectGarbage } from './fake-process';
 import { BENCH_APPLICATION, BENCH_NOW, BENCH_PLAYERS, measure, startBenchServer } from './segment-seed';
 
 /**
@@ -30,12 +29,9 @@ export const FOUR_CONDITIONS: SegmentRule = {
   ],
 };
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 /** Live heap and buffers after a full collection: what is really held, not what awaits the collector. */
 const liveBytes = () => {
-  gc();
-  gc();
+  collectGarbage();
   const { heapUsed, arrayBuffers } = process.memoryUsage();
   return heapUsed + arrayBuffers;
 };
