@@ -212,6 +212,9 @@ describe('a receiver that fails', () => {
 
     server.clock.advance(6 * SECOND);
     await eventually(() => receiver.at('/flaky').length === 2, 'the second attempt');
+    // The clock moves on only once the second attempt is logged with its next time: moved before, the retry
+    // would be scheduled from the later time and not come within the wait.
+    await eventually(async () => (await attemptsOf(target.applicationId, webhook.id)).total === 2, 'the second attempt logged');
     server.clock.advance(6 * 60 * SECOND);
     await eventually(() => receiver.at('/flaky').length === 3, 'the third attempt');
 
