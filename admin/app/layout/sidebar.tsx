@@ -79,7 +79,8 @@ export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
             url,
             label: t(route.title),
             icon: ICONS[route.path],
-            selected: path === url || path.startsWith(`${url}/`),
+            // The dashboard is the application's root: every other entry's path starts with it.
+            selected: path === url || (route.path !== '/' && path.startsWith(`${url}/`)),
             onClick: onNavigate,
           };
         }),
