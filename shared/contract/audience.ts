@@ -224,7 +224,7 @@ export const TrackAccepted = z.object({ accepted: z.number().int() });
 export type TrackAccepted = z.infer<typeof TrackAccepted>;
 
 /** A device id a client makes (or the server made at registration): long and random, like the SDK's visitor id. */
-export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { message: 'validation.invalid' });
+export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { message: 'validation.deviceId' });
 export const DeviceParams = z.object({ device_id: DeviceId });
 
 /** POST /api/v1/devices: register a device, or update it when `device_id` is known. */

@@ -72,6 +72,22 @@ describe('registering a device', () => {
     expect(answer.body.error).toBe('INVALID_PARAM');
     expect(answer.body.fields[0].path).toBe('platform');
   });
+
+  it('refuses a device id outside the rule, saying the rule in the caller’s language, and stores nothing', async () => {
+    for (const [language, expected] of [
+      ['en', 'A device id is 8 to 64 letters, digits, - or _'],
+      ['vi', 'Mã thiết bị gồm 8 đến 64 ký tự: chữ cái, chữ số, - hoặc _'],
+    ]) {
+      const answer = await server.call('POST', '/api/v1/devices', {
+        body: { device_id: 'dev-1', platform: 'web' },
+        headers: { authorization: `Key ${key}`, 'accept-language': language },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body.fields).toEqual([{ path: 'device_id', message: expected }]);
+    }
+    const rows = await db(server).selectFrom('players').select('id').where('device_id', '=', 'dev-1').execute();
+    expect(rows).toEqual([]);
+  });
 });
 
 describe('a registered device', () => {
