@@ -67,32 +67,36 @@ export function useFormFields<V extends Record<string, string>>(initial: V, erro
   return { values, setValues, field };
 }
 
+/** What the modal shows of its form's submit: busy, and the refusal that belongs to no field (`useFormSubmit` gives it). */
+export interface FormSubmitState {
+  saving: boolean;
+  failure: string | null;
+  dismissFailure(): void;
+}
+
 export interface FormModalProps {
   title: string;
   submitLabel: string;
-  saving: boolean;
-  /** A refusal that belongs to no field. */
-  failure: string | null;
-  onDismissFailure(): void;
+  form: FormSubmitState;
   onSubmit(): void;
   onClose(): void;
   children: ReactNode;
 }
 
 /** A Polaris modal holding one form: the refusal banner, the fields, submit (also on Enter) and cancel. */
-export function FormModal({ title, submitLabel, saving, failure, onDismissFailure, onSubmit, onClose, children }: FormModalProps) {
+export function FormModal({ title, submitLabel, form, onSubmit, onClose, children }: FormModalProps) {
   const { t } = useTranslation();
   return (
     <Modal
       open
       onClose={onClose}
       title={title}
-      primaryAction={{ content: submitLabel, onAction: onSubmit, loading: saving }}
-      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: saving }]}
+      primaryAction={{ content: submitLabel, onAction: onSubmit, loading: form.saving }}
+      secondaryActions={[{ content: t('common.cancel'), onAction: onClose, disabled: form.saving }]}
     >
       <Modal.Section>
         <BlockStack gap="400">
-          <FailureBanner message={failure} onDismiss={onDismissFailure} />
+          <FailureBanner message={form.failure} onDismiss={form.dismissFailure} />
           <Form onSubmit={onSubmit} noValidate>
             <FormLayout>{children}</FormLayout>
           </Form>

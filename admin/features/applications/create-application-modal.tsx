@@ -29,9 +29,7 @@ export function CreateApplicationModal({ onClose, onCreated }: CreateApplication
     <FormModal
       title={t('applications.create.title')}
       submitLabel={t('applications.create.submit')}
-      saving={form.saving}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
       onSubmit={submit}
       onClose={onClose}
     >

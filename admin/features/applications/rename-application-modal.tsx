@@ -28,9 +28,7 @@ export function RenameApplicationModal({ application, onClose, onRenamed }: Rena
     <FormModal
       title={t('applications.rename.title', { name: application.name })}
       submitLabel={t('common.save')}
-      saving={form.saving}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
       onSubmit={() => form.submit({ name })}
       onClose={onClose}
     >

@@ -38,9 +38,7 @@ export function AttributeModal({ base, attribute, onClose, onDone }: AttributeMo
     <FormModal
       title={attribute ? t('attributes.edit.title') : t('attributes.create.title')}
       submitLabel={attribute ? t('common.save') : t('attributes.create.submit')}
-      saving={form.saving}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
       onSubmit={submit}
       onClose={onClose}
     >

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../../app/layout/language-switch';
 import { Brand } from '../../components/brand';
 import { FailureBanner } from '../../components/failure-banner';
+import { type FormSubmitState } from '../../components/form-modal';
 
 export interface AuthLayoutProps {
   /** i18n key of the card's heading; it also names the window. */
@@ -13,13 +14,12 @@ export interface AuthLayoutProps {
   children: ReactNode;
   /** Under the card: links to the other account pages. */
   footer?: ReactNode;
-  /** A refusal that belongs to no field, in a banner above the form. */
-  failure?: string | null;
-  onDismissFailure?(): void;
+  /** The page's form: a refusal that belongs to no field shows in a banner above it. */
+  form?: FormSubmitState;
 }
 
 /** The frame of the account pages: the brand, one card, the language switch in the corner. */
-export function AuthLayout({ title, subtitle, children, footer, failure, onDismissFailure }: AuthLayoutProps) {
+export function AuthLayout({ title, subtitle, children, footer, form }: AuthLayoutProps) {
   const { t } = useTranslation();
   useEffect(() => {
     document.title = `${t(title)} · ${t('common.appName')}`;
@@ -43,7 +43,7 @@ export function AuthLayout({ title, subtitle, children, footer, failure, onDismi
                 </Text>
               ) : null}
             </BlockStack>
-            <FailureBanner message={failure} onDismiss={onDismissFailure} />
+            <FailureBanner message={form?.failure} onDismiss={form?.dismissFailure} />
             {children}
           </BlockStack>
         </Card>

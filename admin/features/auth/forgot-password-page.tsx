@@ -32,8 +32,7 @@ export function ForgotPasswordPage() {
       title="auth.forgot.title"
       subtitle={t('auth.forgot.subtitle')}
       footer={footer}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
     >
       <Form onSubmit={() => void form.submit(values)} noValidate>
         <FormLayout>

@@ -29,8 +29,7 @@ export function RegisterPage() {
       title="auth.register.title"
       subtitle={t('auth.register.subtitle')}
       footer={footer}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
     >
       <Form onSubmit={() => void form.submit(values)} noValidate>
         <FormLayout>

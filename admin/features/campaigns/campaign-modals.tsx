@@ -35,9 +35,7 @@ export function CampaignFormModal({ applicationId, campaign, onClose, onSaved }:
     <FormModal
       title={campaign ? t('campaignUi.form.editTitle') : t('campaignUi.form.newTitle')}
       submitLabel={campaign ? t('common.save') : t('campaignUi.form.create')}
-      saving={form.saving}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
       onSubmit={submit}
       onClose={onClose}
     >

@@ -71,9 +71,7 @@ export function SaveTemplateModal({ applicationId, type, content, onClose, onCon
     <FormModal
       title={t('notificationUi.templates.saveTitle')}
       submitLabel={t('common.save')}
-      saving={saving}
-      failure={failure}
-      onDismissFailure={() => setFailure(null)}
+      form={{ saving, failure, dismissFailure: () => setFailure(null) }}
       onSubmit={() => void submit()}
       onClose={onClose}
     >

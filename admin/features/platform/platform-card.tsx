@@ -6,6 +6,7 @@ import { PLATFORM_FILE_MAX_LENGTH, type PlatformState } from '../../../shared/co
 import { formatDate } from '../../../shared/format';
 import { api, isApiError } from '../../api';
 import { useAppStore } from '../../stores/store';
+import { type FormSubmitState } from '../../components/form-modal';
 import { FailureBanner } from '../../components/failure-banner';
 
 /** Problems by field, by full dotted path (`site_url`, `box.text`, `auth.p8`): i18n keys or translated texts. */
@@ -93,10 +94,8 @@ export interface PlatformCardProps {
   state: PlatformState;
   /** When the platform was last saved. */
   updatedAt: string | null;
-  /** A refusal that belongs to no field, shown over the form. */
-  failure: string | null;
-  onDismissFailure(): void;
-  saving: boolean;
+  /** Busy while saving, and a refusal that belongs to no field, shown over the form. */
+  form: FormSubmitState;
   onSave(): void;
   /** The active/inactive switch (spec §3 "Platform status"), for the platforms that have one. */
   active?: { checked: boolean; onChange(checked: boolean): void };
@@ -104,7 +103,8 @@ export interface PlatformCardProps {
 }
 
 /** The frame every platform card shares: title, state badge, about, the form, and its save button. */
-export function PlatformCard({ title, about, state, updatedAt, failure, onDismissFailure, saving, onSave, active, children }: PlatformCardProps) {
+export function PlatformCard({ title, about, state, updatedAt, form, onSave, active, children }: PlatformCardProps) {
+  const { failure } = form;
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'vi';
   const banner = useRef<HTMLDivElement>(null);
@@ -134,7 +134,7 @@ export function PlatformCard({ title, about, state, updatedAt, failure, onDismis
           </BlockStack>
           {failure ? (
             <div ref={banner}>
-              <FailureBanner message={failure} onDismiss={onDismissFailure} />
+              <FailureBanner message={failure} onDismiss={form.dismissFailure} />
             </div>
           ) : null}
           {active ? (
@@ -142,7 +142,7 @@ export function PlatformCard({ title, about, state, updatedAt, failure, onDismis
           ) : null}
           {children}
           <InlineStack align="end">
-            <Button variant="primary" loading={saving} onClick={onSave}>
+            <Button variant="primary" loading={form.saving} onClick={onSave}>
               {t('common.save')}
             </Button>
           </InlineStack>

@@ -82,9 +82,7 @@ function ProviderCard<D extends { active: boolean }>({
       about={t(`platform.${kind}.about`)}
       state={entry.status}
       updatedAt={entry.updated_at}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
-      saving={form.saving}
+      form={form}
       onSave={() => void form.save()}
       active={{ checked: form.draft.active, onChange: form.set('active') }}
     >

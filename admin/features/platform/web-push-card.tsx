@@ -154,9 +154,7 @@ export function WebPushCard({ applicationId, platform, onSaved }: WebPushCardPro
       about={t('webPush.about')}
       state={webPushState(platform)}
       updatedAt={platform.updated_at}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
-      saving={form.saving}
+      form={form}
       onSave={() => void form.save()}
     >
       <FormLayout>

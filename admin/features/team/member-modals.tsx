@@ -47,9 +47,7 @@ export function InviteMemberModal({ applicationId, roles, onClose, onDone }: Inv
     <FormModal
       title={t('team.invite.title')}
       submitLabel={t('team.invite.submit')}
-      saving={form.saving}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
       onSubmit={() => form.submit({ email, role, organization: organization.trim() || undefined })}
       onClose={onClose}
     >
@@ -104,9 +102,7 @@ export function EditMemberModal({ applicationId, member, roles, onClose, onDone 
     <FormModal
       title={t('team.edit.title', { email: member.email })}
       submitLabel={t('common.save')}
-      saving={form.saving}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
       onSubmit={() => form.submit({ role, organization: organization.trim() })}
       onClose={onClose}
     >

@@ -52,9 +52,7 @@ export function WebhookModal({ base, webhook, onClose, onCreated, onSaved }: Web
     <FormModal
       title={webhook ? t('webhook.edit.title') : t('webhook.create.title')}
       submitLabel={webhook ? t('common.save') : t('webhook.create.submit')}
-      saving={form.saving}
-      failure={form.failure}
-      onDismissFailure={form.dismissFailure}
+      form={form}
       onSubmit={submit}
       onClose={onClose}
     >
