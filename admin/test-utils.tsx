@@ -1,11 +1,12 @@
 import { AppProvider, Frame } from '@shopify/polaris';
 import polarisEn from '@shopify/polaris/locales/en.json';
 import { type RenderResult, act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach } from 'vitest';
-import { Router } from 'wouter';
+import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { ApplicationScope } from './app/application-scope';
 import { i18n } from './app/i18n';
 import { ToastHost } from './app/toast-host';
 import { RouterLink } from './components/router-link';
@@ -34,6 +35,16 @@ export function renderInConsole(ui: ReactElement, { path = '/' }: { path?: strin
     </I18nextProvider>,
   );
   return Object.assign(result, { location: () => memory.history.at(-1) ?? path });
+}
+
+/** Renders screens inside an application, as the console nests them (its route and ApplicationScope), at `path`. */
+export function renderInApplication(screens: ReactNode, path: string): ReturnType<typeof renderInConsole> {
+  return renderInConsole(
+    <Route path="/application/:application_id" nest>
+      <ApplicationScope>{screens}</ApplicationScope>
+    </Route>,
+    { path },
+  );
 }
 
 /** A JSON answer as the API sends it. */

@@ -1,10 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
 import type { AttributeDefinition } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { AttributesPage } from './attributes-page';
 
@@ -45,14 +43,7 @@ afterEach(() => {
 });
 
 function open() {
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <AttributesPage />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/attribute' },
-  );
+  renderInApplication(<AttributesPage />, '/application/shop_one/attribute');
 }
 
 describe('the attributes screen', () => {

@@ -2,9 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Campaign } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { renderInConsole } from '../../test-utils';
+import { renderInApplication } from '../../test-utils';
 import { type Call, fakeApi, message, pageOf } from '../notifications/fixtures';
 import { CampaignPage } from './campaign-page';
 
@@ -33,14 +32,7 @@ afterEach(() => {
 });
 
 function open() {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/campaign/:campaign_id" component={CampaignPage} />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/campaign/3' },
-  );
+  return renderInApplication(<Route path="/campaign/:campaign_id" component={CampaignPage} />, '/application/shop_one/campaign/3');
 }
 
 describe('a campaign', () => {

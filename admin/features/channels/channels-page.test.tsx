@@ -2,9 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Dashboard, MessageStats } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { renderInConsole } from '../../test-utils';
+import { renderInApplication } from '../../test-utils';
 import { type Call, fakeApi, webApplication } from '../notifications/fixtures';
 import { ChannelsPage } from './channels-page';
 
@@ -50,14 +49,7 @@ afterEach(() => {
 });
 
 function open() {
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/channel" component={ChannelsPage} />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/channel' },
-  );
+  renderInApplication(<Route path="/channel" component={ChannelsPage} />, '/application/shop_one/channel');
 }
 
 const card = (name: string) => screen.getByRole('heading', { name }).closest('.Polaris-ShadowBevel') as HTMLElement;

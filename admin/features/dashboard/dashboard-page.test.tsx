@@ -2,9 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Dashboard, MessageStats } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { DashboardPage, installSnippet, periodOf, periodRange } from './dashboard-page';
 
@@ -83,14 +82,7 @@ afterEach(() => {
 });
 
 function open(path = '/application/shop_one') {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/" component={DashboardPage} />
-      </ApplicationScope>
-    </Route>,
-    { path },
-  );
+  return renderInApplication(<Route path="/" component={DashboardPage} />, path);
 }
 
 describe('the dashboard', () => {

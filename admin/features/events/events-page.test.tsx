@@ -1,10 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
 import type { EventDefinition } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { EventsPage } from './events-page';
 
@@ -37,14 +35,7 @@ afterEach(() => {
 });
 
 function open() {
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <EventsPage />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/event' },
-  );
+  renderInApplication(<EventsPage />, '/application/shop_one/event');
 }
 
 describe('the events screen', () => {

@@ -1,9 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { WidgetEditor } from '../banners/widget-editor';
 import { FakeNotiSettingsSection, fakeNotiProblems } from './fake-noti-settings';
 
@@ -31,20 +29,16 @@ function serve(applicationId: string) {
 
 function openEditor(applicationId: string) {
   serve(applicationId);
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <WidgetEditor
-          applicationId={applicationId}
-          type="fake_noti"
-          title="New fake-buyer notices"
-          renderSettings={(props) => <FakeNotiSettingsSection {...props} />}
-          check={fakeNotiProblems}
-          onSaved={vi.fn()}
-        />
-      </ApplicationScope>
-    </Route>,
-    { path: `/application/${applicationId}/fake_noti` },
+  renderInApplication(
+    <WidgetEditor
+      applicationId={applicationId}
+      type="fake_noti"
+      title="New fake-buyer notices"
+      renderSettings={(props) => <FakeNotiSettingsSection {...props} />}
+      check={fakeNotiProblems}
+      onSaved={vi.fn()}
+    />,
+    `/application/${applicationId}/fake_noti`,
   );
 }
 

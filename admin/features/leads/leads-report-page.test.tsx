@@ -1,10 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
 import type { Lead } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { LeadsReportPage, dayBound } from './leads-report-page';
 import { downloadLeadsCsv, fileNameOf } from './export-leads';
 
@@ -77,14 +75,7 @@ afterEach(() => {
 });
 
 function open() {
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <LeadsReportPage />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/maxlead_report' },
-  );
+  renderInApplication(<LeadsReportPage />, '/application/shop_one/maxlead_report');
 }
 
 const leadCalls = () => urls.filter((url) => url.pathname === '/api/application/shop_one/lead');

@@ -1,10 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
 import type { Widget } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { buttonValueProblem } from './button-types';
 import { FeaturePage, MaxleadPage } from './maxlead-pages';
 
@@ -73,12 +71,7 @@ function serve({ widgets, onWrite, app = application }: { widgets: Widget[]; onW
 }
 
 function open(page: 'maxlead' | 'feature') {
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>{page === 'maxlead' ? <MaxleadPage /> : <FeaturePage />}</ApplicationScope>
-    </Route>,
-    { path: `/application/shop_one/${page}` },
-  );
+  renderInApplication(page === 'maxlead' ? <MaxleadPage /> : <FeaturePage />, `/application/shop_one/${page}`);
 }
 
 async function save() {

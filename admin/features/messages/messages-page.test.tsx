@@ -2,9 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Delivery } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { renderInConsole } from '../../test-utils';
+import { renderInApplication } from '../../test-utils';
 import { type Call, fakeApi, message, pageOf } from '../notifications/fixtures';
 import { MessagesPage, logFiltersFrom, logSearchOf } from './messages-page';
 
@@ -42,14 +41,7 @@ afterEach(() => {
 });
 
 function open(path = '/application/shop_one/message') {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/message" component={MessagesPage} />
-      </ApplicationScope>
-    </Route>,
-    { path },
-  );
+  return renderInApplication(<Route path="/message" component={MessagesPage} />, path);
 }
 
 const logCalls = () => calls.filter((call) => call.path === '/api/application/shop_one/message');

@@ -2,9 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Notification } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { renderInConsole } from '../../test-utils';
+import { renderInApplication } from '../../test-utils';
 import { type Call, fakeApi, message, pageOf, webApplication } from './fixtures';
 import { NotificationTypeRoute } from './notification-routes';
 
@@ -17,14 +16,7 @@ function start(extra: Record<string, (call: Call) => unknown> = {}, app: object 
 }
 
 function open(path = '/application/shop_one/notification/basic') {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/notification/:notification_type" component={NotificationTypeRoute} />
-      </ApplicationScope>
-    </Route>,
-    { path },
-  );
+  return renderInApplication(<Route path="/notification/:notification_type" component={NotificationTypeRoute} />, path);
 }
 
 const listCalls = () => calls.filter((call) => call.method === 'GET' && call.path === '/api/application/shop_one/notification');

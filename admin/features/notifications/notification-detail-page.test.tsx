@@ -2,9 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Notification } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { renderInConsole } from '../../test-utils';
+import { renderInApplication } from '../../test-utils';
 import { type Call, fakeApi, message, report } from './fixtures';
 import { NotificationDetailPage } from './notification-detail-page';
 
@@ -27,14 +26,7 @@ afterEach(() => {
 });
 
 function open() {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/notification/:notification_id/detail" component={NotificationDetailPage} />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/notification/12/detail' },
-  );
+  return renderInApplication(<Route path="/notification/:notification_id/detail" component={NotificationDetailPage} />, '/application/shop_one/notification/12/detail');
 }
 
 const card = (label: string) => screen.getByRole('heading', { name: label, level: 3 }).parentElement as HTMLElement;

@@ -2,9 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { NotificationInput, Template } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { type Call, type Handler, fakeApi, message, pageOf, webApplication } from './fixtures';
 import { NotificationTypeRoute } from './notification-routes';
 
@@ -36,14 +35,7 @@ function start(handlers: Record<string, Handler> = {}, app: object = { ...webApp
 }
 
 function open(path: string) {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/notification/:notification_type" component={NotificationTypeRoute} />
-      </ApplicationScope>
-    </Route>,
-    { path },
-  );
+  return renderInApplication(<Route path="/notification/:notification_type" component={NotificationTypeRoute} />, path);
 }
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;

@@ -2,9 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Template } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { renderInConsole } from '../../test-utils';
+import { renderInApplication } from '../../test-utils';
 import { type Call, fakeApi, pageOf } from './fixtures';
 import { NotificationTypeRoute } from './notification-routes';
 
@@ -31,14 +30,7 @@ afterEach(() => {
 });
 
 function open() {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/notification/:notification_type" component={NotificationTypeRoute} />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/notification/template' },
-  );
+  return renderInApplication(<Route path="/notification/:notification_type" component={NotificationTypeRoute} />, '/application/shop_one/notification/template');
 }
 
 describe('the templates', () => {

@@ -1,10 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
 import type { PlatformEntry, WebPushPlatform } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { PlatformPage } from './platform-page';
 
@@ -68,14 +66,7 @@ function savedEntry(kind: string, body: Record<string, any>): PlatformEntry {
 }
 
 function open() {
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <PlatformPage />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/platform' },
-  );
+  renderInApplication(<PlatformPage />, '/application/shop_one/platform');
 }
 
 /** One platform's card, by its title. */

@@ -2,9 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Delivery, DeliveryPage, PlayerDetail } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application, player } from './fixtures';
 import { PlayerPage, utcOffset } from './player-page';
 
@@ -67,14 +66,12 @@ afterEach(() => {
 });
 
 function open(id = '42') {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/player/:player_id" component={PlayerPage} />
-        <Route path="/player">the list</Route>
-      </ApplicationScope>
-    </Route>,
-    { path: `/application/shop_one/player/${id}` },
+  return renderInApplication(
+    <>
+      <Route path="/player/:player_id" component={PlayerPage} />
+      <Route path="/player">the list</Route>
+    </>,
+    `/application/shop_one/player/${id}`,
   );
 }
 

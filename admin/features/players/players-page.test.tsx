@@ -2,9 +2,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Player } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application, player } from './fixtures';
 import { PlayersPage } from './players-page';
 
@@ -35,14 +34,7 @@ afterEach(() => {
 });
 
 function open(path = '/application/shop_one/player') {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/player" component={PlayersPage} />
-      </ApplicationScope>
-    </Route>,
-    { path },
-  );
+  return renderInApplication(<Route path="/player" component={PlayersPage} />, path);
 }
 
 describe('the player list', () => {

@@ -2,9 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { SegmentDetail, SegmentRule } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { SegmentPage } from './segment-page';
 
@@ -78,14 +77,12 @@ afterEach(() => {
 });
 
 function open(id = 'new') {
-  return renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <Route path="/segment/:segment_id" component={SegmentPage} />
-        <Route path="/segment">the list</Route>
-      </ApplicationScope>
-    </Route>,
-    { path: `/application/shop_one/segment/${id}` },
+  return renderInApplication(
+    <>
+      <Route path="/segment/:segment_id" component={SegmentPage} />
+      <Route path="/segment">the list</Route>
+    </>,
+    `/application/shop_one/segment/${id}`,
   );
 }
 

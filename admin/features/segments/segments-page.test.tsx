@@ -1,10 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
 import type { Segment } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { SegmentsPage } from './segments-page';
 
@@ -39,14 +37,7 @@ afterEach(() => {
 });
 
 function open() {
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <SegmentsPage />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/segment' },
-  );
+  renderInApplication(<SegmentsPage />, '/application/shop_one/segment');
 }
 
 describe('the saved segments', () => {

@@ -1,10 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
 import type { Webhook, WebhookAttempt } from '../../../shared/contract';
-import { ApplicationScope } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { answer, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { WebhooksPage } from './webhooks-page';
 
@@ -85,14 +83,7 @@ afterEach(() => {
 });
 
 function open() {
-  renderInConsole(
-    <Route path="/application/:application_id" nest>
-      <ApplicationScope>
-        <WebhooksPage />
-      </ApplicationScope>
-    </Route>,
-    { path: '/application/shop_one/webhook' },
-  );
+  renderInApplication(<WebhooksPage />, '/application/shop_one/webhook');
 }
 
 const rowOf = async (url: string) => (await screen.findByText(url)).closest('tr') as HTMLElement;
