@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  BUILTIN_EVENTS,
   inferValueType,
   type AttributeType,
   type DeviceInfo,
@@ -39,9 +40,6 @@ import {
 /** Client clocks are not trusted beyond this: older items are taken as a week old, future ones as now + 5 min. */
 export const MAX_PAST_MS = 7 * 24 * 3600_000;
 export const MAX_FUTURE_MS = 5 * 60_000;
-
-/** Built-in event names of the SDK's automatic items. */
-export const BUILTIN_EVENTS = { session: 'session_start', page: 'page_view', scroll: 'scroll_depth' } as const;
 
 /** One normalised item: an event row to store (sessions and page views included), attributes, or identity. */
 export type IngestItem =

@@ -281,6 +281,14 @@ export type PushSubscription = z.infer<typeof PushSubscription>;
 // ---------------------------------------------------------------------------------------------------------
 // Events and attributes in the console
 
+/**
+ * The events the SDK records by itself: visits, page views and how far a page was scrolled. They are stored
+ * like any event (their client ids make a retried batch count nothing twice; segments test them like any).
+ */
+export const BUILTIN_EVENTS = { session: 'session_start', page: 'page_view', scroll: 'scroll_depth' } as const;
+const BUILTIN_EVENT_NAMES: ReadonlySet<string> = new Set(Object.values(BUILTIN_EVENTS));
+export const isBuiltinEvent = (name: string): boolean => BUILTIN_EVENT_NAMES.has(name);
+
 export const EventDefinition = z.object({
   name: z.string(),
   count: z.number().int(),

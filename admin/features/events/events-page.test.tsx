@@ -51,6 +51,15 @@ describe('the events screen', () => {
     expect(within(property('note')).getByText('Text')).toBeTruthy();
   });
 
+  it('marks the events the SDK records by itself, and only those', async () => {
+    events.push({ name: 'page_view', count: 42, first_seen_at: '2025-01-05T00:00:00.000Z', last_seen_at: '2025-03-01T00:00:00.000Z', properties: { url: 'text' } });
+    open();
+    const row = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
+    await screen.findByText('page_view');
+    expect(within(row('page_view')).getByText('Automatic')).toBeTruthy();
+    expect(within(row('purchase')).queryByText('Automatic')).toBeNull();
+  });
+
   it('explains how to send an event when there is none', async () => {
     events = [];
     open();

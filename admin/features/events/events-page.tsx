@@ -1,7 +1,7 @@
 import { Badge, BlockStack, Box, Card, EmptyState, IndexTable, InlineStack, Page, Text, useBreakpoints } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type AttributeType, EventDefinition, page } from '../../../shared/contract';
+import { type AttributeType, EventDefinition, isBuiltinEvent, page } from '../../../shared/contract';
 import { abbreviateNumber, formatDate, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -45,6 +45,18 @@ export function EventsPage() {
   const total = events.data?.total ?? 0;
   const day = (value: string) => formatDate(value, '{y}-{m}-{d}', { lang });
 
+  /** The event's name, marked when the SDK records it by itself. */
+  function name(event: EventDefinition) {
+    return (
+      <InlineStack gap="200" blockAlign="center" wrap={false}>
+        <Text as="span" fontWeight="semibold" truncate>
+          <span className="nudge-mono">{event.name}</span>
+        </Text>
+        {isBuiltinEvent(event.name) ? <Badge size="small">{t('events.builtin')}</Badge> : null}
+      </InlineStack>
+    );
+  }
+
   function properties(event: EventDefinition) {
     const entries = Object.entries(event.properties);
     if (entries.length === 0) {
@@ -69,9 +81,7 @@ export function EventsPage() {
         <div style={{ padding: '12px 16px' }}>
           <BlockStack gap="150">
             <InlineStack align="space-between" gap="200" wrap={false}>
-              <Text as="span" fontWeight="semibold" truncate>
-                <span className="nudge-mono">{event.name}</span>
-              </Text>
+              {name(event)}
               <Text as="span" numeric>
                 {abbreviateNumber(event.count)}
               </Text>
@@ -85,11 +95,7 @@ export function EventsPage() {
       </IndexTable.Row>
     ) : (
       <IndexTable.Row id={event.name} key={event.name} position={index}>
-        <IndexTable.Cell>
-          <Text as="span" fontWeight="semibold">
-            <span className="nudge-mono">{event.name}</span>
-          </Text>
-        </IndexTable.Cell>
+        <IndexTable.Cell>{name(event)}</IndexTable.Cell>
         <IndexTable.Cell>
           <span title={event.count.toLocaleString()}>
             <Text as="span" numeric alignment="end">
