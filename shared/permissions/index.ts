@@ -58,6 +58,8 @@ export interface RouteMeta {
   noCache?: boolean;
   /** Where the entry appears: the sidebar menu of an application, or nowhere. */
   menu?: 'sidebar';
+  /** A page off the menu: the sidebar entry (its path) it belongs to, marked while the page is shown. */
+  section?: string;
   /** Whether its screen exists yet. Entries whose screens later issues build stay out of menus and lead to /404. */
   built: boolean;
 }
@@ -77,10 +79,10 @@ export const PUBLIC_PATHS = [
 /** Per-application routes (spec §2), relative to /application/:application_id. */
 export const APPLICATION_ROUTES: readonly RouteMeta[] = [
   { path: '/', title: 'menu.dashboard', menu: 'sidebar', built: true },
-  { path: '/maxlead_report', title: 'menu.maxleadReport', roles: AREA_ROLES.notifications, feature: 'maxlead', built: true },
+  { path: '/maxlead_report', title: 'menu.maxleadReport', roles: AREA_ROLES.notifications, feature: 'maxlead', section: '/maxlead', built: true },
   { path: '/trigger', title: 'menu.triggers', roles: AREA_ROLES.triggers, feature: 'push', menu: 'sidebar', built: false },
   { path: '/event', title: 'menu.events', roles: AREA_ROLES.events, menu: 'sidebar', built: true },
-  { path: '/campaign/:campaign_id', title: 'menu.campaign', roles: AREA_ROLES.notifications, feature: 'push', noCache: true, built: true },
+  { path: '/campaign/:campaign_id', title: 'menu.campaign', roles: AREA_ROLES.notifications, feature: 'push', noCache: true, section: '/notification', built: true },
   { path: '/ab_test/:ab_id', title: 'menu.abTest', roles: AREA_ROLES.notifications, feature: 'push', noCache: true, built: false },
   { path: '/automation/:notification_id', title: 'menu.automation', roles: AREA_ROLES.notifications, feature: 'push', noCache: true, built: false },
   { path: '/trigger/:notification_id', title: 'menu.triggerMessage', roles: AREA_ROLES.triggers, feature: 'push', noCache: true, built: false },
@@ -94,9 +96,9 @@ export const APPLICATION_ROUTES: readonly RouteMeta[] = [
   { path: '/fake_noti', title: 'menu.fakeNoti', roles: AREA_ROLES.notifications, feature: 'banner', menu: 'sidebar', built: true },
   { path: '/permission', title: 'menu.permission', roles: AREA_ROLES.team, menu: 'sidebar', built: true },
   { path: '/voucher', title: 'menu.voucher', roles: AREA_ROLES.voucher, built: false },
-  { path: '/feature', title: 'menu.feature', roles: AREA_ROLES.notifications, feature: 'maxlead', built: true },
+  { path: '/feature', title: 'menu.feature', roles: AREA_ROLES.notifications, feature: 'maxlead', section: '/maxlead', built: true },
   { path: '/channel', title: 'menu.channels', roles: AREA_ROLES.notifications, feature: 'channel', menu: 'sidebar', built: true },
-  { path: '/message', title: 'menu.messages', roles: AREA_ROLES.notifications, feature: 'channel', built: true },
+  { path: '/message', title: 'menu.messages', roles: AREA_ROLES.notifications, feature: 'channel', section: '/notification', built: true },
   { path: '/dangerzone', title: 'menu.dangerzone', roles: AREA_ROLES.dangerzone, menu: 'sidebar', built: false },
   { path: '/webhook', title: 'menu.webhooks', roles: AREA_ROLES.webhook, menu: 'sidebar', built: true },
   { path: '/maxlead', title: 'menu.maxlead', roles: AREA_ROLES.notifications, feature: 'maxlead', menu: 'sidebar', built: true },

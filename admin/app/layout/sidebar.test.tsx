@@ -28,4 +28,15 @@ describe('the sidebar', () => {
     expect(selected('Segmentation')).toBe(true);
     expect(selected('Dashboard')).toBe(false);
   });
+
+  it('marks the entry a page off the menu belongs to: a campaign under notifications, the leads report under contact buttons', () => {
+    const { unmount } = renderInConsole(<Sidebar path="/application/thu/campaign/5" applicationId="thu" onNavigate={() => undefined} />);
+    expect(selected('Notifications')).toBe(true);
+    expect(selected('Dashboard')).toBe(false);
+    unmount();
+    renderInConsole(<Sidebar path="/application/thu/maxlead_report" applicationId="thu" onNavigate={() => undefined} />);
+    expect(selected('Contact buttons')).toBe(true);
+    expect(selected('Notifications')).toBe(false);
+    expect(selected('Dashboard')).toBe(false);
+  });
 });

@@ -23,7 +23,7 @@ import {
 } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
-import { isShopPlatformApplication, sidebarSections } from '../../../shared/permissions';
+import { isShopPlatformApplication, matchApplicationRoute, sidebarSections } from '../../../shared/permissions';
 import { Brand } from '../../components/brand';
 import { useAppStore } from '../../stores/store';
 import { useConsoleLinks } from '../use-console-links';
@@ -68,6 +68,8 @@ export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
   const showDocs = !isShopPlatformApplication(applicationId);
   const base = applicationId ? `/application/${encodeURIComponent(applicationId)}` : null;
 
+  // A page off the menu (a campaign, the leads report) marks the entry it belongs to.
+  const parentEntry = base && path.startsWith(`${base}/`) ? matchApplicationRoute(path.slice(base.length))?.section : undefined;
   // The application's entries by section; the dashboard's carries the application's name as its title.
   const sections = base
     ? sidebarSections(access).map((section) => ({
@@ -80,7 +82,7 @@ export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
             label: t(route.title),
             icon: ICONS[route.path],
             // The dashboard is the application's root: every other entry's path starts with it.
-            selected: path === url || (route.path !== '/' && path.startsWith(`${url}/`)),
+            selected: path === url || (route.path !== '/' && path.startsWith(`${url}/`)) || route.path === parentEntry,
             onClick: onNavigate,
           };
         }),
