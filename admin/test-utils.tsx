@@ -3,7 +3,7 @@ import polarisEn from '@shopify/polaris/locales/en.json';
 import { type RenderResult, act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { ApplicationScope } from './app/application-scope';
@@ -62,4 +62,47 @@ export async function press(name: string): Promise<void> {
   await act(async () => {
     fireEvent.click(screen.getByRole('button', { name }));
   });
+}
+
+/** One call the screen made to the fake API. */
+export interface Call {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+}
+
+export type Handler = (call: Call) => unknown;
+
+/**
+ * Stubs fetch with handlers by "METHOD /api/path" (a handler returns the `data`, or a Response for a
+ * refusal); the application shop_one itself answers with `app`. Unknown calls answer NOT_FOUND. Returns the
+ * calls made. Undone by `vi.unstubAllGlobals()`.
+ */
+export function fakeApi(handlers: Record<string, Handler>, app: object): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const parsed = new URL(url);
+      const call: Call = {
+        method: init.method ?? 'GET',
+        path: parsed.pathname,
+        query: parsed.searchParams,
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      };
+      calls.push(call);
+      if (call.method === 'GET' && call.path === '/api/application/shop_one') return answer({ success: true, data: app });
+      const handler = handlers[`${call.method} ${call.path}`];
+      if (!handler) return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
+      const data = handler(call);
+      return data instanceof Response ? data : answer({ success: true, data });
+    }),
+  );
+  return calls;
+}
+
+/** A page of items as the list routes answer. */
+export function pageOf<T>(items: T[], total = items.length) {
+  return { items, total, page: 1, limit: 20 };
 }

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttributeDefinition } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { AttributesPage } from './attributes-page';
 
@@ -16,25 +16,24 @@ const vip: AttributeDefinition = {
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
 };
-let writes: { method: string; path: string; body: unknown }[] = [];
+let calls: Call[] = [];
+/** What the screen sent other than reads. */
+const writes = () => calls.filter((call) => call.method !== 'GET').map(({ method, path, body }) => ({ method, path, body }));
+const saved = (call: Call) => {
+  const body = call.body as Partial<AttributeDefinition>;
+  return { ...vip, id: 4, ...body, description: body.description ?? null, source: 'console', players: 0 };
+};
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['manager'] });
-  writes = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const path = new URL(url).pathname;
-      const method = init.method ?? 'GET';
-      if (path === '/api/application/shop_one') return answer({ success: true, data: application });
-      if (method !== 'GET') {
-        const body = init.body ? JSON.parse(String(init.body)) : undefined;
-        writes.push({ method, path, body });
-        return answer({ success: true, data: method === 'DELETE' ? {} : { ...vip, id: 4, ...body, description: body.description ?? null, source: 'console', players: 0 } });
-      }
-      if (path === '/api/application/shop_one/attribute') return answer({ success: true, data: { items: [vip], total: 1, page: 1, limit: 20 } });
-      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-    }),
+  calls = fakeApi(
+    {
+      'GET /api/application/shop_one/attribute': () => pageOf([vip]),
+      'POST /api/application/shop_one/attribute': saved,
+      'PUT /api/application/shop_one/attribute/3': saved,
+      'DELETE /api/application/shop_one/attribute/3': () => ({}),
+    },
+    application,
   );
 });
 
@@ -64,10 +63,10 @@ describe('the attributes screen', () => {
     fireEvent.change(within(dialog).getByLabelText('Type'), { target: { value: 'date' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(await within(dialog).findByText('Date field names must end with .date')).toBeTruthy();
-    expect(writes).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'birthday.date' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
-    await waitFor(() => expect(writes).toEqual([{ method: 'POST', path: '/api/application/shop_one/attribute', body: { name: 'birthday.date', type: 'date' } }]));
+    await waitFor(() => expect(writes()).toEqual([{ method: 'POST', path: '/api/application/shop_one/attribute', body: { name: 'birthday.date', type: 'date' } }]));
   });
 
   it('deletes a definition only after the confirmation', async () => {
@@ -76,8 +75,8 @@ describe('the attributes screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete vip' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/4,200 players hold a value/)).toBeTruthy();
-    expect(writes).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(writes).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/attribute/3', body: undefined }]));
+    await waitFor(() => expect(writes()).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/attribute/3', body: undefined }]));
   });
 });

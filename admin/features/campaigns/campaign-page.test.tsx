@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Campaign } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { renderInApplication } from '../../test-utils';
-import { type Call, fakeApi, message, pageOf } from '../notifications/fixtures';
+import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
+import { message, webApplication } from '../notifications/fixtures';
 import { CampaignPage } from './campaign-page';
 
 const campaign: Campaign = {
@@ -24,7 +24,7 @@ beforeEach(() => {
     'GET /api/application/shop_one/campaign/3': () => campaign,
     'GET /api/application/shop_one/notification': () => pageOf([message({ campaign_id: 3 }), message({ id: 13, name: 'Second wave', campaign_id: 3 })]),
     'DELETE /api/application/shop_one/campaign/3': () => ({}),
-  });
+  }, webApplication);
 });
 
 afterEach(() => {

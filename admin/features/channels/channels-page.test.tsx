@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Dashboard, MessageStats } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { renderInApplication } from '../../test-utils';
-import { type Call, fakeApi, webApplication } from '../notifications/fixtures';
+import { type Call, fakeApi, renderInApplication } from '../../test-utils';
+import { webApplication } from '../notifications/fixtures';
 import { ChannelsPage } from './channels-page';
 
 const zero = { sent: 0, delivered: 0, clicked: 0, failed: 0 };

@@ -3,21 +3,22 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Dashboard, MessageStats } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { type Call, fakeApi, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { DashboardPage, installSnippet, periodOf, periodRange } from './dashboard-page';
 
 let dashboard: Dashboard;
 let messages: MessageStats;
-let asked: URL[] = [];
-let askedMessages: URL[] = [];
+let calls: Call[] = [];
+/** The queries the screen sent to one route. */
+const queriesOf = (route: string) => calls.filter((call) => call.path === `/api/application/shop_one/${route}`).map((call) => call.query);
+const asked = () => queriesOf('dashboard');
+const askedMessages = () => queriesOf('dashboard/messages');
 
 const day = (n: number) => ({ day: `2025-03-0${n}`, new_players: n, active_players: 10 * n, sessions: 20 * n, page_views: 50 * n });
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['viewer'] });
-  asked = [];
-  askedMessages = [];
   messages = {
     from: '2025-03-01',
     to: '2025-03-03',
@@ -59,22 +60,7 @@ beforeEach(() => {
     days: [day(1), day(2), day(3)],
     top_events: [{ name: 'add_to_cart', count: 3400 }],
   };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const parsed = new URL(url);
-      if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
-      if (parsed.pathname === '/api/application/shop_one/dashboard/messages') {
-        askedMessages.push(parsed);
-        return answer({ success: true, data: messages });
-      }
-      if (parsed.pathname === '/api/application/shop_one/dashboard') {
-        asked.push(parsed);
-        return answer({ success: true, data: dashboard });
-      }
-      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-    }),
-  );
+  calls = fakeApi({ 'GET /api/application/shop_one/dashboard': () => dashboard, 'GET /api/application/shop_one/dashboard/messages': () => messages }, application);
 });
 
 afterEach(() => {
@@ -102,9 +88,9 @@ describe('the dashboard', () => {
   it('asks for the last 30 days by default and for 7 once chosen, keeping the choice in the address', async () => {
     const view = open();
     await screen.findByText('12.5k');
-    expect(asked[0].searchParams.get('from')).toBe(periodRange(30).from);
+    expect(asked()[0].get('from')).toBe(periodRange(30).from);
     fireEvent.click(screen.getByRole('button', { name: '7 days' }));
-    await waitFor(() => expect(asked.at(-1)?.searchParams.get('from')).toBe(periodRange(7).from));
+    await waitFor(() => expect(asked().at(-1)?.get('from')).toBe(periodRange(7).from));
     expect(view.location()).toBe('/application/shop_one/?period=7');
   });
 
@@ -136,7 +122,7 @@ describe("the dashboard's messages", () => {
   it('follow the period picker', async () => {
     open('/application/shop_one/?period=90');
     await screen.findByRole('heading', { name: 'Messages' });
-    expect(askedMessages[0].searchParams.get('days')).toBe('90');
+    expect(askedMessages()[0].get('days')).toBe('90');
   });
 
   it('invite a first message when nothing was sent in the period', async () => {
@@ -151,7 +137,7 @@ describe("the dashboard's messages", () => {
     open();
     await screen.findByText('12.5k');
     expect(screen.queryByRole('heading', { name: 'Messages' })).toBeNull();
-    expect(askedMessages).toHaveLength(0);
+    expect(askedMessages()).toHaveLength(0);
   });
 });
 

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventDefinition } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { fakeApi, pageOf, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { EventsPage } from './events-page';
 
@@ -19,15 +19,7 @@ beforeEach(() => {
       properties: { value: 'number', 'delivery.date': 'date', gift: 'boolean', note: 'text' },
     },
   ];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const path = new URL(url).pathname;
-      if (path === '/api/application/shop_one') return answer({ success: true, data: application });
-      if (path === '/api/application/shop_one/event') return answer({ success: true, data: { items: events, total: events.length, page: 1, limit: 20 } });
-      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-    }),
-  );
+  fakeApi({ 'GET /api/application/shop_one/event': () => pageOf(events) }, application);
 });
 
 afterEach(() => {

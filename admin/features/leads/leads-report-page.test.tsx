@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Lead } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { answer, type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
 import { LeadsReportPage, dayBound } from './leads-report-page';
 import { downloadLeadsCsv, fileNameOf } from './export-leads';
 
@@ -47,27 +47,17 @@ const buttonLead: Lead = {
   page_url: 'https://shop.example/products/tea',
 };
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-let urls: URL[] = [];
+let calls: Call[] = [];
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['viewer'] });
-  urls = [];
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (url) => {
-    const parsed = new URL(url);
-    urls.push(parsed);
-    if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
-    if (parsed.pathname.endsWith('/lead/clicks')) {
-      return answer({ success: true, data: { items: [{ button_type: 'zalo', clicks: 12 }, { button_type: 'mail', clicks: 3 }] } });
-    }
-    if (parsed.pathname.endsWith('/lead')) {
-      const items = parsed.searchParams.get('source') === 'spin' ? [spinLead] : [buttonLead, spinLead];
-      return answer({ success: true, data: { items, total: items.length, page: 1, limit: 20 } });
-    }
-    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  calls = fakeApi(
+    {
+      'GET /api/application/shop_one/lead/clicks': () => ({ items: [{ button_type: 'zalo', clicks: 12 }, { button_type: 'mail', clicks: 3 }] }),
+      'GET /api/application/shop_one/lead': (call) => pageOf(call.query.get('source') === 'spin' ? [spinLead] : [buttonLead, spinLead]),
+    },
+    application,
+  );
 });
 
 afterEach(() => {
@@ -78,7 +68,8 @@ function open() {
   renderInApplication(<LeadsReportPage />, '/application/shop_one/maxlead_report');
 }
 
-const leadCalls = () => urls.filter((url) => url.pathname === '/api/application/shop_one/lead');
+/** The queries of the lead list the screen asked for. */
+const leadCalls = () => calls.filter((call) => call.path === '/api/application/shop_one/lead').map((call) => call.query);
 
 describe('the contact report', () => {
   it('lists the leads with their prize, code and button, and the clicks per button', async () => {
@@ -104,11 +95,11 @@ describe('the contact report', () => {
       fireEvent.change(screen.getByLabelText('Source'), { target: { value: 'spin' } });
       fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-03-01' } });
       fireEvent.change(screen.getByLabelText('To'), { target: { value: '2025-03-02' } });
-      await waitFor(() => expect(leadCalls().at(-1)?.searchParams.get('to')).toBe(dayBound('2025-03-02', 'end')));
-      const last = leadCalls().at(-1) as URL;
-      expect(last.searchParams.get('source')).toBe('spin');
-      expect(last.searchParams.get('from')).toBe(new Date(2025, 2, 1, 0, 0, 0, 0).toISOString());
-      expect(last.searchParams.get('page')).toBe('1');
+      await waitFor(() => expect(leadCalls().at(-1)?.get('to')).toBe(dayBound('2025-03-02', 'end')));
+      const last = leadCalls().at(-1) as URLSearchParams;
+      expect(last.get('source')).toBe('spin');
+      expect(last.get('from')).toBe(new Date(2025, 2, 1, 0, 0, 0, 0).toISOString());
+      expect(last.get('page')).toBe('1');
     });
 
     it('refuses a range that ends before it starts, without asking', async () => {

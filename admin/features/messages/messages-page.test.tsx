@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Delivery } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { renderInApplication } from '../../test-utils';
-import { type Call, fakeApi, message, pageOf } from '../notifications/fixtures';
+import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
+import { message, webApplication } from '../notifications/fixtures';
 import { MessagesPage, logFiltersFrom, logSearchOf } from './messages-page';
 
 const delivery = (fields: Partial<Delivery> = {}): Delivery => ({
@@ -33,7 +33,7 @@ beforeEach(() => {
   calls = fakeApi({
     'GET /api/application/shop_one/message': () => ({ ...pageOf(deliveries), total_capped: false, next_before_id: null }),
     'GET /api/application/shop_one/notification/12': () => message(),
-  });
+  }, webApplication);
 });
 
 afterEach(() => {
@@ -90,7 +90,7 @@ describe('paging through a long log', () => {
         const total_capped = counted?.capped ?? false;
         return { items, total: counted?.total ?? all.length, total_capped, page: 1, limit, next_before_id: rest.length > limit ? items[items.length - 1].id : null };
       },
-    });
+    }, webApplication);
   }
 
   it('goes forward by the cursor the server gives and back by the ones it kept, keeping the total', async () => {

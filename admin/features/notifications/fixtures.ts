@@ -1,9 +1,7 @@
-import { vi } from 'vitest';
 import type { Notification, NotificationReport } from '../../../shared/contract';
-import { answer } from '../../test-utils';
 import { application } from '../players/fixtures';
 
-/** Test data of the messaging screens, as the API sends it, and a fake API that records every call. */
+/** Test data of the messaging screens, as the API sends it. */
 
 export const webApplication = { ...application, platforms: ['web'] };
 
@@ -58,42 +56,3 @@ export const report: NotificationReport = {
     { at: '2025-03-01T09:00:00.000Z', sent: 50, delivered: 100, clicked: 40 },
   ],
 };
-
-export interface Call {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: unknown;
-}
-
-export type Handler = (call: Call) => unknown;
-
-/**
- * Stubs fetch with handlers by "METHOD /api/path" (a handler returns the `data`, or a Response for a
- * refusal); the application itself answers with `app`. Unknown calls answer NOT_FOUND. Returns the calls made.
- */
-export function fakeApi(handlers: Record<string, Handler>, app: object = webApplication): Call[] {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const parsed = new URL(url);
-      const call: Call = {
-        method: init.method ?? 'GET',
-        path: parsed.pathname,
-        query: parsed.searchParams,
-        body: init.body ? JSON.parse(String(init.body)) : undefined,
-      };
-      calls.push(call);
-      if (call.method === 'GET' && call.path === '/api/application/shop_one') return answer({ success: true, data: app });
-      const handler = handlers[`${call.method} ${call.path}`];
-      if (!handler) return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-      const data = handler(call);
-      return data instanceof Response ? data : answer({ success: true, data });
-    }),
-  );
-  return calls;
-}
-
-/** A page of items as the list routes answer. */
-export const pageOf = <T>(items: T[], total = items.length) => ({ items, total, page: 1, limit: 20 });

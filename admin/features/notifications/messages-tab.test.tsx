@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Notification } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { renderInApplication } from '../../test-utils';
-import { type Call, fakeApi, message, pageOf, webApplication } from './fixtures';
+import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
+import { message, webApplication } from './fixtures';
 import { NotificationTypeRoute } from './notification-routes';
 
 const LIST = 'GET /api/application/shop_one/notification';

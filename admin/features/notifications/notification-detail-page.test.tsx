@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Notification } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { renderInApplication } from '../../test-utils';
-import { type Call, fakeApi, message, report } from './fixtures';
+import { type Call, fakeApi, renderInApplication } from '../../test-utils';
+import { message, report, webApplication } from './fixtures';
 import { NotificationDetailPage } from './notification-detail-page';
 
 let calls: Call[];
@@ -17,7 +17,7 @@ beforeEach(() => {
     'GET /api/application/shop_one/notification/12': () => shown,
     'GET /api/application/shop_one/notification/12/report': () => report,
     'POST /api/application/shop_one/notification/12/send': () => ({ ...shown, status: 'waiting' }),
-  });
+  }, webApplication);
 });
 
 afterEach(() => {

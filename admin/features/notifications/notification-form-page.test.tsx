@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { NotificationInput, Template } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
-import { type Call, type Handler, fakeApi, message, pageOf, webApplication } from './fixtures';
+import { answer, type Call, fakeApi, type Handler, pageOf, renderInApplication } from '../../test-utils';
+import { message, webApplication } from './fixtures';
 import { NotificationTypeRoute } from './notification-routes';
 
 const CREATE = 'POST /api/application/shop_one/notification';

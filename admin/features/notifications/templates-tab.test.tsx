@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Template } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { renderInApplication } from '../../test-utils';
-import { type Call, fakeApi, pageOf } from './fixtures';
+import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
+import { webApplication } from './fixtures';
 import { NotificationTypeRoute } from './notification-routes';
 
 const template: Template = {
@@ -22,7 +22,7 @@ beforeEach(() => {
   calls = fakeApi({
     'GET /api/application/shop_one/template': () => pageOf([template]),
     'POST /api/application/shop_one/template': (call) => ({ ...template, id: 6, ...(call.body as object) }),
-  });
+  }, webApplication);
 });
 
 afterEach(() => {

@@ -3,30 +3,30 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Player } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { answer, type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
 import { application, player } from './fixtures';
 import { PlayersPage } from './players-page';
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-let listCalls: URL[] = [];
+let calls: Call[] = [];
 let players: Player[] = [player];
+/** Searches fail with a 500, as a server in trouble answers. */
+let searchesFail = false;
+/** The queries of the player list the screen asked for. */
+const listCalls = () => calls.filter((call) => call.path === '/api/application/shop_one/player').map((call) => call.query);
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['viewer'] });
-  listCalls = [];
   players = [player];
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (url) => {
-    const parsed = new URL(url);
-    if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
-    if (parsed.pathname === '/api/application/shop_one/player') {
-      listCalls.push(parsed);
-      const items = parsed.searchParams.get('country') === 'FR' ? [] : players;
-      return answer({ success: true, data: { items, total: items.length, page: 1, limit: 20 } });
-    }
-    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  searchesFail = false;
+  calls = fakeApi(
+    {
+      'GET /api/application/shop_one/player': (call) => {
+        if (searchesFail && call.query.get('q')) return answer({ success: false, error: 'INTERNAL', message: 'Something went wrong.' }, 500);
+        return pageOf(call.query.get('country') === 'FR' ? [] : players);
+      },
+    },
+    application,
+  );
 });
 
 afterEach(() => {
@@ -56,8 +56,8 @@ describe('the player list', () => {
   it('asks with the filters the address holds, so a reload shows the same list', async () => {
     open('/application/shop_one/player?country=VN&platform=web&seen_within_days=7&sort=session_count&order=asc');
     await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
-    const last = listCalls.at(-1) as URL;
-    expect(Object.fromEntries(last.searchParams)).toMatchObject({ country: 'VN', platform: 'web', seen_within_days: '7', sort: 'session_count', order: 'asc' });
+    const last = listCalls().at(-1) as URLSearchParams;
+    expect(Object.fromEntries(last)).toMatchObject({ country: 'VN', platform: 'web', seen_within_days: '7', sort: 'session_count', order: 'asc' });
     expect(screen.getByText('Country: VN')).toBeTruthy();
     expect(screen.getByText('Seen in the last 7 days')).toBeTruthy();
   });
@@ -66,19 +66,12 @@ describe('the player list', () => {
     const view = open();
     await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
     fireEvent.change(screen.getByPlaceholderText('Search device ID, user ID, email or phone'), { target: { value: 'lan@example.vn' } });
-    await waitFor(() => expect(listCalls.at(-1)?.searchParams.get('q')).toBe('lan@example.vn'));
+    await waitFor(() => expect(listCalls().at(-1)?.get('q')).toBe('lan@example.vn'));
     expect(view.location()).toBe('/application/shop_one/player?q=lan%40example.vn');
   });
 
   it('keeps the players on screen and says so in a toast when a search fails; a first load that fails says it in place of the list', async () => {
-    const serve = fetchMock.getMockImplementation() as (url: string, init: RequestInit) => Promise<Response>;
-    fetchMock.mockImplementation(async (url, init) => {
-      const parsed = new URL(url);
-      if (parsed.pathname === '/api/application/shop_one/player' && parsed.searchParams.get('q')) {
-        return answer({ success: false, error: 'INTERNAL', message: 'Something went wrong.' }, 500);
-      }
-      return serve(url, init);
-    });
+    searchesFail = true;
     open();
     await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
     fireEvent.change(screen.getByPlaceholderText('Search device ID, user ID, email or phone'), { target: { value: 'lan' } });
@@ -99,8 +92,8 @@ describe('the player list', () => {
     const pill = await screen.findByRole('button', { name: 'Tag: vip' });
     fireEvent.click(within(pill.parentElement as HTMLElement).getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/player'));
-    expect(listCalls.at(-1)?.searchParams.get('tag')).toBeNull();
-    expect(listCalls.at(-1)?.searchParams.get('page')).toBe('1');
+    expect(listCalls().at(-1)?.get('tag')).toBeNull();
+    expect(listCalls().at(-1)?.get('page')).toBe('1');
   });
 
   it('sorts by sessions when its heading is clicked', async () => {
@@ -109,7 +102,7 @@ describe('the player list', () => {
     // IndexTable draws its heading twice (the sticky copy); either sorts.
     fireEvent.click(screen.getAllByRole('button', { name: /Sessions/ })[0]);
     await waitFor(() => expect(view.location()).toContain('sort=session_count'));
-    expect(listCalls.at(-1)?.searchParams.get('sort')).toBe('session_count');
+    expect(listCalls().at(-1)?.get('sort')).toBe('session_count');
   });
 
   it('says no player matches when the filters leave none', async () => {

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Segment } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { fakeApi, pageOf, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { SegmentsPage } from './segments-page';
 
@@ -21,15 +21,7 @@ beforeEach(() => {
       updated_at: '2025-02-03T00:00:00.000Z',
     },
   ];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const path = new URL(url).pathname;
-      if (path === '/api/application/shop_one') return answer({ success: true, data: application });
-      if (path === '/api/application/shop_one/segment') return answer({ success: true, data: { items: segments, total: segments.length, page: 1, limit: 20 } });
-      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-    }),
-  );
+  fakeApi({ 'GET /api/application/shop_one/segment': () => pageOf(segments) }, application);
 });
 
 afterEach(() => {

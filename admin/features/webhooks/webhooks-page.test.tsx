@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Webhook, WebhookAttempt } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { WebhooksPage } from './webhooks-page';
 
@@ -50,31 +50,38 @@ const attempt: WebhookAttempt = {
 };
 
 let webhooks: Webhook[] = [];
-let writes: { method: string; path: string; body: unknown }[] = [];
+let calls: Call[] = [];
+/** What the screen sent other than reads. */
+const writes = () => calls.filter((call) => call.method !== 'GET').map(({ method, path, body }) => ({ method, path, body }));
+
+/** PUT of a webhook: the stored one with the form's fields, on or off as asked. */
+const updated = (id: number) => (call: Call) => {
+  const body = call.body as { active?: boolean };
+  const current = webhooks.find((webhook) => webhook.id === id)!;
+  return { ...current, ...body, status: body.active ? 'active' : 'disabled', disabled_reason: body.active ? null : 'manual' };
+};
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['super_user'] });
   webhooks = [leads, broken];
-  writes = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const path = new URL(url).pathname;
-      const method = init.method ?? 'GET';
-      if (path === '/api/application/shop_one') return answer({ success: true, data: application });
-      if (method !== 'GET') {
-        const body = init.body ? JSON.parse(String(init.body)) : undefined;
-        writes.push({ method, path, body });
-        if (method === 'DELETE') return answer({ success: true, data: {} });
-        if (path === BASE) return answer({ success: true, data: { ...leads, id: 9, ...body, status: 'active', secret_hint: 'whsec_…1234', last_attempt: null, signing_secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=' } });
-        const id = Number(path.split('/')[5]);
-        const current = webhooks.find((webhook) => webhook.id === id)!;
-        return answer({ success: true, data: { ...current, ...body, status: body?.active ? 'active' : 'disabled', disabled_reason: body?.active ? null : 'manual' } });
-      }
-      if (path === BASE) return answer({ success: true, data: { items: webhooks, total: webhooks.length, page: 1, limit: 20 } });
-      if (path === `${BASE}/3/attempts`) return answer({ success: true, data: { items: [attempt], total: 1, page: 1, limit: 20 } });
-      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-    }),
+  calls = fakeApi(
+    {
+      [`GET ${BASE}`]: () => pageOf(webhooks),
+      [`GET ${BASE}/3/attempts`]: () => pageOf([attempt]),
+      [`POST ${BASE}`]: (call) => ({
+        ...leads,
+        id: 9,
+        ...(call.body as object),
+        status: 'active',
+        secret_hint: 'whsec_…1234',
+        last_attempt: null,
+        signing_secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=',
+      }),
+      [`PUT ${BASE}/3`]: updated(3),
+      [`PUT ${BASE}/4`]: updated(4),
+      [`DELETE ${BASE}/3`]: () => ({}),
+    },
+    application,
   );
 });
 
@@ -107,7 +114,7 @@ describe('the webhooks screen', () => {
     expect(within(row).getByText('No answer in 10 s')).toBeTruthy();
     fireEvent.click(within(row).getByRole('button', { name: 'Re-enable' }));
     await waitFor(() =>
-      expect(writes).toEqual([
+      expect(writes()).toEqual([
         { method: 'PUT', path: `${BASE}/4`, body: { url: broken.url, event_types: ['delivery_failure', 'message_with_tag'], tag: 'vip', active: true } },
       ]),
     );
@@ -130,12 +137,12 @@ describe('the webhooks screen', () => {
     fireEvent.click(within(dialog).getByLabelText('Message with tag'));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(await within(dialog).findByText('This field is required')).toBeTruthy();
-    expect(writes).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
 
     fireEvent.change(within(dialog).getByLabelText('Tag'), { target: { value: 'vip' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     await waitFor(() =>
-      expect(writes).toEqual([{ method: 'POST', path: BASE, body: { url: 'https://crm.example.com/in', event_types: ['message_with_tag'], tag: 'vip', active: true } }]),
+      expect(writes()).toEqual([{ method: 'POST', path: BASE, body: { url: 'https://crm.example.com/in', event_types: ['message_with_tag'], tag: 'vip', active: true } }]),
     );
     const secret = await screen.findByRole('dialog', { name: 'Signing secret' });
     expect((within(secret).getByLabelText('Signing secret') as HTMLInputElement).value).toBe('whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTEyMzQ=');
@@ -148,9 +155,9 @@ describe('the webhooks screen', () => {
     fireEvent.click(within(row).getByRole('button', { name: `Delete ${leads.url}` }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/Nothing more will be sent to https:\/\/crm\.example\.com\/hooks\/nudge/)).toBeTruthy();
-    expect(writes).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(writes).toEqual([{ method: 'DELETE', path: `${BASE}/3`, body: undefined }]));
+    await waitFor(() => expect(writes()).toEqual([{ method: 'DELETE', path: `${BASE}/3`, body: undefined }]));
   });
 
   it('opens the attempt log with each attempt’s number, answer and next try', async () => {
