@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Widget } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { answer, type Call, fakeApi, type Handler, pageOf, renderInApplication } from '../../test-utils';
 import { buttonValueProblem } from './button-types';
 import { FeaturePage, MaxleadPage } from './maxlead-pages';
 
@@ -51,23 +51,20 @@ const saved: Widget = {
   updated: '2025-03-01T00:00:00.000Z',
 };
 
-type Call = { url: string; method: string; body: unknown };
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
 let calls: Call[] = [];
 
-/** The API as these screens use it: the application, its widgets, and what a save answers. */
-function serve({ widgets, onWrite, app = application }: { widgets: Widget[]; onWrite?: (call: Call) => Response; app?: typeof application }) {
-  fetchMock.mockImplementation(async (url, init) => {
-    const call = { url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined };
-    calls.push(call);
-    const path = new URL(url).pathname;
-    if (call.method === 'GET' && path === '/api/application/shop_one') return answer({ success: true, data: app });
-    if (call.method === 'GET' && path === '/api/application/shop_one/widget') {
-      return answer({ success: true, data: { items: widgets, total: widgets.length, page: 1, limit: 1 } });
-    }
-    if (onWrite) return onWrite(call);
-    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-  });
+/** The API as these screens use it: the application, its widgets, and what a save (POST or PUT) answers. */
+function serve({ widgets, onWrite, app = application }: { widgets: Widget[]; onWrite?: Handler; app?: typeof application }) {
+  const write = onWrite ?? (() => answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404));
+  calls = fakeApi(
+    {
+      'GET /api/application/shop_one/widget': () => ({ ...pageOf(widgets), limit: 1 }),
+      'POST /api/application/shop_one/widget': write,
+      'PUT /api/application/shop_one/widget/3': write,
+      'PUT /api/application/shop_one/widget/9': write,
+    },
+    app,
+  );
 }
 
 function open(page: 'maxlead' | 'feature') {
@@ -88,8 +85,6 @@ beforeEach(() => {
   (window as unknown as { happyDOM: { settings: { handleDisabledFileLoadingAsSuccess: boolean } } }).happyDOM.settings.handleDisabledFileLoadingAsSuccess = true;
   useAppStore.setState({ token: 'tok', roles: ['manager'] });
   calls = [];
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
 });
 
 afterEach(() => {
@@ -110,7 +105,7 @@ describe('the contact buttons screen', () => {
       await waitFor(() => expect(writes()).toHaveLength(1));
       const [write] = writes();
       expect(write.method).toBe('PUT');
-      expect(new URL(write.url).pathname).toBe('/api/application/shop_one/widget/3');
+      expect(write.path).toBe('/api/application/shop_one/widget/3');
       expect((write.body as { settings: { buttons: Array<{ type: string }> } }).settings.buttons.map((b) => b.type)).toEqual(['mail', 'zalo']);
     });
   });
@@ -182,7 +177,7 @@ describe('the contact buttons screen', () => {
       await save();
       await waitFor(() => expect(writes()).toHaveLength(2));
       expect(writes()[1].method).toBe('PUT');
-      expect(new URL(writes()[1].url).pathname).toBe('/api/application/shop_one/widget/9');
+      expect(writes()[1].path).toBe('/api/application/shop_one/widget/9');
     });
   });
 });

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PlatformEntry, WebPushPlatform } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { answer, type Call, fakeApi, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { PlatformPage } from './platform-page';
 
@@ -23,30 +23,29 @@ beforeEach(() => {
   entries = (['web', 'ios', 'android', 'sms', 'facebook'] as const).map(notConfigured);
   puts = [];
   refusals = {};
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = new URL(url).pathname;
-      if (path === '/api/application/shop_one') return answer({ success: true, data: application });
-      if (path === '/api/application/shop_one/platform/web_push') {
-        if (init?.method === 'PUT') {
-          const body = JSON.parse(String(init.body));
-          puts.push(body);
-          stored = { settings: body, vapid_public_key: KEY, updated_at: '2025-03-01T00:00:00.000Z' };
-        }
-        return answer({ success: true, data: stored });
-      }
-      if (path === '/api/application/shop_one/platform') return answer({ success: true, data: entries });
-      const kind = /^\/api\/application\/shop_one\/platform\/(ios|android|sms|facebook)$/.exec(path)?.[1];
-      if (kind && init?.method === 'PUT') {
-        const body = JSON.parse(String(init.body));
-        puts.push({ kind, ...body });
-        if (refusals[kind]) return answer(refusals[kind].body, refusals[kind].status);
-        return answer({ success: true, data: savedEntry(kind, body) });
-      }
-      if (path === '/api/application/shop_one/api_key') return answer({ success: true, data: [] });
-      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-    }),
+  const saveProvider = (kind: 'ios' | 'android' | 'sms' | 'facebook') => (call: Call) => {
+    const body = call.body as Record<string, unknown>;
+    puts.push({ kind, ...body });
+    if (refusals[kind]) return answer(refusals[kind].body, refusals[kind].status);
+    return savedEntry(kind, body);
+  };
+  fakeApi(
+    {
+      'GET /api/application/shop_one/platform/web_push': () => stored,
+      'PUT /api/application/shop_one/platform/web_push': (call) => {
+        const body = call.body as WebPushPlatform['settings'];
+        puts.push(body as Record<string, unknown>);
+        stored = { settings: body, vapid_public_key: KEY, updated_at: '2025-03-01T00:00:00.000Z' };
+        return stored;
+      },
+      'GET /api/application/shop_one/platform': () => entries,
+      'PUT /api/application/shop_one/platform/ios': saveProvider('ios'),
+      'PUT /api/application/shop_one/platform/android': saveProvider('android'),
+      'PUT /api/application/shop_one/platform/sms': saveProvider('sms'),
+      'PUT /api/application/shop_one/platform/facebook': saveProvider('facebook'),
+      'GET /api/application/shop_one/api_key': () => [],
+    },
+    application,
   );
 });
 

@@ -3,12 +3,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Delivery, DeliveryPage, PlayerDetail } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { answer, type Call, fakeApi, renderInApplication } from '../../test-utils';
 import { application, player } from './fixtures';
 import { PlayerPage, utcOffset } from './player-page';
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-let calls: { method: string; path: string; search: string; body: unknown }[] = [];
+let calls: Call[] = [];
+/** The player itself fails to load with a 500 while this is on. */
+let detailFails = false;
 let detail: PlayerDetail;
 let log: DeliveryPage;
 
@@ -31,7 +32,7 @@ const delivery = (id: number, name: string, fields: Partial<Delivery> = {}): Del
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['manager'] });
-  calls = [];
+  detailFails = false;
   detail = {
     player,
     attributes: [
@@ -41,24 +42,21 @@ beforeEach(() => {
     events: [{ id: 1, name: 'purchase', properties: { value: 250000 }, session_id: 's1', occurred_at: '2025-03-01T08:10:00.000Z' }],
   };
   log = { items: [], total: 0, total_capped: false, page: 1, limit: 5, next_before_id: null };
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (url, init) => {
-    const parsed = new URL(url);
-    const method = init.method ?? 'GET';
-    calls.push({ method, path: parsed.pathname, search: parsed.search, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
-    if (parsed.pathname === '/api/application/shop_one/message' && method === 'GET') return answer({ success: true, data: log });
-    if (parsed.pathname === '/api/application/shop_one/player/42' && method === 'GET') return answer({ success: true, data: detail });
-    if (parsed.pathname === '/api/application/shop_one/player/42/tags' && method === 'POST') {
-      const body = JSON.parse(String(init.body)) as { tags: string[] };
-      detail = { ...detail, player: { ...detail.player, tags: [...detail.player.tags, ...body.tags] } };
-      return answer({ success: true, data: {} });
-    }
-    if (parsed.pathname.startsWith('/api/application/shop_one/player/42/tags/') && method === 'DELETE') return answer({ success: true, data: {} });
-    if (parsed.pathname === '/api/application/shop_one/player/42' && method === 'DELETE') return answer({ success: true, data: {} });
-    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  calls = fakeApi(
+    {
+      'GET /api/application/shop_one/message': () => log,
+      'GET /api/application/shop_one/player/42': () =>
+        detailFails ? answer({ success: false, error: 'INTERNAL', message: 'Something went wrong.' }, 500) : detail,
+      'POST /api/application/shop_one/player/42/tags': (call) => {
+        const { tags } = call.body as { tags: string[] };
+        detail = { ...detail, player: { ...detail.player, tags: [...detail.player.tags, ...tags] } };
+        return {};
+      },
+      'DELETE /api/application/shop_one/player/42/tags/tea-lover': () => ({}),
+      'DELETE /api/application/shop_one/player/42': () => ({}),
+    },
+    application,
+  );
 });
 
 afterEach(() => {
@@ -111,8 +109,8 @@ describe("a player's page", () => {
     const all = screen.getByRole('link', { name: "See all 7 messages in the recipients' log" });
     expect(all.getAttribute('href')).toBe('/application/shop_one/message?q=v_8f2c1a9e77');
     const asked = calls.find((call) => call.path === '/api/application/shop_one/message');
-    expect(new URLSearchParams(asked?.search).get('player_id')).toBe('42');
-    expect(new URLSearchParams(asked?.search).get('limit')).toBe('5');
+    expect(asked?.query.get('player_id')).toBe('42');
+    expect(asked?.query.get('limit')).toBe('5');
   });
 
   it('says when no message was sent to the player yet, with no link to the log', async () => {
@@ -184,20 +182,13 @@ describe("a player's page", () => {
   });
 
   it('offers Try again when the player could not be loaded, and shows the player once it can', async () => {
-    let failing = true;
-    const serve = fetchMock.getMockImplementation() as (url: string, init: RequestInit) => Promise<Response>;
-    fetchMock.mockImplementation(async (url, init) => {
-      if (failing && new URL(url).pathname === '/api/application/shop_one/player/42') {
-        return answer({ success: false, error: 'INTERNAL', message: 'Something went wrong.' }, 500);
-      }
-      return serve(url, init);
-    });
+    detailFails = true;
     open();
     const retry = await screen.findByRole('button', { name: 'Try again' });
     // Said once, in the page: no toast repeating it.
     expect(screen.getAllByText('Something went wrong.')).toHaveLength(1);
     expect(useAppStore.getState().toasts).toHaveLength(0);
-    failing = false;
+    detailFails = false;
     fireEvent.click(retry);
     expect(await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 })).toBeTruthy();
   });
