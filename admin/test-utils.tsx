@@ -102,6 +102,11 @@ export function fakeApi(handlers: Record<string, Handler>, app: object): Call[] 
   return calls;
 }
 
+/** The calls that were not reads (what the screen asked the server to change), in order. */
+export function writesOf(calls: readonly Call[]): Pick<Call, 'method' | 'path' | 'body'>[] {
+  return calls.filter((call) => call.method !== 'GET').map(({ method, path, body }) => ({ method, path, body }));
+}
+
 /** A page of items as the list routes answer. */
 export function pageOf<T>(items: T[], total = items.length) {
   return { items, total, page: 1, limit: 20 };

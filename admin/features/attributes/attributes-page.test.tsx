@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttributeDefinition } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
+import { type Call, fakeApi, pageOf, renderInApplication, writesOf } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { AttributesPage } from './attributes-page';
 
@@ -17,8 +17,7 @@ const vip: AttributeDefinition = {
   updated_at: '2025-01-01T00:00:00.000Z',
 };
 let calls: Call[] = [];
-/** What the screen sent other than reads. */
-const writes = () => calls.filter((call) => call.method !== 'GET').map(({ method, path, body }) => ({ method, path, body }));
+const writes = () => writesOf(calls);
 const saved = (call: Call) => {
   const body = call.body as Partial<AttributeDefinition>;
   return { ...vip, id: 4, ...body, description: body.description ?? null, source: 'console', players: 0 };

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Widget } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, type Call, fakeApi, type Handler, pageOf, renderInApplication } from '../../test-utils';
+import { answer, type Call, fakeApi, type Handler, pageOf, renderInApplication, writesOf } from '../../test-utils';
 import { buttonValueProblem } from './button-types';
 import { FeaturePage, MaxleadPage } from './maxlead-pages';
 
@@ -79,7 +79,7 @@ async function save() {
 
 const isDisabled = (element: HTMLElement) => element.hasAttribute('disabled') || element.getAttribute('aria-disabled') === 'true';
 
-const writes = () => calls.filter((call) => call.method !== 'GET');
+const writes = () => writesOf(calls);
 
 beforeEach(() => {
   (window as unknown as { happyDOM: { settings: { handleDisabledFileLoadingAsSuccess: boolean } } }).happyDOM.settings.handleDisabledFileLoadingAsSuccess = true;

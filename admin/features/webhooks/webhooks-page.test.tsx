@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Webhook, WebhookAttempt } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
+import { type Call, fakeApi, pageOf, renderInApplication, writesOf } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { WebhooksPage } from './webhooks-page';
 
@@ -51,8 +51,7 @@ const attempt: WebhookAttempt = {
 
 let webhooks: Webhook[] = [];
 let calls: Call[] = [];
-/** What the screen sent other than reads. */
-const writes = () => calls.filter((call) => call.method !== 'GET').map(({ method, path, body }) => ({ method, path, body }));
+const writes = () => writesOf(calls);
 
 /** PUT of a webhook: the stored one with the form's fields, on or off as asked. */
 const updated = (id: number) => (call: Call) => {
