@@ -11,7 +11,8 @@ import { earlier, insertRows, insertStatements, later, runWrites, withRows, with
  * is the one-device shorthand. Rules:
  * - device facts and identity keep the last non-empty value a device sent (empty means "not said", never "erase");
  * - UTM fields come from the landing page of the player's first session, and only while the player has none;
- * - counters add up (sessions, page views), first/last session and last seen move only outward.
+ * - counters add up (sessions, page views), first/last session and last seen move only outward;
+ * - last seen is kept to the minute (LAST_SEEN_STEP_MS): a report that changes nothing else within it is not written.
  * Callers wanting all-or-nothing pass a transaction.
  */
 
@@ -152,12 +153,22 @@ const UPDATE_COLUMNS: Column[] = [
   ...IDENTITY_FIELDS.map((name): Column => ({ name, type: 'text' })),
   ...UTM_FIELDS.map((name): Column => ({ name, type: 'text' })),
   { name: 'seen_at', type: 'text' },
+  { name: 'seen_floor', type: 'text' },
   { name: 'first_session_at', type: 'text' },
   { name: 'last_session_at', type: 'text' },
   { name: 'sessions', type: 'integer' },
   { name: 'page_views', type: 'integer' },
   { name: 'updated_at', type: 'text' },
 ];
+
+/**
+ * Last seen is kept to the minute: a report that would change nothing on the player but move last seen by less
+ * than this is not written at all. Every event of a device used to rewrite its whole player row, a new row
+ * version with an entry in each of the players' indexes, although the only change was a timestamp a few
+ * seconds later; now a device busy sending events costs its player one write a minute. Sessions, page views,
+ * device facts, identity and UTM are written whenever they change.
+ */
+export const LAST_SEEN_STEP_MS = 60_000;
 
 const noUtmYet = UTM_FIELDS.map((name) => `players.${name} IS NULL`).join(' AND ');
 const UPDATE_SQL = `UPDATE players SET ${[
@@ -169,7 +180,13 @@ const UPDATE_SQL = `UPDATE players SET ${[
   'session_count = players.session_count + v.sessions',
   'page_views = players.page_views + v.page_views',
   'updated_at = v.updated_at',
-].join(', ')} FROM v WHERE players.id = v.id`;
+].join(', ')} FROM v WHERE players.id = v.id AND NOT (${[
+  'v.sessions = 0',
+  'v.page_views = 0',
+  '(v.seen_at IS NULL OR (players.last_seen_at IS NOT NULL AND players.last_seen_at >= v.seen_floor))',
+  ...[...DEVICE_FIELDS, ...IDENTITY_FIELDS].map((name) => `(v.${name} IS NULL OR v.${name} IS NOT DISTINCT FROM players.${name})`),
+  `((${UTM_FIELDS.map((name) => `v.${name} IS NULL`).join(' AND ')}) OR NOT (${noUtmYet}))`,
+].join(' AND ')})`;
 
 /** The statements applying reports to existing players (ids from `ensurePlayers`), one per chunk of players. */
 export function updatePlayersStatements(dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date): Statement[] {
@@ -183,6 +200,7 @@ export function updatePlayersStatements(dialect: Dialect, updates: readonly (Pla
       ...IDENTITY_FIELDS.map((name) => given(write.identity?.[name])),
       ...UTM_FIELDS.map((name) => given(write.utm?.[name])),
       write.seenAt ?? null,
+      write.seenAt ? new Date(Date.parse(write.seenAt) - LAST_SEEN_STEP_MS).toISOString() : null,
       write.sessions?.first ?? null,
       write.sessions?.last ?? null,
       write.sessions?.count ?? 0,

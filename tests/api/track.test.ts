@@ -169,6 +169,32 @@ describe('a batch from the storefront', () => {
   });
 });
 
+describe('last seen, kept to the minute', () => {
+  it('does not rewrite the player for an event within a minute of the last one, unless something else changes', async () => {
+    const visitor = id('minute');
+    const start = now() - 50_000;
+    const event = (at: number, device?: Record<string, string>) =>
+      track({ key, visitor_id: visitor, device: { platform: 'web', browser: 'Chrome', ...device }, items: [{ type: 'event', id: id('e'), at, name: 'view_item' }] });
+
+    expect((await event(start)).status).toBe(200);
+    const first = await playerOf(visitor);
+    expect(first?.last_seen_at).toBe(new Date(start).toISOString());
+
+    // 30 s later, the same facts: the event is stored, the player row is left as it was.
+    expect((await event(start + 30_000)).status).toBe(200);
+    expect(await playerOf(visitor)).toEqual(first);
+    expect(await eventsOf(Number(first?.id))).toHaveLength(2);
+
+    // Still within the minute, but the browser changed: written, last seen with it.
+    expect((await event(start + 40_000, { browser: 'Firefox' })).status).toBe(200);
+    expect(await playerOf(visitor)).toMatchObject({ browser: 'Firefox', last_seen_at: new Date(start + 40_000).toISOString() });
+
+    // More than a minute after the last seen time written: written.
+    expect((await event(start + 105_000, { browser: 'Firefox' })).status).toBe(200);
+    expect((await playerOf(visitor))?.last_seen_at).toBe(new Date(start + 105_000).toISOString());
+  });
+});
+
 describe('many browsers at once', () => {
   it('stores every event once and adds up every counter when batches of many devices arrive together (PostgreSQL writes them in parallel lanes)', async () => {
     const visitors = Array.from({ length: 60 }, () => id('crowd'));
