@@ -811,5 +811,20 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('applications').dropColumn('audience_epoch').execute();
       },
     },
+    '0014_events_application_fk': {
+      async up(db: Kysely<any>) {
+        // Every event row carried two foreign-key checks, each a locking lookup run per inserted row: a third
+        // of what PostgreSQL spent storing an event (tests/bench/ingest.ts). The application's is redundant:
+        // an event's player belongs to the application, and deleting the application deletes its players and,
+        // through events.player_id, their events. SQLite checks keys in process for little, and can drop a
+        // constraint only by rebuilding the table, so it keeps it.
+        if (dialect === 'postgres') await sql`alter table events drop constraint if exists events_application_id_fkey`.execute(db);
+      },
+      async down(db: Kysely<any>) {
+        if (dialect === 'postgres') {
+          await sql`alter table events add constraint events_application_id_fkey foreign key (application_id) references applications (application_id) on delete cascade`.execute(db);
+        }
+      },
+    },
   };
 }
