@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { Dialect } from '../db';
+import { PREPARED, type Dialect } from '../db';
 import type { Database } from '../db/schema';
 
 /*
@@ -83,8 +83,8 @@ export function insertStatements(dialect: Dialect, table: string, columns: reado
   const out: Statement[] = [];
   for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
     const source = rowSource(dialect, columns, chunk);
-    const body = dialect === 'postgres' ? `SELECT * FROM ${source.sql}` : source.sql;
-    out.push({ sql: `INSERT INTO ${table} (${list(columns)}) ${body} ${tail}`, params: source.params });
+    const sql = dialect === 'postgres' ? `${PREPARED}INSERT INTO ${table} (${list(columns)}) SELECT * FROM ${source.sql} ${tail}` : `INSERT INTO ${table} (${list(columns)}) ${source.sql} ${tail}`;
+    out.push({ sql, params: source.params });
   }
   return out;
 }
@@ -99,7 +99,7 @@ export function withRowsStatements(dialect: Dialect, columns: readonly Column[],
     const source = rowSource(dialect, columns, chunk);
     const cte =
       dialect === 'postgres'
-        ? `WITH v AS (SELECT * FROM ${source.sql} AS u(${list(columns)}))`
+        ? `${PREPARED}WITH v AS (SELECT * FROM ${source.sql} AS u(${list(columns)}))`
         : `WITH v(${list(columns)}) AS (${source.sql})`;
     out.push({ sql: `${cte} ${statement}`, params: source.params });
   }
@@ -132,9 +132,9 @@ export async function runWrites(db: Kysely<Database>, dialect: Dialect, statemen
   const ctes = statements.map((statement, index) => {
     const offset = params.length;
     params.push(...statement.params);
-    return `w${index} AS (${statement.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+    return `w${index} AS (${statement.sql.replace(PREPARED, '').replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
   });
-  await db.executeQuery(CompiledQuery.raw(`WITH ${ctes.join(', ')} SELECT 1`, params));
+  await db.executeQuery(CompiledQuery.raw(`${PREPARED}WITH ${ctes.join(', ')} SELECT 1`, params));
 }
 
 /**
