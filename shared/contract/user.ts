@@ -80,14 +80,17 @@ export const ResetPasswordBody = z.object({ email: Email, password: NewPassword 
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 export const ResetPasswordAnswer = z.object({ email: z.string() });
 
+/** The rule of a form's `confirm_password`: the same as its `field`, else "the passwords differ" under it. */
+function confirms<F extends string>(field: F) {
+  const check = (form: Record<F | 'confirm_password', unknown>) => form[field] === form.confirm_password;
+  return [check, { message: V.confirmPassword, path: ['confirm_password'] as PropertyKey[] }] as const;
+}
+
 /**
  * The forgot-password form: the body and the new password typed twice, since a typo only shows once the
  * emailed link has been opened.
  */
-export const ResetPasswordForm = ResetPasswordBody.extend({ confirm_password: z.string() }).refine((form) => form.password === form.confirm_password, {
-  message: V.confirmPassword,
-  path: ['confirm_password'],
-});
+export const ResetPasswordForm = ResetPasswordBody.extend({ confirm_password: z.string() }).refine(...confirms('password'));
 export type ResetPasswordForm = z.infer<typeof ResetPasswordForm>;
 
 /** The change-password form (spec §3): old, new, confirm and the emailed OTP. */
@@ -98,10 +101,7 @@ export const ChangePasswordForm = z
     confirm_password: z.string(),
     otp: Otp,
   })
-  .refine((form) => form.new_password === form.confirm_password, {
-    message: V.confirmPassword,
-    path: ['confirm_password'],
-  });
+  .refine(...confirms('new_password'));
 export type ChangePasswordForm = z.infer<typeof ChangePasswordForm>;
 
 /** POST /user/password/change takes one of three bodies (spec §7). */

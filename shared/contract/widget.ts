@@ -293,14 +293,18 @@ const Honeypot = z.string().max(1000).optional();
 
 const VisitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
+/** An email or phone a shopper may leave empty; one typed is checked with the console's rules. */
+const VisitorEmail = z.string().trim().max(254).refine((v) => v === '' || isEmail(v), { message: V.email }).optional();
+const VisitorPhone = z.string().trim().max(30).refine((v) => v === '' || isMobileNumber(v), { message: V.mobileNumber }).optional();
+
 /** POST /api/sdk/lead: a contact form, a maxlead capture. `website` is the honeypot: bots fill it, people don't see it. */
 export const LeadSubmit = z.object({
   key: z.string().min(8).max(64),
   widget_id: z.number().int(),
   visitor_id: VisitorId,
   name: Text(100).optional(),
-  email: z.string().trim().max(254).refine((v) => v === '' || isEmail(v), { message: V.email }).optional(),
-  phone: z.string().trim().max(30).refine((v) => v === '' || isMobileNumber(v), { message: V.mobileNumber }).optional(),
+  email: VisitorEmail,
+  phone: VisitorPhone,
   message: Text(2000).optional(),
   button_type: ContactButtonType.optional(),
   page_url: z.string().max(2000).optional(),
@@ -313,8 +317,8 @@ export const SpinRequest = z.object({
   key: z.string().min(8).max(64),
   widget_id: z.number().int(),
   visitor_id: VisitorId,
-  email: z.string().trim().max(254).refine((v) => v === '' || isEmail(v), { message: V.email }).optional(),
-  phone: z.string().trim().max(30).refine((v) => v === '' || isMobileNumber(v), { message: V.mobileNumber }).optional(),
+  email: VisitorEmail,
+  phone: VisitorPhone,
   website: Honeypot,
 });
 export type SpinRequest = z.infer<typeof SpinRequest>;
