@@ -181,11 +181,14 @@ function startChild(env: Record<string, string>): ChildRun {
  */
 export async function crashAndRecover(options: CrashOptions): Promise<CrashOutcome> {
   const env = { ...options.env, CRASH_CONCURRENCY: String(options.concurrency) };
-  // On a busy machine the first worker could finish everything before the kill lands: a little past the kill
-  // point its handlers stop finishing, so the kill always finds jobs in flight.
-  const first = startChild({ ...env, CRASH_STALL_AFTER: String(options.killAfter + 20) });
+  // A little past the kill point the first worker's handlers stop finishing, and the kill waits until one of
+  // those has started: the kill then always finds a job in flight that said it started. (Waiting only for the
+  // finished count could kill, on a busy machine, while the worker held just jobs it had taken from the queue
+  // but not yet started: re-run once, they looked like jobs that never ran twice.)
+  const stallAfter = options.killAfter + 20;
+  const first = startChild({ ...env, CRASH_STALL_AFTER: String(stallAfter) });
   try {
-    await waitFor('the first worker to finish some jobs', () => first.doneJobIds.size >= options.killAfter, 60_000);
+    await waitFor('the first worker to finish some jobs and hold one in flight', () => first.doneJobIds.size >= options.killAfter && first.starts.length > stallAfter, 60_000);
   } catch (error) {
     first.child.kill('SIGKILL');
     throw new Error(`${(error as Error).message}\n${first.stderr.join('')}`);
