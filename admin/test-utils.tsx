@@ -76,11 +76,13 @@ export type Handler = (call: Call) => unknown;
 
 /**
  * Stubs fetch with handlers by "METHOD /api/path" (a handler returns the `data`, or a Response for a
- * refusal); the application shop_one itself answers with `app`. Unknown calls answer NOT_FOUND. Returns the
- * calls made. Undone by `vi.unstubAllGlobals()`.
+ * refusal); the application itself (`app.application_id`, shop_one when it has none) answers with `app`.
+ * Unknown calls answer NOT_FOUND. Returns the calls made. Undone by `vi.unstubAllGlobals()`.
  */
 export function fakeApi(handlers: Record<string, Handler>, app: object): Call[] {
   const calls: Call[] = [];
+  const { application_id: id } = app as { application_id?: unknown };
+  const appPath = `/api/application/${typeof id === 'string' ? id : 'shop_one'}`;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
@@ -92,7 +94,7 @@ export function fakeApi(handlers: Record<string, Handler>, app: object): Call[] 
         body: init.body ? JSON.parse(String(init.body)) : undefined,
       };
       calls.push(call);
-      if (call.method === 'GET' && call.path === '/api/application/shop_one') return answer({ success: true, data: app });
+      if (call.method === 'GET' && call.path === appPath) return answer({ success: true, data: app });
       const handler = handlers[`${call.method} ${call.path}`];
       if (!handler) return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
       const data = handler(call);

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Widget } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { fakeApi, pageOf, renderInConsole, type Call } from '../../test-utils';
 import { WidgetTable } from './widget-table';
 
 const rules = {
@@ -30,32 +30,26 @@ const wheel: Widget = {
   updated: '2025-03-02T08:00:00.000Z',
 };
 
-type Call = { path: string; method: string; body: unknown; query: string };
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
 let calls: Call[] = [];
 let widgets: Widget[] = [];
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['user'] });
-  calls = [];
   widgets = [wheel];
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (url, init) => {
-    const parsed = new URL(url);
-    const call = { path: parsed.pathname, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined, query: parsed.search };
-    calls.push(call);
-    if (call.method === 'GET') return answer({ success: true, data: { items: widgets, total: widgets.length, page: 1, limit: 20 } });
-    if (call.method === 'POST' && call.path.endsWith('/status')) {
-      widgets = widgets.map((w) => ({ ...w, status: (call.body as { status: Widget['status'] }).status }));
-      return answer({ success: true, data: widgets[0] });
-    }
-    if (call.method === 'DELETE') {
-      widgets = [];
-      return answer({ success: true, data: {} });
-    }
-    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  calls = fakeApi(
+    {
+      'GET /api/application/shop_one/widget': () => pageOf(widgets),
+      'POST /api/application/shop_one/widget/4/status': (call) => {
+        widgets = widgets.map((w) => ({ ...w, status: (call.body as { status: Widget['status'] }).status }));
+        return widgets[0];
+      },
+      'DELETE /api/application/shop_one/widget/4': () => {
+        widgets = [];
+        return {};
+      },
+    },
+    {},
+  );
 });
 
 afterEach(() => {
@@ -83,7 +77,7 @@ describe('the widget list', () => {
     expect(await screen.findByText('Lucky wheel')).toBeTruthy();
     expect(screen.getByText('Spin wheel')).toBeTruthy();
     expect(screen.getByText('1.5k')).toBeTruthy();
-    expect(calls[0].query).toContain('types=schedule%2Cbanner%2Ccontact%2Cspin');
+    expect(calls[0].query.get('types')).toBe('schedule,banner,contact,spin');
   });
 
   describe('when a widget is switched on', () => {

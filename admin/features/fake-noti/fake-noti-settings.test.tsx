@@ -1,30 +1,27 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { fakeApi, renderInApplication, writesOf, type Call } from '../../test-utils';
 import { WidgetEditor } from '../banners/widget-editor';
 import { FakeNotiSettingsSection, fakeNotiProblems } from './fake-noti-settings';
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-let writes: { url: string; body: any }[] = [];
+let calls: Call[] = [];
 
 function serve(applicationId: string) {
-  fetchMock.mockImplementation(async (url, init) => {
-    const method = init.method ?? 'GET';
-    const path = new URL(url).pathname;
-    if (method === 'GET' && path === `/api/application/${applicationId}`) {
-      return answer({
-        success: true,
-        data: { application_id: applicationId, name: 'Shop', client_key: 'ck_0123456789', total_users: 0, platforms: [], created: '2025-01-01T00:00:00.000Z', deleting_at: null, role: 'super_user', plan: 'free' },
-      });
-    }
-    if (method === 'POST') {
-      const body = JSON.parse(String(init.body));
-      writes.push({ url: path, body });
-      return answer({ success: true, data: { id: 9, views: 0, clicks: 0, leads: 0, created: '2025-01-01T00:00:00.000Z', updated: '2025-01-01T00:00:00.000Z', ...body } });
-    }
-    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-  });
+  calls = fakeApi(
+    {
+      [`POST /api/application/${applicationId}/widget`]: (call) => ({
+        id: 9,
+        views: 0,
+        clicks: 0,
+        leads: 0,
+        created: '2025-01-01T00:00:00.000Z',
+        updated: '2025-01-01T00:00:00.000Z',
+        ...(call.body as object),
+      }),
+    },
+    { application_id: applicationId, name: 'Shop', client_key: 'ck_0123456789', total_users: 0, platforms: [], created: '2025-01-01T00:00:00.000Z', deleting_at: null, role: 'super_user', plan: 'free' },
+  );
 }
 
 function openEditor(applicationId: string) {
@@ -45,9 +42,6 @@ function openEditor(applicationId: string) {
 beforeEach(() => {
   (window as unknown as { happyDOM: { settings: { handleDisabledFileLoadingAsSuccess: boolean } } }).happyDOM.settings.handleDisabledFileLoadingAsSuccess = true;
   useAppStore.setState({ token: 'tok', roles: ['super_user'] });
-  writes = [];
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
 });
 
 afterEach(() => {
@@ -64,9 +58,11 @@ describe('the fake-buyer notice settings', () => {
     await act(async () => {
       fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
     });
-    await waitFor(() => expect(writes).toHaveLength(1));
-    expect(writes[0].body.settings.source).toBe('shop_orders');
-    expect(writes[0].body.settings.items).toEqual([]);
+    await waitFor(() => expect(writesOf(calls)).toHaveLength(1));
+    const [{ path, body }] = writesOf(calls) as { path: string; body: { settings: { source: string; items: unknown[] } } }[];
+    expect(path).toBe('/api/application/demo_myshopify_com/widget');
+    expect(body.settings.source).toBe('shop_orders');
+    expect(body.settings.items).toEqual([]);
   });
 
   it('do not offer orders to an application that is not a shop', async () => {
