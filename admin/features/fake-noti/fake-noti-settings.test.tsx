@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
 import { fakeApi, renderInApplication, writesOf, type Call } from '../../test-utils';
 import { WidgetEditor } from '../banners/widget-editor';
+import { application } from '../players/fixtures';
 import { FakeNotiSettingsSection, fakeNotiProblems } from './fake-noti-settings';
 
 let calls: Call[] = [];
@@ -20,7 +21,7 @@ function serve(applicationId: string) {
         ...(call.body as object),
       }),
     },
-    { application_id: applicationId, name: 'Shop', client_key: 'ck_0123456789', total_users: 0, platforms: [], created: '2025-01-01T00:00:00.000Z', deleting_at: null, role: 'super_user', plan: 'free' },
+    { ...application, application_id: applicationId },
   );
 }
 

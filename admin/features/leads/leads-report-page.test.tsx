@@ -3,20 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Lead } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
+import { application as audienceApplication } from '../players/fixtures';
 import { LeadsReportPage, dayBound } from './leads-report-page';
 import { downloadLeadsCsv, fileNameOf } from './export-leads';
 
-const application = {
-  application_id: 'shop_one',
-  name: 'Shop One',
-  client_key: 'ck_0123456789',
-  total_users: 0,
-  platforms: [],
-  created: '2025-01-01T00:00:00.000Z',
-  deleting_at: null,
-  role: 'manager',
-  plan: 'free',
-};
+/** The application as a manager sees it. */
+const application = { ...audienceApplication, role: 'manager' };
 
 const spinLead: Lead = {
   id: 11,

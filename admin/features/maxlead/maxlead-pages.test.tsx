@@ -3,20 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Widget } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, type Handler, pageOf, renderInApplication, writesOf } from '../../test-utils';
+import { application as audienceApplication } from '../players/fixtures';
 import { buttonValueProblem } from './button-types';
 import { FeaturePage, MaxleadPage } from './maxlead-pages';
 
-const application = {
-  application_id: 'shop_one',
-  name: 'Shop One',
-  client_key: 'ck_0123456789',
-  total_users: 0,
-  platforms: [],
-  created: '2025-01-01T00:00:00.000Z',
-  deleting_at: null,
-  role: 'manager',
-  plan: 'free',
-};
+/** The application as a manager sees it. */
+const application = { ...audienceApplication, role: 'manager' };
 
 const saved: Widget = {
   id: 3,
