@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { inferValueType, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
-import { earlier, insertRows, insertStatements, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
+import { earlier, insertRows, insertStatements, keyInParameter, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
 
 /*
  * The one place that creates and updates players from what devices report: the storefront SDK's batches and
@@ -113,6 +113,12 @@ export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writ
   const take = (found: Found[]) => {
     for (const row of found) out.set(playerKey(row.application_id, row.device_id), { id: Number(row.id), created: Boolean(row.created) });
   };
+  // The players of v's devices: on PostgreSQL one index lookup per device, whatever plan the table's size at
+  // planning time suggested (ingest-sql.ts, "Plans on PostgreSQL").
+  const found =
+    dialect === 'postgres'
+      ? 'v CROSS JOIN LATERAL (SELECT p.id, p.application_id, p.device_id FROM players p WHERE p.application_id = v.application_id AND p.device_id = v.device_id OFFSET 0) p'
+      : 'players p JOIN v ON p.application_id = v.application_id AND p.device_id = v.device_id';
   const insert = `INSERT INTO players (${columns.map((column) => column.name).join(', ')})`;
   const returning = 'ON CONFLICT (application_id, device_id) DO NOTHING RETURNING id, application_id, device_id';
   if (dialect === 'postgres') {
@@ -124,7 +130,7 @@ export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writ
         dialect,
         columns,
         rows,
-        `, created AS (${insert} SELECT * FROM v ${returning}) SELECT id, application_id, device_id, true AS created FROM created UNION ALL SELECT p.id, p.application_id, p.device_id, false FROM players p JOIN v ON p.application_id = v.application_id AND p.device_id = v.device_id`,
+        `, created AS (${insert} SELECT * FROM v ${returning}) SELECT id, application_id, device_id, true AS created FROM created UNION ALL SELECT p.id, p.application_id, p.device_id, false FROM ${found}`,
       ),
     );
   } else {
@@ -140,7 +146,7 @@ export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writ
         dialect,
         columns.slice(0, 2),
         existing,
-        'SELECT p.id, p.application_id, p.device_id, 0 AS created FROM players p JOIN v ON p.application_id = v.application_id AND p.device_id = v.device_id',
+        `SELECT p.id, p.application_id, p.device_id, 0 AS created FROM ${found}`,
       ),
     );
   }
@@ -171,7 +177,7 @@ const UPDATE_COLUMNS: Column[] = [
 export const LAST_SEEN_STEP_MS = 60_000;
 
 const noUtmYet = UTM_FIELDS.map((name) => `players.${name} IS NULL`).join(' AND ');
-const UPDATE_SQL = `UPDATE players SET ${[
+const updateSql = (dialect: Dialect) => `UPDATE players SET ${[
   ...[...DEVICE_FIELDS, ...IDENTITY_FIELDS].map((name) => `${name} = COALESCE(v.${name}, players.${name})`),
   ...UTM_FIELDS.map((name) => `${name} = CASE WHEN ${noUtmYet} THEN v.${name} ELSE players.${name} END`),
   `last_seen_at = ${later('players.last_seen_at', 'v.seen_at')}`,
@@ -186,7 +192,8 @@ const UPDATE_SQL = `UPDATE players SET ${[
   '(v.seen_at IS NULL OR (players.last_seen_at IS NOT NULL AND players.last_seen_at >= v.seen_floor))',
   ...[...DEVICE_FIELDS, ...IDENTITY_FIELDS].map((name) => `(v.${name} IS NULL OR v.${name} IS NOT DISTINCT FROM players.${name})`),
   `((${UTM_FIELDS.map((name) => `v.${name} IS NULL`).join(' AND ')}) OR NOT (${noUtmYet}))`,
-].join(' AND ')})`;
+].join(' AND ')})${keyInParameter(dialect, UPDATE_COLUMNS, 'id', 'players.id')}`;
+const UPDATE_SQL: Record<Dialect, string> = { sqlite: updateSql('sqlite'), postgres: updateSql('postgres') };
 
 /** The statements applying reports to existing players (ids from `ensurePlayers`), one per chunk of players. */
 export function updatePlayersStatements(dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date): Statement[] {
@@ -207,7 +214,7 @@ export function updatePlayersStatements(dialect: Dialect, updates: readonly (Pla
       write.pageViews ?? 0,
       at,
     ]);
-  return withRowsStatements(dialect, UPDATE_COLUMNS, rows, UPDATE_SQL);
+  return withRowsStatements(dialect, UPDATE_COLUMNS, rows, UPDATE_SQL[dialect]);
 }
 
 /** Applies reports to existing players (ids from `ensurePlayers`). */
@@ -326,6 +333,11 @@ export async function defineSdkAttributes(
   );
 }
 
+const REMOVED_COLUMNS: Column[] = [
+  { name: 'player_id', type: 'bigint' },
+  { name: 'name', type: 'text' },
+];
+
 /**
  * Attribute values, in two steps: a name seen for the first time gets its definition now (source 'sdk', type
  * from `inferValueType`: `.date` names are dates), since the type decides how values are stored; the statements
@@ -386,13 +398,10 @@ export async function attributeStatements(db: Kysely<Database>, dialect: Dialect
   return [
     ...withRowsStatements(
       dialect,
-      [
-        { name: 'player_id', type: 'bigint' },
-        { name: 'name', type: 'text' },
-      ],
+      REMOVED_COLUMNS,
       removed,
       // A row-value IN, not EXISTS: SQLite then looks each pair up in the primary key instead of scanning the table.
-      'DELETE FROM player_attributes WHERE (player_id, name) IN (SELECT player_id, name FROM v)',
+      `DELETE FROM player_attributes WHERE (player_id, name) IN (SELECT player_id, name FROM v)${keyInParameter(dialect, REMOVED_COLUMNS, 'player_id', 'player_id')}`,
     ),
     ...insertStatements(
       dialect,

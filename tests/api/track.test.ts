@@ -1,5 +1,8 @@
+import { createRequire } from 'node:module';
+import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /**
@@ -270,6 +273,72 @@ describe('a player another server process creates at the same moment', () => {
       expect((await eventsOf(Number(player?.id))).map((event) => event.name)).toEqual(['session_start']);
     } finally {
       await other.end();
+    }
+  });
+});
+
+describe('ingestion on a young PostgreSQL table', () => {
+  // Ingestion's statements are prepared, and PostgreSQL keeps one generic plan per statement, made for the tables
+  // as they were then. A plan made while a shop had a thousand players must still reach a group's players and
+  // their attributes through the indexes: a sequential scan there reads the whole table for every group, and
+  // keeps doing so while the table grows, until the next ANALYZE (server/domain/ingest-sql.ts, "Plans on PostgreSQL").
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('reaches players and their attributes through their indexes', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const client = new pg.Client({ connectionString: config.url });
+    await client.connect();
+    const stamp = new Date(now()).toISOString();
+    await client.query(
+      "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) SELECT $1, 'young-' || n, 'web', 'desktop', $2, $2 FROM generate_series(1, 1000) AS n",
+      [APP, stamp],
+    );
+    await client.query('ANALYZE players');
+    const visitor = id('planned');
+    const at = new Date(now()).toISOString();
+    const batch = (items: IngestItem[]): IngestBatch => ({ applicationId: APP, deviceId: visitor, device: { platform: 'web', os: 'Android' }, items });
+    // A new player, then the same one again: creating, finding, updating, setting and removing an attribute.
+    await writeBatches(db(server), 'postgres', [batch([{ kind: 'set', attributes: { plan: 'gold' }, at }])], new Date(now()));
+    const statements: CompiledQuery[] = [];
+    const recording = new Proxy(db(server), {
+      get(target, property, receiver) {
+        if (property !== 'executeQuery') return Reflect.get(target, property, receiver);
+        return (query: CompiledQuery) => {
+          statements.push(query);
+          return target.executeQuery(query);
+        };
+      },
+    });
+    const later = new Date(now() + 120_000).toISOString();
+    await writeBatches(
+      recording,
+      'postgres',
+      [
+        batch([
+          { kind: 'event', counts: 'session', clientId: id('s'), name: 'session_start', properties: null, sessionId: id('session'), at: later },
+          { kind: 'set', attributes: { plan: null }, at: later },
+        ]),
+      ],
+      new Date(now()),
+    );
+    expect(statements.some((statement) => statement.sql.includes('UPDATE players'))).toBe(true);
+    expect(statements.some((statement) => statement.sql.includes('DELETE FROM player_attributes'))).toBe(true);
+
+    const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as { prepareValue(value: unknown): string | null };
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      const scans: string[] = [];
+      for (const [index, statement] of statements.entries()) {
+        await client.query(`PREPARE planned_${index} AS ${statement.sql}`);
+        const args = statement.parameters.map((value) => {
+          const text = prepareValue(value);
+          return text === null ? 'NULL' : client.escapeLiteral(text);
+        });
+        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE planned_${index}${args.length > 0 ? `(${args.join(', ')})` : ''}`);
+        for (const row of plan.rows) if (/Seq Scan on (players|player_attributes)\b/.test(row['QUERY PLAN'])) scans.push(`${row['QUERY PLAN'].trim()} in ${statement.sql.slice(0, 120)}`);
+      }
+      expect(scans).toEqual([]);
+    } finally {
+      await client.end();
     }
   });
 });
