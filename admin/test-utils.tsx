@@ -70,19 +70,23 @@ export interface Call {
   path: string;
   query: URLSearchParams;
   body: unknown;
+  /** Aborted when the screen cancels the call. */
+  signal?: AbortSignal;
 }
 
+/** Answers a call: the `data`, a Response (for a refusal), or a promise of either (to answer later). */
 export type Handler = (call: Call) => unknown;
 
 /**
  * Stubs fetch with handlers by "METHOD /api/path" (a handler returns the `data`, or a Response for a
- * refusal); the application itself (`app.application_id`, shop_one when it has none) answers with `app`.
+ * refusal); the application itself (`app.application_id`, shop_one when it has none) answers with `app`,
+ * and without `app` (a screen outside any application: signing in, a public page) it is not answered.
  * Unknown calls answer NOT_FOUND. Returns the calls made. Undone by `vi.unstubAllGlobals()`.
  */
-export function fakeApi(handlers: Record<string, Handler>, app: object): Call[] {
+export function fakeApi(handlers: Record<string, Handler>, app?: object): Call[] {
   const calls: Call[] = [];
-  const { application_id: id } = app as { application_id?: unknown };
-  const appPath = `/api/application/${typeof id === 'string' ? id : 'shop_one'}`;
+  const { application_id: id } = (app ?? {}) as { application_id?: unknown };
+  const appPath = app ? `/api/application/${typeof id === 'string' ? id : 'shop_one'}` : undefined;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
@@ -92,16 +96,31 @@ export function fakeApi(handlers: Record<string, Handler>, app: object): Call[] 
         path: parsed.pathname,
         query: parsed.searchParams,
         body: init.body ? JSON.parse(String(init.body)) : undefined,
+        signal: init.signal ?? undefined,
       };
       calls.push(call);
       if (call.method === 'GET' && call.path === appPath) return answer({ success: true, data: app });
       const handler = handlers[`${call.method} ${call.path}`];
       if (!handler) return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-      const data = handler(call);
+      const data = await handler(call);
       return data instanceof Response ? data : answer({ success: true, data });
     }),
   );
   return calls;
+}
+
+/**
+ * A handler that gives `answers` one per call, in turn (the last one again once they run out), for a
+ * route asked more than once with different outcomes: a refusal, then the same form sent again.
+ */
+export function inTurn(...answers: unknown[]): Handler {
+  let next = 0;
+  return () => {
+    const given = answers[Math.min(next, answers.length - 1)];
+    next += 1;
+    // A Response's body can be read only once.
+    return given instanceof Response ? given.clone() : given;
+  };
 }
 
 /** The calls that were not reads (what the screen asked the server to change), in order. */

@@ -1,11 +1,11 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
-import { answer, fill, press, renderInConsole } from '../../test-utils';
+import { answer, type Call, fakeApi, fill, inTurn, press, renderInConsole } from '../../test-utils';
 import { PasswordChangeForm, RESEND_COOLDOWN_SECONDS } from './password-change-form';
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-const sent = () => fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init.body)));
+let calls: Call[] = [];
+const sent = () => calls.map((call) => call.body);
 const toasts = () => useAppStore.getState().toasts.map((toast) => toast.message);
 
 function fillForm(confirm = 'new secret') {
@@ -17,8 +17,8 @@ function fillForm(confirm = 'new secret') {
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: [] });
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
+  // Until a test says how the server answers, every call answers NOT_FOUND.
+  calls = fakeApi({});
 });
 
 afterEach(() => {
@@ -29,7 +29,7 @@ afterEach(() => {
 describe('the change-password form', () => {
   it('sends the code, then waits before it can be sent again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    fetchMock.mockResolvedValue(answer({ success: true, data: {}, message: 'We emailed you a code' }));
+    calls = fakeApi({ 'POST /api/user/password/change': () => answer({ success: true, data: {}, message: 'We emailed you a code' }) });
     renderInConsole(<PasswordChangeForm />);
     await press('Send code');
     expect(sent()).toEqual([{ init: true }]);
@@ -51,16 +51,17 @@ describe('the change-password form', () => {
     fillForm('new secrets');
     await press('Change password');
     expect(screen.getByText('Confirm password does not match')).toBeTruthy();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(calls).toEqual([]);
   });
 
   it('puts a wrong code on the code field, then changes the password, empties the form and says so', async () => {
     const onChanged = vi.fn();
-    fetchMock
-      .mockResolvedValueOnce(
+    calls = fakeApi({
+      'POST /api/user/password/change': inTurn(
         answer({ success: false, error: 'OTP_INVALID', message: 'The code is wrong or has expired.', fields: [{ path: 'otp', message: 'The code is wrong or has expired.' }] }, 400),
-      )
-      .mockResolvedValueOnce(answer({ success: true, data: {} }));
+        {},
+      ),
+    });
     renderInConsole(<PasswordChangeForm onChanged={onChanged} />);
     fillForm();
     await press('Change password');
@@ -77,7 +78,9 @@ describe('the change-password form', () => {
   });
 
   it('shows a code that could not be sent in the form’s banner', async () => {
-    fetchMock.mockResolvedValueOnce(answer({ success: false, error: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Try again in a minute.' }, 429));
+    calls = fakeApi({
+      'POST /api/user/password/change': () => answer({ success: false, error: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Try again in a minute.' }, 429),
+    });
     renderInConsole(<PasswordChangeForm />);
     await press('Send code');
     expect(await screen.findByText('Too many attempts. Try again in a minute.')).toBeTruthy();

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
-import { answer, fill, renderInConsole } from '../../test-utils';
+import { answer, type Call, fakeApi, fill, renderInConsole, writesOf } from '../../test-utils';
 import { CreateApplicationModal } from './create-application-modal';
 
 const created = {
@@ -16,7 +16,7 @@ const created = {
   plan: 'free',
 };
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+let calls: Call[] = [];
 
 async function create() {
   await act(async () => {
@@ -33,8 +33,8 @@ function open() {
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['admin'] });
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
+  // Until a test says how the server takes the new application, every call answers NOT_FOUND.
+  calls = fakeApi({});
 });
 
 afterEach(() => {
@@ -48,7 +48,7 @@ describe('the create application form', () => {
       await create();
       expect(screen.getByText('Application ID must be 3 to 64 letters, digits or underscores')).toBeTruthy();
       expect(screen.getByText('Application name must not be blank')).toBeTruthy();
-      expect(fetchMock).not.toHaveBeenCalled();
+      expect(calls).toEqual([]);
     });
   });
 
@@ -60,7 +60,7 @@ describe('the create application form', () => {
       await create();
       expect(screen.getByText('Application ID must be 3 to 64 letters, digits or underscores')).toBeTruthy();
       expect(screen.queryByText('Application name must not be blank')).toBeNull();
-      expect(fetchMock).not.toHaveBeenCalled();
+      expect(calls).toEqual([]);
     });
   });
 
@@ -71,30 +71,27 @@ describe('the create application form', () => {
       fill('Application name', '   ');
       await create();
       expect(screen.getByText('Application name must not be blank')).toBeTruthy();
-      expect(fetchMock).not.toHaveBeenCalled();
+      expect(calls).toEqual([]);
     });
   });
 
   describe('when the fields are valid', () => {
     it('creates the application with the trimmed values', async () => {
-      fetchMock.mockResolvedValueOnce(answer({ success: true, data: created }));
+      calls = fakeApi({ 'POST /api/application': () => created });
       const { onCreated } = open();
       fill('Application ID', ' shop_one ');
       fill('Application name', '  Shop One ');
       await create();
       await waitFor(() => expect(onCreated).toHaveBeenCalledWith(created));
-      const [url, init] = fetchMock.mock.calls[0];
-      expect(url).toContain('/api/application');
-      expect(init.method).toBe('POST');
-      expect(JSON.parse(String(init.body))).toEqual({ application_id: 'shop_one', name: 'Shop One' });
+      expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One' } }]);
     });
   });
 
   describe('when the server says the ID is taken', () => {
     it('shows its message under the ID field and keeps the form open', async () => {
-      fetchMock.mockResolvedValueOnce(
-        answer({ success: false, error: 'CONFLICT', message: 'This application ID is already taken' }, 409),
-      );
+      calls = fakeApi({
+        'POST /api/application': () => answer({ success: false, error: 'CONFLICT', message: 'This application ID is already taken' }, 409),
+      });
       const { onCreated } = open();
       fill('Application ID', 'shop_one');
       fill('Application name', 'Shop One');

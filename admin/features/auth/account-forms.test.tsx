@@ -1,19 +1,19 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
-import { answer, fill, press, renderInConsole } from '../../test-utils';
+import { answer, type Call, fakeApi, fill, inTurn, press, renderInConsole } from '../../test-utils';
 import { ForgotPasswordPage } from './forgot-password-page';
 import { RegisterPage } from './register-page';
 
 /* The two account forms that end in "check your email": register and forgot password. */
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-const sent = () => fetchMock.mock.calls.map(([url, init]) => [new URL(url).pathname, JSON.parse(String(init.body))]);
+let calls: Call[] = [];
+const sent = () => calls.map((call) => [call.path, call.body]);
 
 beforeEach(() => {
   useAppStore.getState().signOut();
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
+  // Signed out, so no application: until a test says how the server answers, every call answers NOT_FOUND.
+  calls = fakeApi({});
 });
 
 afterEach(() => {
@@ -28,15 +28,16 @@ describe('the register form', () => {
     await press('Create account');
     expect(screen.getByText('Please enter the correct email')).toBeTruthy();
     expect(screen.getByText('The password can not be less than 6 digits')).toBeTruthy();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(calls).toEqual([]);
   });
 
   it('puts a taken address on the email field, then registers and says to check the inbox', async () => {
-    fetchMock
-      .mockResolvedValueOnce(
+    calls = fakeApi({
+      'POST /api/user/register': inTurn(
         answer({ success: false, error: 'CONFLICT', message: 'This email is already registered', fields: [{ path: 'email', message: 'This email is already registered' }] }, 409),
-      )
-      .mockResolvedValueOnce(answer({ success: true, data: { id: 7, name: 'Trần Thu Lan', email: 'lan2@example.vn' } }));
+        { id: 7, name: 'Trần Thu Lan', email: 'lan2@example.vn' },
+      ),
+    });
     renderInConsole(<RegisterPage />, { path: '/register' });
     fill('Full name', 'Trần Thu Lan');
     fill('Email', 'lan@example.vn');
@@ -57,7 +58,9 @@ describe('the register form', () => {
   });
 
   it('shows a refusal that belongs to no field in a banner, and keeps what was typed', async () => {
-    fetchMock.mockResolvedValueOnce(answer({ success: false, error: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Try again in a minute.' }, 429));
+    calls = fakeApi({
+      'POST /api/user/register': () => answer({ success: false, error: 'TOO_MANY_REQUESTS', message: 'Too many attempts. Try again in a minute.' }, 429),
+    });
     renderInConsole(<RegisterPage />, { path: '/register' });
     fill('Full name', 'Lan');
     fill('Email', 'lan@example.vn');
@@ -70,14 +73,14 @@ describe('the register form', () => {
 
 describe('the forgot-password form', () => {
   it('asks for the new password twice and sends only the address and the password', async () => {
-    fetchMock.mockResolvedValueOnce(answer({ success: true, data: { email: 'lan@example.vn' } }));
+    calls = fakeApi({ 'POST /api/user/resetPassword': () => ({ email: 'lan@example.vn' }) });
     renderInConsole(<ForgotPasswordPage />, { path: '/forgot-password' });
     fill('Email', 'lan@example.vn');
     fill('New password', 'new secret');
     fill('Confirm new password', 'new secrets');
     await press('Send confirmation link');
     expect(screen.getByText('Confirm password does not match')).toBeTruthy();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(calls).toEqual([]);
 
     fill('Confirm new password', 'new secret');
     await press('Send confirmation link');

@@ -1,22 +1,19 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
-import { answer, fill, press, renderInConsole } from '../../test-utils';
+import { answer, type Call, fakeApi, fill, inTurn, press, renderInConsole } from '../../test-utils';
 import { LoginPage } from './login-page';
 
-const signedIn = {
-  success: true,
-  data: { id: 7, name: 'Lan', email: 'lan@example.com', roles: [], created: '2025-01-01T00:00:00.000Z', auth_token: 'tok_7' },
-};
+const signedIn = { id: 7, name: 'Lan', email: 'lan@example.com', roles: [], created: '2025-01-01T00:00:00.000Z', auth_token: 'tok_7' };
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-const bodies = () => fetchMock.mock.calls.map(([, init]) => JSON.parse(String(init.body)));
+let calls: Call[] = [];
+const bodies = () => calls.map((call) => call.body);
 
 beforeEach(() => {
   localStorage.clear();
   useAppStore.getState().signOut();
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
+  // Signed out, so no application: until a test says how the server answers, every call answers NOT_FOUND.
+  calls = fakeApi({});
 });
 
 afterEach(() => {
@@ -26,9 +23,9 @@ afterEach(() => {
 describe('the login form', () => {
   describe('when the account has email OTP on', () => {
     it('asks for the emailed code, then signs in with it and goes to the redirect', async () => {
-      fetchMock
-        .mockResolvedValueOnce(answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code we emailed you.' }, 400))
-        .mockResolvedValueOnce(answer(signedIn));
+      calls = fakeApi({
+        'POST /api/user/login': inTurn(answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code we emailed you.' }, 400), signedIn),
+      });
       const view = renderInConsole(<LoginPage />, { path: '/login?redirect=%2Fapplication%2Fshop_one%2Fpermission' });
 
       fill('Email', '  lan@example.com ');
@@ -53,7 +50,7 @@ describe('the login form', () => {
     });
 
     it('refuses a code that is not 6 digits without asking the server', async () => {
-      fetchMock.mockResolvedValueOnce(answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code' }, 400));
+      calls = fakeApi({ 'POST /api/user/login': () => answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code' }, 400) });
       renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'secret123');
@@ -62,13 +59,16 @@ describe('the login form', () => {
       fill('Verification code', '12ab');
       await press('Verify and log in');
       expect(screen.getByText('The code has 6 digits')).toBeTruthy();
-      expect(fetchMock).toHaveBeenCalledTimes(1);
+      expect(calls).toHaveLength(1);
     });
 
     it('shows a wrong code under the code field and stores nothing', async () => {
-      fetchMock
-        .mockResolvedValueOnce(answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code' }, 400))
-        .mockResolvedValueOnce(answer({ success: false, error: 'OTP_INVALID', message: 'The code is wrong or has expired.' }, 400));
+      calls = fakeApi({
+        'POST /api/user/login': inTurn(
+          answer({ success: false, error: 'OTP_REQUIRED', message: 'Enter the code' }, 400),
+          answer({ success: false, error: 'OTP_INVALID', message: 'The code is wrong or has expired.' }, 400),
+        ),
+      });
       renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'secret123');
@@ -83,7 +83,7 @@ describe('the login form', () => {
 
   describe('when the server refuses the password', () => {
     it('shows its message, stays on the page and stores nothing', async () => {
-      fetchMock.mockResolvedValueOnce(answer({ success: false, error: 'INVALID_PARAM', message: 'Invalid email or password' }, 400));
+      calls = fakeApi({ 'POST /api/user/login': () => answer({ success: false, error: 'INVALID_PARAM', message: 'Invalid email or password' }, 400) });
       const view = renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'wrong-password');
@@ -97,21 +97,22 @@ describe('the login form', () => {
 
   describe('when the answer has no token', () => {
     it('stores nothing', async () => {
-      fetchMock.mockResolvedValueOnce(answer({ success: true, data: { ...signedIn.data, auth_token: undefined } }));
+      calls = fakeApi({ 'POST /api/user/login': () => ({ ...signedIn, auth_token: undefined }) });
       renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'secret123');
       await press('Log in');
-      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+      await waitFor(() => expect(calls).toHaveLength(1));
       expect(useAppStore.getState().token).toBeNull();
     });
   });
 
   describe('when the email is not verified yet', () => {
     it('offers to send the verification email again', async () => {
-      fetchMock
-        .mockResolvedValueOnce(answer({ success: false, error: 'EMAIL_NOT_VERIFIED', message: 'Please verify your email first.' }, 400))
-        .mockResolvedValueOnce(answer({ success: true, data: { email: 'lan@example.com' } }));
+      calls = fakeApi({
+        'POST /api/user/login': () => answer({ success: false, error: 'EMAIL_NOT_VERIFIED', message: 'Please verify your email first.' }, 400),
+        'POST /api/user/resend': () => ({ email: 'lan@example.com' }),
+      });
       renderInConsole(<LoginPage />, { path: '/login' });
       fill('Email', 'lan@example.com');
       fill('Password', 'secret123');
@@ -119,7 +120,7 @@ describe('the login form', () => {
       await screen.findByText('Please verify your email first.');
       await press('Resend verification email');
       expect(await screen.findByText('Please check your email for verification info')).toBeTruthy();
-      expect(fetchMock.mock.calls[1][0]).toContain('/api/user/resend');
+      expect(calls[1].path).toBe('/api/user/resend');
       expect(bodies()[1]).toEqual({ email: 'lan@example.com' });
     });
   });
@@ -130,7 +131,7 @@ describe('the login form', () => {
       await press('Log in');
       expect(screen.getByText('Please enter the correct email')).toBeTruthy();
       expect(screen.getByText('This field is required')).toBeTruthy();
-      expect(fetchMock).not.toHaveBeenCalled();
+      expect(calls).toEqual([]);
     });
   });
 });

@@ -2,38 +2,29 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiKey } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { type Call, fakeApi, renderInConsole, writesOf } from '../../test-utils';
 import { ApiKeysCard } from './api-keys-card';
 
 const NEW_KEY = 'nk_Q2hhbmdlIG1lIGJlZm9yZSB0aGUgbGF1bmNoIQ_abcdefghijklmn';
 
 let keys: ApiKey[];
-let calls: { method: string; path: string }[];
+let calls: Call[] = [];
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['super_user'] });
   keys = [];
-  calls = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = new URL(url).pathname;
-      const method = init?.method ?? 'GET';
-      calls.push({ method, path });
-      if (path === '/api/application/shop_one/api_key' && method === 'GET') return answer({ success: true, data: keys });
-      if (path === '/api/application/shop_one/api_key' && method === 'POST') {
-        const made = { id: 7, prefix: NEW_KEY.slice(0, 11), created_at: '2025-03-02T08:00:00.000Z', last_used_at: null };
-        keys = [made, ...keys];
-        return answer({ success: true, data: { ...made, key: NEW_KEY } });
-      }
-      const revoked = /^\/api\/application\/shop_one\/api_key\/(\d+)$/.exec(path);
-      if (revoked && method === 'DELETE') {
-        keys = keys.filter((key) => key.id !== Number(revoked[1]));
-        return answer({ success: true, data: {} });
-      }
-      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-    }),
-  );
+  calls = fakeApi({
+    'GET /api/application/shop_one/api_key': () => keys,
+    'POST /api/application/shop_one/api_key': () => {
+      const made = { id: 7, prefix: NEW_KEY.slice(0, 11), created_at: '2025-03-02T08:00:00.000Z', last_used_at: null };
+      keys = [made, ...keys];
+      return { ...made, key: NEW_KEY };
+    },
+    'DELETE /api/application/shop_one/api_key/3': () => {
+      keys = keys.filter((key) => key.id !== 3);
+      return {};
+    },
+  });
 });
 
 afterEach(() => {
@@ -82,10 +73,10 @@ describe('the REST API keys card', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Revoke the key nk_AAAAAAAA' }));
     const dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText(/Servers using the key nk_AAAAAAAA will be refused/)).toBeTruthy();
-    expect(calls.filter((call) => call.method === 'DELETE')).toEqual([]);
+    expect(writesOf(calls)).toEqual([]);
     fireEvent.click(dialog.getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(screen.queryByText('nk_AAAAAAAA…')).toBeNull());
-    expect(calls.filter((call) => call.method === 'DELETE')).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/api_key/3' }]);
+    expect(writesOf(calls)).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/api_key/3', body: undefined }]);
     expect(screen.getByText('nk_BBBBBBBB…')).toBeTruthy();
     expect(await screen.findByText('The key has been revoked')).toBeTruthy();
   });

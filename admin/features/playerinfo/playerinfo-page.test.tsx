@@ -3,30 +3,28 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Player } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInConsole } from '../../test-utils';
+import { type Call, fakeApi, renderInConsole, writesOf } from '../../test-utils';
 import { player } from '../players/fixtures';
 import { PlayerInfoPage } from './playerinfo-page';
 
+const UNSUBSCRIBE = '/api/public/application/shop_one/playerinfo/v_8f2c1a9e77/unsubscribe';
+
 let record: Player;
-let writes: { path: string; headers: Record<string, string> }[] = [];
+let calls: Call[] = [];
+/** The unsubscribes the page sent. */
+const unsubscribes = () => writesOf(calls).filter((call) => call.method === 'POST' && call.path === UNSUBSCRIBE);
 
 beforeEach(() => {
   useAppStore.setState({ token: null, roles: [] });
   record = { ...player };
-  writes = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const path = new URL(url).pathname;
-      if (path === '/api/public/application/shop_one/playerinfo/v_8f2c1a9e77/unsubscribe' && init.method === 'POST') {
-        writes.push({ path, headers: init.headers as Record<string, string> });
-        record = { ...record, subscribed: false, channels: [] };
-        return answer({ success: true, data: {} });
-      }
-      if (path === '/api/public/application/shop_one/playerinfo/v_8f2c1a9e77') return answer({ success: true, data: record });
-      return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-    }),
-  );
+  // A public page: the visitor's record, outside any application the console loads.
+  calls = fakeApi({
+    'GET /api/public/application/shop_one/playerinfo/v_8f2c1a9e77': () => record,
+    [`POST ${UNSUBSCRIBE}`]: () => {
+      record = { ...record, subscribed: false, channels: [] };
+      return {};
+    },
+  });
 });
 
 afterEach(() => {
@@ -51,10 +49,10 @@ describe("a visitor's own record", () => {
     open('?device=v_8f2c1a9e77');
     fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
     const dialog = await screen.findByRole('dialog');
-    expect(writes).toHaveLength(0);
+    expect(unsubscribes()).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Unsubscribe' }));
     expect(await screen.findByText(/You are unsubscribed/)).toBeTruthy();
-    expect(writes).toHaveLength(1);
+    expect(unsubscribes()).toHaveLength(1);
     await waitFor(() => expect(screen.getByText('Not subscribed')).toBeTruthy());
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
   });
@@ -64,7 +62,7 @@ describe("a visitor's own record", () => {
     open('?device=v_8f2c1a9e77');
     fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Unsubscribe' }));
-    await waitFor(() => expect(writes).toHaveLength(1));
+    await waitFor(() => expect(unsubscribes()).toHaveLength(1));
   });
 
   it('says the link is incomplete without a device id', async () => {

@@ -3,14 +3,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { SegmentDetail, SegmentRule } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, renderInApplication } from '../../test-utils';
+import { type Call, fakeApi, renderInApplication, writesOf } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { SegmentPage } from './segment-page';
 
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
-let counts: { rule: SegmentRule; signal: AbortSignal }[] = [];
-let writes: { method: string; path: string; body: unknown }[] = [];
-/** When set, count requests wait until this is called (to hold one in flight). */
+const COUNT = '/api/application/shop_one/segment/count';
+
+let calls: Call[] = [];
+/** The rules the editor asked to count, each with the signal that cancels its request. */
+const counts = () =>
+  calls.filter((call) => call.path === COUNT).map((call) => ({ rule: (call.body as { rule: SegmentRule }).rule, signal: call.signal as AbortSignal }));
+/** What the editor asked the server to change (counting a rule changes nothing). */
+const writes = () => writesOf(calls).filter((call) => call.path !== COUNT);
+/** When set, count requests wait until they are cancelled (to hold one in flight). */
 let holdCounts = false;
 
 const saved: SegmentDetail = {
@@ -30,46 +35,34 @@ const saved: SegmentDetail = {
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['manager'] });
-  counts = [];
-  writes = [];
   holdCounts = false;
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (url, init) => {
-    const parsed = new URL(url);
-    const method = init.method ?? 'GET';
-    const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    if (parsed.pathname === '/api/application/shop_one') return answer({ success: true, data: application });
-    if (parsed.pathname === '/api/application/shop_one/attribute') {
-      const items = [{ id: 1, name: 'vip', type: 'boolean', description: null, source: 'sdk', players: 3, created_at: '2025-01-01', updated_at: '2025-01-01' }];
-      return answer({ success: true, data: { items, total: 1, page: 1, limit: 100 } });
-    }
-    if (parsed.pathname === '/api/application/shop_one/event') {
-      const items = [{ name: 'purchase', count: 10, first_seen_at: '2025-01-01', last_seen_at: '2025-03-01', properties: {} }];
-      return answer({ success: true, data: { items, total: 1, page: 1, limit: 100 } });
-    }
-    if (parsed.pathname === '/api/application/shop_one/segment/count') {
-      const signal = init.signal as AbortSignal;
-      counts.push({ rule: body.rule, signal });
-      if (holdCounts) {
-        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
-      }
-      const country = body.rule.any[0].all[0].value;
-      return answer({ success: true, data: { count: country === 'VN' ? 1234 : 56, total: 5000 } });
-    }
-    if (parsed.pathname === '/api/application/shop_one/segment' && method === 'POST') {
-      writes.push({ method, path: parsed.pathname, body });
-      return answer({ success: true, data: { ...saved, id: 8, name: body.name, rule: body.rule } });
-    }
-    if (parsed.pathname === '/api/application/shop_one/segment/7') {
-      if (method !== 'GET') {
-        writes.push({ method, path: parsed.pathname, body });
-        return answer({ success: true, data: {} });
-      }
-      return answer({ success: true, data: saved });
-    }
-    return answer({ success: false, error: 'NOT_FOUND', message: 'Not found.' }, 404);
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  calls = fakeApi(
+    {
+      'GET /api/application/shop_one/attribute': () => {
+        const items = [{ id: 1, name: 'vip', type: 'boolean', description: null, source: 'sdk', players: 3, created_at: '2025-01-01', updated_at: '2025-01-01' }];
+        return { items, total: 1, page: 1, limit: 100 };
+      },
+      'GET /api/application/shop_one/event': () => {
+        const items = [{ name: 'purchase', count: 10, first_seen_at: '2025-01-01', last_seen_at: '2025-03-01', properties: {} }];
+        return { items, total: 1, page: 1, limit: 100 };
+      },
+      [`POST ${COUNT}`]: async (call) => {
+        const signal = call.signal as AbortSignal;
+        if (holdCounts) {
+          await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+        }
+        const { rule } = call.body as { rule: { any: { all: { value: string }[] }[] } };
+        return { count: rule.any[0].all[0].value === 'VN' ? 1234 : 56, total: 5000 };
+      },
+      'POST /api/application/shop_one/segment': (call) => {
+        const { name, rule } = call.body as Pick<SegmentDetail, 'name' | 'rule'>;
+        return { ...saved, id: 8, name, rule };
+      },
+      'GET /api/application/shop_one/segment/7': () => saved,
+      'DELETE /api/application/shop_one/segment/7': () => ({}),
+    },
+    application,
+  );
 });
 
 afterEach(() => {
@@ -92,11 +85,11 @@ describe('the segment editor', () => {
   it('counts nothing while the first condition is empty, then counts it live once typing pauses', async () => {
     open();
     expect(await screen.findByText('Complete the conditions to see how many players match.')).toBeTruthy();
-    expect(counts).toHaveLength(0);
+    expect(counts()).toHaveLength(0);
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
     expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
-    expect(counts).toHaveLength(1);
-    expect(counts[0].rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] });
+    expect(counts()).toHaveLength(1);
+    expect(counts()[0].rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] });
   });
 
   it('cancels a count in flight when the rule changes, and shows only the newest', async () => {
@@ -104,13 +97,13 @@ describe('the segment editor', () => {
     await screen.findByText('Complete the conditions to see how many players match.');
     holdCounts = true;
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
-    await waitFor(() => expect(counts).toHaveLength(1));
+    await waitFor(() => expect(counts()).toHaveLength(1));
     expect(screen.getAllByText('Counting…').length).toBeGreaterThan(0);
     holdCounts = false;
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'FR' } });
     expect(await screen.findByText('56 of 5,000 players')).toBeTruthy();
-    expect(counts[0].signal.aborted).toBe(true);
-    expect(counts).toHaveLength(2);
+    expect(counts()[0].signal.aborted).toBe(true);
+    expect(counts()).toHaveLength(2);
   });
 
   it('offers the operators of the chosen field and a day for dates', async () => {
@@ -139,7 +132,7 @@ describe('the segment editor', () => {
     fireEvent.change(await within(row('2.1')).findByLabelText('Condition 2.1: attribute'), { target: { value: 'vip' } });
     fireEvent.change(within(row('2.1')).getByLabelText('Condition 2.1: operator'), { target: { value: 'is_true' } });
     await waitFor(() =>
-      expect(counts.at(-1)?.rule).toEqual({
+      expect(counts().at(-1)?.rule).toEqual({
         any: [
           {
             all: [
@@ -165,7 +158,7 @@ describe('the segment editor', () => {
     fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'Vietnam' } });
     fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
     await screen.findByText('Invalid tag value');
-    expect(writes).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
   });
 
   it('refuses a rule whose conditions were all removed (spec §5)', async () => {
@@ -182,7 +175,7 @@ describe('the segment editor', () => {
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
     fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment/8'));
-    expect(writes[0]).toEqual({
+    expect(writes()[0]).toEqual({
       method: 'POST',
       path: '/api/application/shop_one/segment',
       body: { name: 'Vietnam', rule: { any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] } },
@@ -202,10 +195,10 @@ describe('the segment editor', () => {
     await screen.findByDisplayValue('Tea lovers');
     fireEvent.click(screen.getAllByRole('button', { name: 'Delete' })[0]);
     const dialog = await screen.findByRole('dialog');
-    expect(writes).toHaveLength(0);
+    expect(writes()).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment'));
-    expect(writes).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/segment/7', body: undefined }]);
+    expect(writes()).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/segment/7', body: undefined }]);
   });
 
   it('lets an Ads Manager, who may not list attributes or events, type their names', async () => {
@@ -214,7 +207,7 @@ describe('the segment editor', () => {
     await screen.findByText('Complete the conditions to see how many players match.');
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'event' } });
     expect((within(row('1.1')).getByLabelText('Condition 1.1: event') as HTMLElement).tagName).toBe('INPUT');
-    const asked = fetchMock.mock.calls.map(([url]) => new URL(url).pathname);
+    const asked = calls.map((call) => call.path);
     expect(asked).not.toContain('/api/application/shop_one/attribute');
     expect(asked).not.toContain('/api/application/shop_one/event');
   });
