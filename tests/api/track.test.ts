@@ -287,44 +287,43 @@ describe('ingestion on a young PostgreSQL table', () => {
     if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
     const client = new pg.Client({ connectionString: config.url });
     await client.connect();
-    const stamp = new Date(now()).toISOString();
-    await client.query(
-      "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) SELECT $1, 'young-' || n, 'web', 'desktop', $2, $2 FROM generate_series(1, 1000) AS n",
-      [APP, stamp],
-    );
-    await client.query('ANALYZE players');
-    const visitor = id('planned');
-    const at = new Date(now()).toISOString();
-    const batch = (items: IngestItem[]): IngestBatch => ({ applicationId: APP, deviceId: visitor, device: { platform: 'web', os: 'Android' }, items });
-    // A new player, then the same one again: creating, finding, updating, setting and removing an attribute.
-    await writeBatches(db(server), 'postgres', [batch([{ kind: 'set', attributes: { plan: 'gold' }, at }])], new Date(now()));
-    const statements: CompiledQuery[] = [];
-    const recording = new Proxy(db(server), {
-      get(target, property, receiver) {
-        if (property !== 'executeQuery') return Reflect.get(target, property, receiver);
-        return (query: CompiledQuery) => {
-          statements.push(query);
-          return target.executeQuery(query);
-        };
-      },
-    });
-    const later = new Date(now() + 120_000).toISOString();
-    await writeBatches(
-      recording,
-      'postgres',
-      [
-        batch([
-          { kind: 'event', counts: 'session', clientId: id('s'), name: 'session_start', properties: null, sessionId: id('session'), at: later },
-          { kind: 'set', attributes: { plan: null }, at: later },
-        ]),
-      ],
-      new Date(now()),
-    );
-    expect(statements.some((statement) => statement.sql.includes('UPDATE players'))).toBe(true);
-    expect(statements.some((statement) => statement.sql.includes('DELETE FROM player_attributes'))).toBe(true);
-
-    const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as { prepareValue(value: unknown): string | null };
     try {
+      const at = new Date(now()).toISOString();
+      await client.query(
+        "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) SELECT $1, 'young-' || n, 'web', 'desktop', $2, $2 FROM generate_series(1, 1000) AS n",
+        [APP, at],
+      );
+      await client.query('ANALYZE players');
+      const visitor = id('planned');
+      const batch = (items: IngestItem[]): IngestBatch => ({ applicationId: APP, deviceId: visitor, device: { platform: 'web', os: 'Android' }, items });
+      // A new player, then the same one again: creating, finding, updating, setting and removing an attribute.
+      await writeBatches(db(server), 'postgres', [batch([{ kind: 'set', attributes: { plan: 'gold' }, at }])], new Date(now()));
+      const statements: CompiledQuery[] = [];
+      const recording = new Proxy(db(server), {
+        get(target, property, receiver) {
+          if (property !== 'executeQuery') return Reflect.get(target, property, receiver);
+          return (query: CompiledQuery) => {
+            statements.push(query);
+            return target.executeQuery(query);
+          };
+        },
+      });
+      const later = new Date(now() + 120_000).toISOString();
+      await writeBatches(
+        recording,
+        'postgres',
+        [
+          batch([
+            { kind: 'event', counts: 'session', clientId: id('s'), name: 'session_start', properties: null, sessionId: id('session'), at: later },
+            { kind: 'set', attributes: { plan: null }, at: later },
+          ]),
+        ],
+        new Date(now()),
+      );
+      expect(statements.some((statement) => statement.sql.includes('UPDATE players'))).toBe(true);
+      expect(statements.some((statement) => statement.sql.includes('DELETE FROM player_attributes'))).toBe(true);
+
+      const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as { prepareValue(value: unknown): string | null };
       await client.query('SET plan_cache_mode = force_generic_plan');
       const scans: string[] = [];
       for (const [index, statement] of statements.entries()) {
