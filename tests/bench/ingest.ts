@@ -7,13 +7,14 @@ import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { migrateToLatest, toCount } from '../../server/db';
-import { ensureSeedApplication } from '../../scripts/seed-lib';
+import { ensureSeedApplication, seedAudience } from '../../scripts/seed-lib';
 import { collectGarbage, cpuTimeMs } from './fake-process';
 
 /**
  * Ingestion throughput (issue 5 "Speed"): the real server on 127.0.0.1, a load generator in a child process
  * (ingest-load.ts) posting to POST /api/sdk/track, on SQLite and then on PostgreSQL when DATABASE_URL or
- * TEST_DATABASE_URL is set (in a fresh schema, dropped after). Two runs per database, ~8 s each:
+ * TEST_DATABASE_URL is set (in a fresh schema, dropped after), each time beside 10,000 seeded players. Two runs per
+ * database, ~8 s each:
  * (a) the SDK's batches of 10 events → events/s, target ≥ 20,000;
  * (b) single-event requests → requests/s, target ≥ 8,000; p99 latency ≤ 25 ms in both.
  * Then: no event lost (rows in `events` = events acknowledged with 200) and memory flat: the process's own
@@ -29,6 +30,15 @@ import { collectGarbage, cpuTimeMs } from './fake-process';
  */
 const TARGETS = { eventsPerSecond: 20_000, requestsPerSecond: 8_000, p99Ms: 25, rssGrowthMb: 64 };
 const SECONDS = Number(process.env.INGEST_BENCH_SECONDS ?? 8);
+/**
+ * Players (with their events) seeded before the runs. Statistics and plans are then made for tables of a
+ * shop's size, as autovacuum keeps them on a real database. On an empty schema they were made for the few hundred
+ * players of the warm-up, a table of a few pages, where PostgreSQL's generic plan for the players UPDATE reads
+ * the whole table, and it kept reading the whole table as the run grew it to thousands of rows: 2–4 ms of every
+ * group on a slow machine, a third of PostgreSQL's time. A real database re-plans after autovacuum's next
+ * ANALYZE, within a minute of such growth; the runs here last seconds.
+ */
+const SEED_PLAYERS = 10_000;
 
 interface LoadResult {
   requests: number;
@@ -128,6 +138,8 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
   try {
     await migrateToLatest({ kysely: app.services.db, dialect: app.services.dialect });
     const { clientKey } = await ensureSeedApplication(app.services.db, { applicationId: 'bench_ingest', email: 'bench-ingest@example.com', password: 'bench-password' });
+    // A shop with an audience, not an empty database: the load's visitors are new players beside these.
+    await seedAudience(app.services.db, app.services.dialect, { applicationId: 'bench_ingest', players: SEED_PLAYERS });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as { port: number }).port;
 
