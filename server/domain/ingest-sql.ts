@@ -50,8 +50,8 @@ function* statementRuns<T>(dialect: Dialect, rows: readonly T[], size: number): 
   }
 }
 
-/** A table expression over `rows`: `unnest(...) AS alias(cols)` on PostgreSQL, `VALUES (...)` on SQLite. */
-function rowSource(dialect: Dialect, columns: readonly Column[], rows: readonly Row[]): { sql: string; params: unknown[] } {
+/** A table expression over `rows`: `unnest(...)` on PostgreSQL (alias and column names are the caller's), `VALUES (...)` on SQLite. */
+export function rowSource(dialect: Dialect, columns: readonly Column[], rows: readonly Row[]): { sql: string; params: unknown[] } {
   if (dialect === 'postgres') {
     const params = columns.map((_, index) => rows.map((row) => row[index] ?? null));
     const arrays = columns.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
@@ -90,16 +90,27 @@ export function insertStatements(dialect: Dialect, table: string, columns: reado
 }
 
 /**
- * Statements that read `rows` as the table `v(columns)`, one per chunk: `statement` is the rest after the WITH
+ * PostgreSQL: columns `v` takes from another relation of the statement around (a CTE), beside the rows' own `u.*`:
+ * `select` lists them, `join` joins that relation to `u`.
+ */
+export interface Joined {
+  select: string;
+  join: string;
+}
+
+/**
+ * Statements that read `rows` as the table `v(columns)`, one per chunk (with `joined`, also columns of another
+ * relation): `statement` is the rest after the WITH
  * clause (an UPDATE … FROM v, a SELECT … JOIN v; on PostgreSQL also further CTEs: `, name AS (…) SELECT …`).
  */
-export function withRowsStatements(dialect: Dialect, columns: readonly Column[], rows: readonly Row[], statement: string): Statement[] {
+export function withRowsStatements(dialect: Dialect, columns: readonly Column[], rows: readonly Row[], statement: string, joined?: Joined): Statement[] {
+  if (joined && dialect !== 'postgres') throw new Error('joined rows: PostgreSQL only');
   const out: Statement[] = [];
   for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
     const source = rowSource(dialect, columns, chunk);
     const cte =
       dialect === 'postgres'
-        ? `${PREPARED}WITH v AS (SELECT * FROM ${source.sql} AS u(${list(columns)}))`
+        ? `${PREPARED}WITH v AS (SELECT ${joined ? `u.*, ${joined.select}` : '*'} FROM ${source.sql} AS u(${list(columns)})${joined ? ` ${joined.join}` : ''})`
         : `WITH v(${list(columns)}) AS (${source.sql})`;
     out.push({ sql: `${cte} ${statement}`, params: source.params });
   }
@@ -156,13 +167,22 @@ export async function runWrites(db: Kysely<Database>, dialect: Dialect, statemen
     await runStatements(db, statements);
     return;
   }
-  const params: unknown[] = [];
+  await runStatements(db, [combinedWrites(statements)]);
+}
+
+/**
+ * PostgreSQL: `statements` as the data-modifying CTEs w0, w1… of one statement (see `runWrites`). `before` is
+ * CTE definitions they may read (`name AS (…), …`, its parameters numbered from $1), `select` the statement's
+ * answer.
+ */
+export function combinedWrites(statements: readonly Statement[], before?: Statement, select = 'SELECT 1'): Statement {
+  const params: unknown[] = [...(before?.params ?? [])];
   const ctes = statements.map((statement, index) => {
     const offset = params.length;
     params.push(...statement.params);
     return `w${index} AS (${statement.sql.replace(PREPARED, '').replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
   });
-  await db.executeQuery(CompiledQuery.raw(`${PREPARED}WITH ${ctes.join(', ')} SELECT 1`, params));
+  return { sql: `${PREPARED}WITH ${[...(before ? [before.sql] : []), ...ctes].join(', ')} ${select}`, params };
 }
 
 /**

@@ -15,24 +15,27 @@ import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { GroupCommit, type GroupCommitOptions } from './ingest-queue';
-import { earlier, insertRows, insertStatements, later, runWrites, type Row, type Statement } from './ingest-sql';
+import { combinedWrites, earlier, insertRows, insertStatements, later, rowSource, runStatements, runWrites, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
 import {
   attributeStatements,
   ensurePlayers,
   mergeDevice,
   playerDaysStatements,
+  PLAYER_DAYS_MERGE,
   playerKey,
   updatePlayersStatements,
   type AttributeWrite,
   type PlayerDay,
+  type PlayerRef,
   type PlayerWrite,
 } from './players-write';
 
 /*
  * Ingestion of what devices report (the storefront SDK's batches, the REST device API): requests validate,
  * normalise and hand their items to the process's group-commit queue; the flusher writes every queued batch
- * in ONE transaction (events, players, daily activity, event definitions, attributes) and only then are the
- * requests answered. Sessions, page views and scroll depths are stored as events too (`session_start`,
+ * at once, all or nothing (events, daily activity, event definitions, attributes, the players' fields: one
+ * transaction on SQLite, one statement after the players' on PostgreSQL; see `writeBatches`), and only then
+ * are the requests answered. Sessions, page views and scroll depths are stored as events too (`session_start`,
  * `page_view`, `scroll_depth`): their client ids make a retried batch count nothing twice, and segments can
  * test them like any event.
  */
@@ -155,12 +158,32 @@ export interface Definition {
   properties: Record<string, AttributeType>;
 }
 
+/** An event of the group, its client id's first occurrence there: the batch it came in and its player. */
+interface GroupEvent {
+  batch: number;
+  applicationId: string;
+  playerId: number;
+  item: Extract<IngestItem, { kind: 'event' }>;
+}
+
+const eventKey = (applicationId: string, clientId: string) => `${applicationId}\u0000${clientId}`;
+
 /**
- * Writes batches in the given database (pass a transaction: the flusher does). Players first (created when
- * new), then the event rows (ON CONFLICT DO NOTHING on the client ids), and from the rows that were really new
- * the counters: sessions, page views, per-day activity, event definitions, written together with the players'
- * fields and attributes (`runWrites`: one statement on PostgreSQL). Attributes and identity apply in item order,
+ * Writes batches in the given database. Players first (created when new), then the event rows (ON CONFLICT DO
+ * NOTHING on the client ids), the counters from the rows that were really new (sessions, page views, per-day
+ * activity, event counts), the players' fields and the attributes. Attributes and identity apply in item order,
  * the last value winning.
+ *
+ * What does not depend on whether an event is new is taken from every event of the group: a player's first and
+ * last session and landing UTM, a name's first and last time and property types. An event already stored brought
+ * them when it was stored, and they only move outward or fill what is empty, so bringing them again changes
+ * nothing. Only the counts must come from the new rows.
+ *
+ * SQLite: in the caller's transaction, the counts are made here from the rows the INSERT returned. PostgreSQL:
+ * the counts are made by the database, from the INSERT's RETURNING, in the same statement as every other write
+ * of the group (`combinedWrites`), so a group takes two statements (players, then the rest) and no transaction
+ * around them: the second is all or nothing by itself. If it fails, the players the first one created stay, as
+ * devices seen without data yet; the batches are retried (GroupCommit) and find them.
  */
 export async function writeBatches(db: Kysely<Database>, dialect: Dialect, batches: readonly IngestBatch[], now: Date): Promise<IngestResult[]> {
   const received = now.toISOString();
@@ -183,91 +206,169 @@ export async function writeBatches(db: Kysely<Database>, dialect: Dialect, batch
     if (!ref) throw new Error('player missing after ensurePlayers');
     return ref;
   };
-  const idOf = (batch: IngestBatch) => refOf(batch).id;
 
-  // 2. Event rows; RETURNING tells which client ids were new.
-  const rows: Row[] = [];
-  for (const batch of batches) {
-    const playerId = idOf(batch);
-    for (const item of batch.items) {
-      if (item.kind !== 'event') continue;
-      rows.push([batch.applicationId, playerId, item.name, item.properties ? JSON.stringify(item.properties) : null, item.clientId, item.sessionId, item.at, received]);
-    }
-  }
-  const inserted = await insertRows<{ application_id: string; client_event_id: string }>(
-    db,
-    dialect,
-    'events',
-    EVENT_COLUMNS,
-    rows,
-    'ON CONFLICT (application_id, client_event_id) DO NOTHING RETURNING application_id, client_event_id',
-  );
-  const fresh = new Set(inserted.map((row) => `${row.application_id}\u0000${row.client_event_id}`));
-
-  // 3. Counters from the new rows only; attributes from every `set`.
-  const days: PlayerDay[] = [];
+  // 2. The events (a client id twice in the group counts once, the first time), attributes, and what does not
+  // depend on an event being new.
+  const events: GroupEvent[] = [];
+  const seen = new Set<string>();
   const definitions = new Map<string, Definition>();
   const attributes: AttributeWrite[] = [];
-  const results: IngestResult[] = [];
-  for (const batch of batches) {
-    const playerId = idOf(batch);
+  batches.forEach((batch, index) => {
+    const playerId = refOf(batch).id;
     const write = players.get(playerKey(batch.applicationId, batch.deviceId)) as PlayerWrite;
-    let stored = 0;
     for (const item of batch.items) {
       if (item.kind === 'set') {
         for (const [name, value] of Object.entries(item.attributes)) attributes.push({ applicationId: batch.applicationId, playerId, name, value, at: item.at });
         continue;
       }
       if (item.kind !== 'event') continue;
-      // Deleted once counted: the same client id twice in one group counts once.
-      if (!fresh.delete(`${batch.applicationId}\u0000${item.clientId}`)) continue;
-      stored += 1;
-      const day: PlayerDay = { applicationId: batch.applicationId, playerId, day: item.at.slice(0, 10), sessions: 0, pageViews: 0, events: 0 };
+      const key = eventKey(batch.applicationId, item.clientId);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      events.push({ batch: index, applicationId: batch.applicationId, playerId, item });
       if (item.counts === 'session') {
         const sessions = (write.sessions ??= { count: 0, first: item.at, last: item.at });
-        sessions.count += 1;
         if (item.at < sessions.first) sessions.first = item.at;
         if (item.at > sessions.last) sessions.last = item.at;
-        day.sessions = 1;
-        // The landing UTM of the earliest new session that has one.
+        // The landing UTM of the earliest session that has one.
         if (item.utm && Object.values(item.utm).some(Boolean) && (!write.utm || item.at <= sessions.first)) write.utm = item.utm;
-      } else if (item.counts === 'page') {
-        write.pageViews = (write.pageViews ?? 0) + 1;
-        day.pageViews = 1;
-      } else if (item.counts === 'event') {
-        day.events = 1;
       }
-      days.push(day);
       const definitionKey = `${batch.applicationId}\u0000${item.name}`;
       let definition = definitions.get(definitionKey);
       if (!definition) {
         definition = { applicationId: batch.applicationId, name: item.name, count: 0, first: item.at, last: item.at, properties: {} };
         definitions.set(definitionKey, definition);
       }
-      definition.count += 1;
       if (item.at < definition.first) definition.first = item.at;
       if (item.at > definition.last) definition.last = item.at;
       for (const [name, value] of Object.entries(item.properties ?? {})) {
         if (value !== null && !(name in definition.properties)) definition.properties[name] = inferValueType(name, value);
       }
     }
-    results.push({ playerId, created: refOf(batch).created, stored });
-  }
+  });
+  const updates = [...players.entries()].map(([key, write]) => ({ ...write, id: (refs.get(key) as PlayerRef).id }));
 
-  // 4. The rest in one go (one round trip on PostgreSQL): players, days, attributes, and last the event
-  // definitions, which every write of the application shares (see INGEST_LANES).
-  await runWrites(db, dialect, [
-    ...updatePlayersStatements(
-      dialect,
-      [...players.entries()].map(([key, write]) => ({ ...write, id: (refs.get(key) as { id: number }).id })),
-      now,
-    ),
-    ...playerDaysStatements(dialect, days),
-    ...(await attributeStatements(db, dialect, attributes, now)),
-    ...eventDefinitionStatements(dialect, [...definitions.values()]),
+  // 3. The event rows, the counters from the new ones, and the rest.
+  const rows: Row[] = events.map(({ applicationId, playerId, item }) => [
+    applicationId,
+    playerId,
+    item.name,
+    item.properties ? JSON.stringify(item.properties) : null,
+    item.clientId,
+    item.sessionId,
+    item.at,
+    received,
+    item.counts,
   ]);
-  return results;
+  const fresh =
+    dialect === 'postgres'
+      ? await writeCountedPostgres(db, rows, updates, attributes, [...definitions.values()], now)
+      : await writeCountedSqlite(db, rows, events, updates, attributes, definitions, now);
+
+  const stored = batches.map(() => 0);
+  for (const event of events) if (fresh.has(eventKey(event.applicationId, event.item.clientId))) stored[event.batch] += 1;
+  return batches.map((batch, index) => ({ playerId: refOf(batch).id, created: refOf(batch).created, stored: stored[index] }));
 }
+
+const names = (columns: readonly { name: string }[]) => columns.map((column) => column.name).join(', ');
+/** The group's event rows: the events' columns, then what each adds up to when new (IngestItem's `counts`). */
+const EVENT_ROW_COLUMNS = [...EVENT_COLUMNS, { name: 'counts', type: 'text' }] as const;
+const INSERT_EVENTS = `INSERT INTO events (${names(EVENT_COLUMNS)})`;
+const EVENTS_RETURNING = 'ON CONFLICT (application_id, client_event_id) DO NOTHING RETURNING application_id, client_event_id';
+
+/** SQLite, in the caller's transaction: the rows, then the counters from those the INSERT returned. */
+async function writeCountedSqlite(
+  db: Kysely<Database>,
+  rows: Row[],
+  events: readonly GroupEvent[],
+  updates: (PlayerWrite & { id: number })[],
+  attributes: AttributeWrite[],
+  definitions: Map<string, Definition>,
+  now: Date,
+): Promise<Set<string>> {
+  const inserted = await insertRows<{ application_id: string; client_event_id: string }>(
+    db,
+    'sqlite',
+    'events',
+    EVENT_COLUMNS,
+    rows.map((row) => row.slice(0, EVENT_COLUMNS.length)),
+    EVENTS_RETURNING,
+  );
+  const fresh = new Set(inserted.map((row) => eventKey(row.application_id, row.client_event_id)));
+  const byPlayer = new Map(updates.map((update) => [update.id, update]));
+  const days: PlayerDay[] = [];
+  for (const { applicationId, playerId, item } of events) {
+    if (!fresh.has(eventKey(applicationId, item.clientId))) continue;
+    const write = byPlayer.get(playerId) as PlayerWrite;
+    const day: PlayerDay = { applicationId, playerId, day: item.at.slice(0, 10), sessions: 0, pageViews: 0, events: 0 };
+    if (item.counts === 'session') {
+      (write.sessions as { count: number }).count += 1;
+      day.sessions = 1;
+    } else if (item.counts === 'page') {
+      write.pageViews = (write.pageViews ?? 0) + 1;
+      day.pageViews = 1;
+    } else if (item.counts === 'event') {
+      day.events = 1;
+    }
+    days.push(day);
+    (definitions.get(`${applicationId}\u0000${item.name}`) as Definition).count += 1;
+  }
+  await runWrites(db, 'sqlite', [
+    ...updatePlayersStatements('sqlite', updates, now),
+    ...playerDaysStatements('sqlite', days),
+    ...(await attributeStatements(db, 'sqlite', attributes, now)),
+    ...eventDefinitionStatements(
+      'sqlite',
+      [...definitions.values()].filter((definition) => definition.count > 0),
+    ),
+  ]);
+  return fresh;
+}
+
+/**
+ * PostgreSQL: ONE statement. The rows go in through `ins`; `fresh` is those it returned (the new ones), `counted`
+ * their sessions and page views per player; the players UPDATE, the days and the event definitions count from
+ * them, beside the attributes. Every data-modifying CTE runs to completion on the same snapshot.
+ */
+async function writeCountedPostgres(
+  db: Kysely<Database>,
+  rows: Row[],
+  updates: (PlayerWrite & { id: number })[],
+  attributes: AttributeWrite[],
+  definitions: Definition[],
+  now: Date,
+): Promise<Set<string>> {
+  // Defining attributes seen for the first time is a statement of its own (their type decides how values are stored).
+  const attributeWrites = await attributeStatements(db, 'postgres', attributes, now);
+  const source = rowSource('postgres', EVENT_ROW_COLUMNS, rows);
+  const before: Statement = {
+    sql: [
+      `e AS (SELECT * FROM ${source.sql} AS e(${names(EVENT_ROW_COLUMNS)}))`,
+      `ins AS (${INSERT_EVENTS} SELECT ${names(EVENT_COLUMNS)} FROM e ${EVENTS_RETURNING})`,
+      'fresh AS (SELECT e.* FROM e JOIN ins USING (application_id, client_event_id))',
+      "counted AS (SELECT player_id, count(*) FILTER (WHERE counts = 'session')::integer AS sessions, count(*) FILTER (WHERE counts = 'page')::integer AS page_views FROM fresh GROUP BY player_id)",
+    ].join(', '),
+    params: source.params,
+  };
+  const writes = [
+    ...updatePlayersStatements('postgres', updates, now, 'counted'),
+    ...(rows.length > 0 ? [PLAYER_DAYS_FROM_FRESH] : []),
+    ...attributeWrites,
+    ...eventDefinitionStatements('postgres', definitions, 'fresh'),
+  ];
+  const inserted = await runStatements<{ application_id: string; client_event_id: string }>(db, [
+    combinedWrites(writes, before, 'SELECT application_id, client_event_id FROM ins'),
+  ]);
+  return new Set(inserted.map((row) => eventKey(row.application_id, row.client_event_id)));
+}
+
+/** PostgreSQL: the new rows' activity added to their players' days. */
+const PLAYER_DAYS_FROM_FRESH: Statement = {
+  sql:
+    "INSERT INTO player_days (application_id, day, player_id, sessions, page_views, events) SELECT application_id, left(occurred_at, 10), player_id, count(*) FILTER (WHERE counts = 'session'), count(*) FILTER (WHERE counts = 'page'), count(*) FILTER (WHERE counts = 'event') " +
+    `FROM fresh GROUP BY application_id, left(occurred_at, 10), player_id ORDER BY player_id, left(occurred_at, 10) ${PLAYER_DAYS_MERGE}`,
+  params: [],
+};
 
 /**
  * Adds counts to event_definitions and merges property types, one statement for all the names: a property type
@@ -277,27 +378,37 @@ export async function upsertEventDefinitions(db: Kysely<Database>, dialect: Dial
   await runWrites(db, dialect, eventDefinitionStatements(dialect, definitions));
 }
 
-function eventDefinitionStatements(dialect: Dialect, definitions: Definition[]): Statement[] {
+const DEFINITION_COLUMNS: Column[] = [
+  { name: 'application_id', type: 'text' },
+  { name: 'name', type: 'text' },
+  { name: 'first_seen_at', type: 'text' },
+  { name: 'last_seen_at', type: 'text' },
+  { name: 'properties', type: 'text' },
+  { name: 'count', type: 'bigint' },
+];
+
+/**
+ * The event_definitions upsert, in name order (the rows are shared by every write of the application: see
+ * INGEST_LANES). `fresh` (PostgreSQL): the relation of the statement around whose rows give the counts; only the
+ * names it has are written.
+ */
+function eventDefinitionStatements(dialect: Dialect, definitions: Definition[], fresh?: string): Statement[] {
   if (definitions.length === 0) return [];
   const merge =
     dialect === 'postgres'
       ? '(excluded.properties::jsonb || event_definitions.properties::jsonb)::text'
       : 'json_patch(excluded.properties, event_definitions.properties)';
-  return insertStatements(
+  const tail = `ON CONFLICT (application_id, name) DO UPDATE SET count = event_definitions.count + excluded.count, first_seen_at = ${earlier('event_definitions.first_seen_at', 'excluded.first_seen_at')}, last_seen_at = ${later('event_definitions.last_seen_at', 'excluded.last_seen_at')}, properties = CASE WHEN excluded.properties = '{}' THEN event_definitions.properties ELSE ${merge} END`;
+  const rows: Row[] = definitions
+    .sort((a, b) => (a.applicationId + a.name < b.applicationId + b.name ? -1 : 1))
+    .map((definition) => [definition.applicationId, definition.name, definition.first, definition.last, JSON.stringify(definition.properties), definition.count]);
+  const columns = names(DEFINITION_COLUMNS);
+  if (!fresh) return insertStatements(dialect, 'event_definitions', DEFINITION_COLUMNS, rows, tail);
+  return withRowsStatements(
     dialect,
-    'event_definitions',
-    [
-      { name: 'application_id', type: 'text' },
-      { name: 'name', type: 'text' },
-      { name: 'count', type: 'bigint' },
-      { name: 'first_seen_at', type: 'text' },
-      { name: 'last_seen_at', type: 'text' },
-      { name: 'properties', type: 'text' },
-    ],
-    definitions
-      .sort((a, b) => (a.applicationId + a.name < b.applicationId + b.name ? -1 : 1))
-      .map((definition) => [definition.applicationId, definition.name, definition.count, definition.first, definition.last, JSON.stringify(definition.properties)]),
-    `ON CONFLICT (application_id, name) DO UPDATE SET count = event_definitions.count + excluded.count, first_seen_at = ${earlier('event_definitions.first_seen_at', 'excluded.first_seen_at')}, last_seen_at = ${later('event_definitions.last_seen_at', 'excluded.last_seen_at')}, properties = CASE WHEN excluded.properties = '{}' THEN event_definitions.properties ELSE ${merge} END`,
+    DEFINITION_COLUMNS.slice(0, -1),
+    rows.map((row) => row.slice(0, -1)),
+    `INSERT INTO event_definitions (${columns}) SELECT v.application_id, v.name, v.first_seen_at, v.last_seen_at, v.properties, n.count FROM v JOIN (SELECT application_id, name, count(*) AS count FROM ${fresh} GROUP BY application_id, name) n ON n.application_id = v.application_id AND n.name = v.name ORDER BY v.application_id, v.name ${tail}`,
   );
 }
 
@@ -312,10 +423,10 @@ export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems:
 /**
  * Writes running at once, each in its own lane. SQLite has one connection and writes on the event loop: one.
  * On PostgreSQL a single writer leaves the database idle while Node reads each statement's answer, and the
- * group's round trips (five: begin, players, events, the rest, commit) add up: lanes overlap them. A device
- * always goes to the same lane (by a hash of its application and device id), so two concurrent writes never
- * touch the same player, its days or attributes and cannot deadlock on them; the shared event_definitions rows
- * are written in the group's last statement, in name order, so they are held only until the commit. Two lanes,
+ * group's round trips (two: players, the rest) add up: lanes overlap them. A device always goes to the same
+ * lane (by a hash of its application and device id), so two concurrent writes never touch the same player, its
+ * days or attributes and cannot deadlock on them; the shared event_definitions rows are written in name order
+ * by the group's last statement, which commits as it ends, so they are held only while it runs. Two lanes,
  * measured on two cores in alternating runs (tests/bench/ingest.ts): against one, +16–26% events/s in batches
  * and +24–33% single requests/s; four split the groups so small that the per-group statements cost more than
  * the overlap gains (−25%).
@@ -360,7 +471,11 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
             // The memory bound is the process's: shared out between the lanes.
             maxPendingItems: Math.ceil(settings.maxPendingItems / lanes),
             weigh: weighBatch,
-            write: (batches) => s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock())),
+            // PostgreSQL: two statements, the second all or nothing by itself (writeBatches); SQLite: one transaction.
+            write: (batches) =>
+              s.dialect === 'postgres'
+                ? writeBatches(s.db, s.dialect, batches, s.clock())
+                : s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock())),
           }),
       ),
     );

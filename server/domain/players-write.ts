@@ -26,7 +26,7 @@ export interface PlayerWrite {
   utm?: Utm;
   /** The latest activity, ISO. */
   seenAt?: string;
-  /** New sessions: how many, and the earliest and latest start (ISO). */
+  /** Sessions reported: how many of them are new (counted), and the earliest and latest start (ISO). */
   sessions?: { count: number; first: string; last: string };
   pageViews?: number;
 }
@@ -162,10 +162,12 @@ const UPDATE_COLUMNS: Column[] = [
   { name: 'seen_floor', type: 'text' },
   { name: 'first_session_at', type: 'text' },
   { name: 'last_session_at', type: 'text' },
+  { name: 'updated_at', type: 'text' },
+  // The counters last: `counted` takes them from elsewhere.
   { name: 'sessions', type: 'integer' },
   { name: 'page_views', type: 'integer' },
-  { name: 'updated_at', type: 'text' },
 ];
+const COUNTED_COLUMNS = UPDATE_COLUMNS.slice(0, -2);
 
 /**
  * Last seen is kept to the minute: a report that would change nothing on the player but move last seen by less
@@ -195,8 +197,12 @@ const updateSql = (dialect: Dialect) => `UPDATE players SET ${[
 ].join(' AND ')})${keyInParameter(dialect, UPDATE_COLUMNS, 'id', 'players.id')}`;
 const UPDATE_SQL: Record<Dialect, string> = { sqlite: updateSql('sqlite'), postgres: updateSql('postgres') };
 
-/** The statements applying reports to existing players (ids from `ensurePlayers`), one per chunk of players. */
-export function updatePlayersStatements(dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date): Statement[] {
+/**
+ * The statements applying reports to existing players (ids from `ensurePlayers`), one per chunk of players.
+ * `counted` (PostgreSQL): the relation of the statement around that gives the new sessions and page views, as
+ * `(player_id, sessions, page_views)`, instead of the writes' own counts.
+ */
+export function updatePlayersStatements(dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date, counted?: string): Statement[] {
   if (updates.length === 0) return [];
   const at = now.toISOString();
   const rows: Row[] = [...updates]
@@ -210,11 +216,14 @@ export function updatePlayersStatements(dialect: Dialect, updates: readonly (Pla
       write.seenAt ? new Date(Date.parse(write.seenAt) - LAST_SEEN_STEP_MS).toISOString() : null,
       write.sessions?.first ?? null,
       write.sessions?.last ?? null,
-      write.sessions?.count ?? 0,
-      write.pageViews ?? 0,
       at,
+      ...(counted ? [] : [write.sessions?.count ?? 0, write.pageViews ?? 0]),
     ]);
-  return withRowsStatements(dialect, UPDATE_COLUMNS, rows, UPDATE_SQL[dialect]);
+  if (!counted) return withRowsStatements(dialect, UPDATE_COLUMNS, rows, UPDATE_SQL[dialect]);
+  return withRowsStatements(dialect, COUNTED_COLUMNS, rows, UPDATE_SQL[dialect], {
+    select: 'COALESCE(c.sessions, 0) AS sessions, COALESCE(c.page_views, 0) AS page_views',
+    join: `LEFT JOIN ${counted} c ON c.player_id = u.id`,
+  });
 }
 
 /** Applies reports to existing players (ids from `ensurePlayers`). */
@@ -270,9 +279,13 @@ export function playerDaysStatements(dialect: Dialect, days: readonly PlayerDay[
       { name: 'events', type: 'integer' },
     ],
     rows,
-    'ON CONFLICT (application_id, day, player_id) DO UPDATE SET sessions = player_days.sessions + excluded.sessions, page_views = player_days.page_views + excluded.page_views, events = player_days.events + excluded.events',
+    PLAYER_DAYS_MERGE,
   );
 }
+
+/** What adding to a player's day does when the row is there (`excluded`: the counts added). */
+export const PLAYER_DAYS_MERGE =
+  'ON CONFLICT (application_id, day, player_id) DO UPDATE SET sessions = player_days.sessions + excluded.sessions, page_views = player_days.page_views + excluded.page_views, events = player_days.events + excluded.events';
 
 /** One attribute value a device set; null removes the attribute. `at` (ISO) orders competing writes. */
 export interface AttributeWrite {

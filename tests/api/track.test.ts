@@ -172,6 +172,33 @@ describe('a batch from the storefront', () => {
   });
 });
 
+describe('a batch sent again with more in it', () => {
+  it('counts only the items that are new', async () => {
+    const shopper = id('visitor');
+    const visit = id('session');
+    const at = now() - 30_000;
+    const first = [
+      { type: 'session', id: id('s'), at, session_id: visit },
+      { type: 'page', id: id('p'), at: at + 1000, session_id: visit, url: 'https://shop.example.net/', title: 'Home' },
+      { type: 'event', id: id('e'), at: at + 2000, session_id: visit, name: 'wishlist', properties: { sku: 'HAT' } },
+    ];
+    expect((await track({ key, visitor_id: shopper, items: first })).status).toBe(200);
+    // The SDK never got the answer: it sends the same items again with what came since, one of them twice.
+    const page = { type: 'page', id: id('p'), at: at + 3000, session_id: visit, url: 'https://shop.example.net/p/2', title: 'Hat' };
+    const again = [...first, page, page, { type: 'event', id: id('e'), at: at + 4000, session_id: visit, name: 'wishlist', properties: { sku: 'CAP' } }];
+    expect((await track({ key, visitor_id: shopper, items: again })).status).toBe(200);
+
+    const player = await playerOf(shopper);
+    expect(player).toMatchObject({ session_count: 1, page_views: 2 });
+    expect((await eventsOf(Number(player?.id))).map((event) => event.name)).toEqual(['session_start', 'page_view', 'wishlist', 'page_view', 'wishlist']);
+    const days = await db(server).selectFrom('player_days').selectAll().where('player_id', '=', Number(player?.id)).execute();
+    const sum = (field: 'sessions' | 'page_views' | 'events') => days.reduce((total, day) => total + Number(day[field]), 0);
+    expect([sum('sessions'), sum('page_views'), sum('events')]).toEqual([1, 2, 2]);
+    const definition = await db(server).selectFrom('event_definitions').selectAll().where('application_id', '=', APP).where('name', '=', 'wishlist').executeTakeFirst();
+    expect(Number(definition?.count)).toBe(2);
+  });
+});
+
 describe('last seen, kept to the minute', () => {
   it('does not rewrite the player for an event within a minute of the last one, unless something else changes', async () => {
     const visitor = id('minute');
