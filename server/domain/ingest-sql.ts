@@ -14,6 +14,7 @@ export interface Column {
   name: string;
   type: SqlType;
 }
+/** One row's values, in the order of the columns it is written with; values past the last column are left out. */
 export type Row = readonly unknown[];
 
 /** SQLite's default SQLITE_MAX_VARIABLE_NUMBER. */
@@ -70,7 +71,8 @@ function sqliteValue(value: unknown): unknown {
   return value;
 }
 
-const list = (columns: readonly Column[]) => columns.map((column) => column.name).join(', ');
+/** The columns' names, comma-separated. */
+export const columnList = (columns: readonly { name: string }[]) => columns.map((column) => column.name).join(', ');
 
 /** One statement and its parameters ($1, $2… on PostgreSQL, ? on SQLite), built here to run alone or with others. */
 export interface Statement {
@@ -83,7 +85,7 @@ export function insertStatements(dialect: Dialect, table: string, columns: reado
   const out: Statement[] = [];
   for (const chunk of statementRuns(dialect, rows, chunkSize(dialect, columns.length))) {
     const source = rowSource(dialect, columns, chunk);
-    const sql = dialect === 'postgres' ? `${PREPARED}INSERT INTO ${table} (${list(columns)}) SELECT * FROM ${source.sql} ${tail}` : `INSERT INTO ${table} (${list(columns)}) ${source.sql} ${tail}`;
+    const sql = dialect === 'postgres' ? `${PREPARED}INSERT INTO ${table} (${columnList(columns)}) SELECT * FROM ${source.sql} ${tail}` : `INSERT INTO ${table} (${columnList(columns)}) ${source.sql} ${tail}`;
     out.push({ sql, params: source.params });
   }
   return out;
@@ -110,8 +112,8 @@ export function withRowsStatements(dialect: Dialect, columns: readonly Column[],
     const source = rowSource(dialect, columns, chunk);
     const cte =
       dialect === 'postgres'
-        ? `${PREPARED}WITH v AS (SELECT ${joined ? `u.*, ${joined.select}` : '*'} FROM ${source.sql} AS u(${list(columns)})${joined ? ` ${joined.join}` : ''})`
-        : `WITH v(${list(columns)}) AS (${source.sql})`;
+        ? `${PREPARED}WITH v AS (SELECT ${joined ? `u.*, ${joined.select}` : '*'} FROM ${source.sql} AS u(${columnList(columns)})${joined ? ` ${joined.join}` : ''})`
+        : `WITH v(${columnList(columns)}) AS (${source.sql})`;
     out.push({ sql: `${cte} ${statement}`, params: source.params });
   }
   return out;

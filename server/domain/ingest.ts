@@ -15,7 +15,7 @@ import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { GroupCommit, type GroupCommitOptions } from './ingest-queue';
-import { combinedWrites, earlier, insertRows, insertStatements, later, rowSource, runStatements, runWrites, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
+import { columnList, combinedWrites, earlier, insertRows, insertStatements, later, rowSource, runStatements, runWrites, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
 import {
   attributeStatements,
   ensurePlayers,
@@ -270,10 +270,9 @@ export async function writeBatches(db: Kysely<Database>, dialect: Dialect, batch
   return batches.map((batch, index) => ({ playerId: refOf(batch).id, created: refOf(batch).created, stored: stored[index] }));
 }
 
-const names = (columns: readonly { name: string }[]) => columns.map((column) => column.name).join(', ');
 /** The group's event rows: the events' columns, then what each adds up to when new (IngestItem's `counts`). */
 const EVENT_ROW_COLUMNS = [...EVENT_COLUMNS, { name: 'counts', type: 'text' }] as const;
-const INSERT_EVENTS = `INSERT INTO events (${names(EVENT_COLUMNS)})`;
+const INSERT_EVENTS = `INSERT INTO events (${columnList(EVENT_COLUMNS)})`;
 const EVENTS_RETURNING = 'ON CONFLICT (application_id, client_event_id) DO NOTHING RETURNING application_id, client_event_id';
 
 /** SQLite, in the caller's transaction: the rows, then the counters from those the INSERT returned. */
@@ -290,8 +289,9 @@ async function writeCountedSqlite(
     db,
     'sqlite',
     'events',
+    // The rows' last value, `counts`, is not a column of events: left out.
     EVENT_COLUMNS,
-    rows.map((row) => row.slice(0, EVENT_COLUMNS.length)),
+    rows,
     EVENTS_RETURNING,
   );
   const fresh = new Set(inserted.map((row) => eventKey(row.application_id, row.client_event_id)));
@@ -343,8 +343,8 @@ async function writeCountedPostgres(
   const source = rowSource('postgres', EVENT_ROW_COLUMNS, rows);
   const before: Statement = {
     sql: [
-      `e AS (SELECT * FROM ${source.sql} AS e(${names(EVENT_ROW_COLUMNS)}))`,
-      `ins AS (${INSERT_EVENTS} SELECT ${names(EVENT_COLUMNS)} FROM e ${EVENTS_RETURNING})`,
+      `e AS (SELECT * FROM ${source.sql} AS e(${columnList(EVENT_ROW_COLUMNS)}))`,
+      `ins AS (${INSERT_EVENTS} SELECT ${columnList(EVENT_COLUMNS)} FROM e ${EVENTS_RETURNING})`,
       'fresh AS (SELECT e.* FROM e JOIN ins USING (application_id, client_event_id))',
       "counted AS (SELECT player_id, count(*) FILTER (WHERE counts = 'session')::integer AS sessions, count(*) FILTER (WHERE counts = 'page')::integer AS page_views FROM fresh GROUP BY player_id)",
     ].join(', '),
@@ -402,12 +402,13 @@ function eventDefinitionStatements(dialect: Dialect, definitions: Definition[], 
   const rows: Row[] = definitions
     .sort((a, b) => (a.applicationId + a.name < b.applicationId + b.name ? -1 : 1))
     .map((definition) => [definition.applicationId, definition.name, definition.first, definition.last, JSON.stringify(definition.properties), definition.count]);
-  const columns = names(DEFINITION_COLUMNS);
+  const columns = columnList(DEFINITION_COLUMNS);
   if (!fresh) return insertStatements(dialect, 'event_definitions', DEFINITION_COLUMNS, rows, tail);
   return withRowsStatements(
     dialect,
+    // Without the count, the last value of each row: the new rows give it.
     DEFINITION_COLUMNS.slice(0, -1),
-    rows.map((row) => row.slice(0, -1)),
+    rows,
     `INSERT INTO event_definitions (${columns}) SELECT v.application_id, v.name, v.first_seen_at, v.last_seen_at, v.properties, n.count FROM v JOIN (SELECT application_id, name, count(*) AS count FROM ${fresh} GROUP BY application_id, name) n ON n.application_id = v.application_id AND n.name = v.name ORDER BY v.application_id, v.name ${tail}`,
   );
 }

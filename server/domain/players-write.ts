@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { inferValueType, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
-import { earlier, insertRows, insertStatements, keyInParameter, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
+import { columnList, earlier, insertRows, insertStatements, keyInParameter, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
 
 /*
  * The one place that creates and updates players from what devices report: the storefront SDK's batches and
@@ -119,7 +119,7 @@ export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writ
     dialect === 'postgres'
       ? 'v CROSS JOIN LATERAL (SELECT p.id, p.application_id, p.device_id FROM players p WHERE p.application_id = v.application_id AND p.device_id = v.device_id OFFSET 0) p'
       : 'players p JOIN v ON p.application_id = v.application_id AND p.device_id = v.device_id';
-  const insert = `INSERT INTO players (${columns.map((column) => column.name).join(', ')})`;
+  const insert = `INSERT INTO players (${columnList(columns)})`;
   const returning = 'ON CONFLICT (application_id, device_id) DO NOTHING RETURNING id, application_id, device_id';
   if (dialect === 'postgres') {
     // One round trip: the new players from the INSERT, the others from a SELECT that, on the statement's
@@ -217,9 +217,11 @@ export function updatePlayersStatements(dialect: Dialect, updates: readonly (Pla
       write.sessions?.first ?? null,
       write.sessions?.last ?? null,
       at,
-      ...(counted ? [] : [write.sessions?.count ?? 0, write.pageViews ?? 0]),
+      write.sessions?.count ?? 0,
+      write.pageViews ?? 0,
     ]);
   if (!counted) return withRowsStatements(dialect, UPDATE_COLUMNS, rows, UPDATE_SQL[dialect]);
+  // Without the counters, the rows' last two values.
   return withRowsStatements(dialect, COUNTED_COLUMNS, rows, UPDATE_SQL[dialect], {
     select: 'COALESCE(c.sessions, 0) AS sessions, COALESCE(c.page_views, 0) AS page_views',
     join: `LEFT JOIN ${counted} c ON c.player_id = u.id`,
