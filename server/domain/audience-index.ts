@@ -240,7 +240,7 @@ export class AudienceIndex {
     // Events first: a new player's events commit with the player, so any player they name is committed and is
     // read below; those whose player isn't known yet wait until then.
     const pending: { name: string; playerId: number; occurredAt: string }[] = [];
-    const floor = this.dialect === 'postgres' ? Math.max(0, this.eventId - EVENT_ID_WINDOW) : this.eventId;
+    const floor = this.dialect === 'postgres' && (await this.windowChanged()) ? Math.max(0, this.eventId - EVENT_ID_WINDOW) : this.eventId;
     for (let after = floor; ; ) {
       const rows = await this.db
         .selectFrom('events')
@@ -292,6 +292,24 @@ export class AudienceIndex {
     }
     // A player gone meanwhile takes its events with it (and bumps the epoch).
     for (const event of pending) this.applyEvent(event.name, event.playerId, event.occurredAt);
+  }
+
+  /**
+   * PostgreSQL: whether the window below the highest event id read holds a row not applied yet (one that
+   * committed after a later one was read). Its rows are read again only then: counting them is one range of
+   * the key, reading all of them on every count was most of a refresh's time on a busy application. Every row
+   * applied in the window is in recentEventIds, and none is deleted without a rebuild (the epoch), so equal
+   * counts mean nothing new there.
+   */
+  private async windowChanged(): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('application_id', '=', this.applicationId)
+      .where('id', '>', Math.max(0, this.eventId - EVENT_ID_WINDOW))
+      .where('id', '<=', this.eventId)
+      .executeTakeFirst();
+    return toCount(row?.n) !== this.recentEventIds.size;
   }
 
   private slot(id: number): number {
@@ -425,6 +443,25 @@ export class AudienceIndex {
     );
   }
 
+  /**
+   * Buffers a count reuses instead of allocating megabytes per condition: on a million players that was a third
+   * of a count's time (fresh pages, then the collector). Counting is synchronous, so one set per copy serves
+   * every request.
+   */
+  private positions = new Int32Array(0);
+  private occurrences = new Uint32Array(0);
+  private scratchPositions(n: number): Int32Array {
+    if (this.positions.length < n) this.positions = new Int32Array(this.capacity);
+    return this.positions;
+  }
+  /** n zeroed counters. */
+  private scratchCounts(n: number): Uint32Array {
+    if (this.occurrences.length < n) this.occurrences = new Uint32Array(this.capacity);
+    const counts = this.occurrences.subarray(0, n);
+    counts.fill(0);
+    return counts;
+  }
+
   /** Players matching the rule at `now`. */
   count(rule: SegmentRule, now: Date): number {
     const at = now.getTime();
@@ -438,7 +475,8 @@ export class AudienceIndex {
 
   /**
    * The positions meeting every condition: the cheapest conditions first, each later one testing only the
-   * positions the earlier ones kept, each in a loop of its own (a typed-array test per position).
+   * positions the earlier ones kept, each in a loop of its own (a typed-array test per position). The result
+   * lives in the scratch buffer: read it before the next call.
    */
   private matching(conditions: readonly SegmentCondition[], now: number): Int32Array {
     const ordered = [...conditions].sort((a, b) => COST[a.kind] - COST[b.kind]);
@@ -447,55 +485,55 @@ export class AudienceIndex {
       candidates = this.filter(candidates, condition, now);
       if (candidates.length === 0) break;
     }
-    return candidates ?? new Int32Array(0);
+    return candidates ?? this.scratchPositions(0).subarray(0, 0);
   }
 
+  /**
+   * Keeps the candidates meeting one condition, in place (a filter writes position k after reading position
+   * j ≥ k), or, for the first condition, writes the positions kept into the scratch buffer.
+   */
   private filter(candidates: Int32Array | null, condition: SegmentCondition, now: number): Int32Array {
     const n = this.size;
+    const out = candidates ?? this.scratchPositions(n);
     switch (condition.kind) {
       case 'field': {
         const column = this.columns.get(condition.field)!;
-        if (column.kind === 'presence') return byFlag(candidates, n, column.flags, condition.op === 'exists' ? 1 : 0);
-        if (column.kind === 'text') return byTable(candidates, n, column.codes.data, textTable(column.dict, condition.op, condition.value, true));
-        return byRange(candidates, n, column.values.data, numberRange(column.kind, condition.op, condition.value, now));
+        if (column.kind === 'presence') return byFlag(candidates, n, column.flags, condition.op === 'exists' ? 1 : 0, out);
+        if (column.kind === 'text') return byTable(candidates, n, column.codes.data, textTable(column.dict, condition.op, condition.value, true), out);
+        return byRange(candidates, n, column.values.data, numberRange(column.kind, condition.op, condition.value, now), out);
       }
       case 'attribute': {
         const column = this.attributes.get(condition.name);
         if (condition.type === 'text') {
           const dict = column?.dict ?? new Dictionary();
           const table = textTable(dict, condition.op, condition.value, false);
-          if (!column) return table[0] ? everyone(candidates, n) : new Int32Array(0);
-          return byTable(candidates, n, column.text.data, table);
+          if (!column) return table[0] ? everyone(candidates, n, out) : out.subarray(0, 0);
+          return byTable(candidates, n, column.text.data, table, out);
         }
         const range = condition.type === 'boolean' ? booleanRange(condition.op) : numberRange(condition.type, condition.op, condition.value, now);
-        if (!column) return range.nan ? everyone(candidates, n) : new Int32Array(0);
-        return byRange(candidates, n, column.numbers.data, range);
+        if (!column) return range.nan ? everyone(candidates, n, out) : out.subarray(0, 0);
+        return byRange(candidates, n, column.numbers.data, range, out);
       }
       case 'tag': {
         const holders = this.tags.get(condition.tag) ?? new Set<number>();
-        return bySet(candidates, n, holders, condition.op === 'has');
+        return bySet(candidates, n, holders, condition.op === 'has', out);
       }
       case 'channel':
-        return byBit(candidates, n, this.channels, CHANNEL_BITS[condition.channel], condition.subscribed);
+        return byBit(candidates, n, this.channels, CHANNEL_BITS[condition.channel], condition.subscribed, out);
       case 'event': {
         const column = this.events.get(condition.name);
         const from = condition.within_days !== undefined ? now - condition.within_days * DAY_MS : -Infinity;
         const count = condition.count;
         const atLeastOnce = !count || (count.op === 'gte' && count.value <= 1);
-        // Occurrences per position within the period (capped: only "at least once" or the count's test matter).
-        const counts = new Uint32Array(n);
-        if (column) {
-          const positions = column.positions.data;
-          const times = column.times.data;
-          for (let k = 0; k < column.length; k += 1) if (times[k] >= from) counts[positions[k]] += 1;
-        }
+        const counts = this.scratchCounts(n);
+        if (column) occurrences(counts, column, from);
         const table = new Uint8Array(Math.max(2, (count?.value ?? 1) + 2));
         // table[c] for c below its length; counts beyond it behave like the last entry.
         for (let c = 0; c < table.length; c += 1) {
           const holds = c > 0 && (atLeastOnce || (count!.op === 'gte' ? c >= count!.value : count!.op === 'lte' ? c <= count!.value : c === count!.value));
           table[c] = holds === condition.performed ? 1 : 0;
         }
-        return byCount(candidates, n, counts, table);
+        return byCount(candidates, n, counts, table, out);
       }
     }
   }
@@ -620,85 +658,101 @@ function textTable(dict: Dictionary, op: Operator, value: unknown, blankIsMissin
   return table;
 }
 
-// The filters: candidates null means every position 0..n-1. Each returns the positions kept, in order.
+// The filters: candidates null means every position 0..n-1. Each writes the positions kept, in order, into out
+// (the candidates themselves, or a buffer of at least n) and returns them. Every position is written and k moves
+// on by the test's 0 or 1: no branch on the test, whose outcome is as good as random when a condition keeps a
+// fair share of the audience (a mispredicted branch per player was half of a scan's time).
 
-function everyone(candidates: Int32Array | null, n: number): Int32Array {
+function everyone(candidates: Int32Array | null, n: number, out: Int32Array): Int32Array {
   if (candidates) return candidates;
-  const out = new Int32Array(n);
   for (let i = 0; i < n; i += 1) out[i] = i;
-  return out;
+  return out.subarray(0, n);
 }
 
-function byTable(candidates: Int32Array | null, n: number, codes: Int32Array, table: Uint8Array): Int32Array {
-  const out = new Int32Array(candidates ? candidates.length : n);
+function byTable(candidates: Int32Array | null, n: number, codes: Int32Array, table: Uint8Array, out: Int32Array): Int32Array {
   let k = 0;
   if (candidates) {
     for (let j = 0; j < candidates.length; j += 1) {
       const i = candidates[j];
-      if (table[codes[i] + 1] === 1) out[k++] = i;
+      out[k] = i;
+      k += table[codes[i] + 1];
     }
   } else {
-    for (let i = 0; i < n; i += 1) if (table[codes[i] + 1] === 1) out[k++] = i;
+    for (let i = 0; i < n; i += 1) {
+      out[k] = i;
+      k += table[codes[i] + 1];
+    }
   }
   return out.subarray(0, k);
 }
 
-function byRange(candidates: Int32Array | null, n: number, values: Float64Array, range: Range): Int32Array {
-  const { lo, hi, negate, nan } = range;
-  const out = new Int32Array(candidates ? candidates.length : n);
+function byRange(candidates: Int32Array | null, n: number, values: Float64Array, range: Range, out: Int32Array): Int32Array {
+  const lo = range.lo;
+  const hi = range.hi;
+  const negate = range.negate ? 1 : 0;
+  const nan = range.nan ? 1 : 0;
   let k = 0;
   const count = candidates ? candidates.length : n;
   for (let j = 0; j < count; j += 1) {
     const i = candidates ? candidates[j] : j;
     const x = values[i];
-    const keep = x !== x ? nan : (x >= lo && x <= hi) !== negate;
-    if (keep) out[k++] = i;
+    // A number: inside the range (or outside, negated); NaN, a missing value: `nan`.
+    const number = +(x === x);
+    out[k] = i;
+    k += (number & (+(x >= lo) & +(x <= hi) ^ negate)) | ((number ^ 1) & nan);
   }
   return out.subarray(0, k);
 }
 
-function byFlag(candidates: Int32Array | null, n: number, flags: Uint8Array, want: number): Int32Array {
-  const out = new Int32Array(candidates ? candidates.length : n);
+function byFlag(candidates: Int32Array | null, n: number, flags: Uint8Array, want: number, out: Int32Array): Int32Array {
   let k = 0;
   const count = candidates ? candidates.length : n;
   for (let j = 0; j < count; j += 1) {
     const i = candidates ? candidates[j] : j;
-    if (flags[i] === want) out[k++] = i;
+    out[k] = i;
+    k += +(flags[i] === want);
   }
   return out.subarray(0, k);
 }
 
-function byBit(candidates: Int32Array | null, n: number, bits: Uint8Array, bit: number, want: boolean): Int32Array {
-  const out = new Int32Array(candidates ? candidates.length : n);
+function byBit(candidates: Int32Array | null, n: number, bits: Uint8Array, bit: number, want: boolean, out: Int32Array): Int32Array {
+  const flip = want ? 0 : 1;
   let k = 0;
   const count = candidates ? candidates.length : n;
   for (let j = 0; j < count; j += 1) {
     const i = candidates ? candidates[j] : j;
-    if (((bits[i] & bit) !== 0) === want) out[k++] = i;
+    out[k] = i;
+    k += +((bits[i] & bit) !== 0) ^ flip;
   }
   return out.subarray(0, k);
 }
 
-function bySet(candidates: Int32Array | null, n: number, holders: Set<number>, has: boolean): Int32Array {
-  const out = new Int32Array(candidates ? candidates.length : n);
+function bySet(candidates: Int32Array | null, n: number, holders: Set<number>, has: boolean, out: Int32Array): Int32Array {
   let k = 0;
   const count = candidates ? candidates.length : n;
   for (let j = 0; j < count; j += 1) {
     const i = candidates ? candidates[j] : j;
-    if (holders.has(i) === has) out[k++] = i;
+    out[k] = i;
+    k += +(holders.has(i) === has);
   }
   return out.subarray(0, k);
 }
 
-function byCount(candidates: Int32Array | null, n: number, counts: Uint32Array, table: Uint8Array): Int32Array {
+/** Adds up each position's occurrences of one event at `from` or later. */
+function occurrences(counts: Uint32Array, column: EventColumn, from: number): void {
+  const positions = column.positions.data;
+  const times = column.times.data;
+  for (let k = 0; k < column.length; k += 1) counts[positions[k]] += +(times[k] >= from);
+}
+
+function byCount(candidates: Int32Array | null, n: number, counts: Uint32Array, table: Uint8Array, out: Int32Array): Int32Array {
   const last = table.length - 1;
-  const out = new Int32Array(candidates ? candidates.length : n);
   let k = 0;
   const count = candidates ? candidates.length : n;
   for (let j = 0; j < count; j += 1) {
     const i = candidates ? candidates[j] : j;
-    const c = counts[i];
-    if (table[c < last ? c : last] === 1) out[k++] = i;
+    out[k] = i;
+    k += table[Math.min(counts[i], last)];
   }
   return out.subarray(0, k);
 }
