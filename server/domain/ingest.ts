@@ -183,12 +183,20 @@ const eventKey = (applicationId: string, clientId: string) => `${applicationId}\
  * the counts are made by the database, from the INSERT's RETURNING, in the same statement as every other write
  * of the group (`combinedWrites`), so a group takes two statements (players, then the rest) and no transaction
  * around them: the second is all or nothing by itself. If it fails, the players the first one created stay, as
- * devices seen without data yet; the batches are retried (GroupCommit) and find them.
+ * devices seen without data yet; the batches are retried (GroupCommit) and find them. Devices whose player is in
+ * `known` (the process's recent writes) skip the first statement when they bring an event: see KnownPlayers.
  */
-export async function writeBatches(db: Kysely<Database>, dialect: Dialect, batches: readonly IngestBatch[], now: Date): Promise<IngestResult[]> {
+export async function writeBatches(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  batches: readonly IngestBatch[],
+  now: Date,
+  known?: KnownPlayers,
+): Promise<IngestResult[]> {
   const received = now.toISOString();
   // 1. One write per device, with device facts and identity merged in arrival order.
   const players = new Map<string, PlayerWrite>();
+  const withEvents = new Set<string>();
   for (const batch of batches) {
     const key = playerKey(batch.applicationId, batch.deviceId);
     const write = players.get(key) ?? { applicationId: batch.applicationId, deviceId: batch.deviceId };
@@ -197,10 +205,20 @@ export async function writeBatches(db: Kysely<Database>, dialect: Dialect, batch
     for (const item of batch.items) {
       if (!write.seenAt || item.at > write.seenAt) write.seenAt = item.at;
       if (item.kind === 'identify') write.identity = mergeDevice(write.identity, item.identity);
+      if (item.kind === 'event') withEvents.add(key);
     }
     players.set(key, write);
   }
-  const refs = await ensurePlayers(db, dialect, [...players.values()], now);
+  // Devices whose player this process wrote lately skip the lookup, when they bring an event: its row's foreign
+  // key then proves the player is still there (see KnownPlayers).
+  const refs = new Map<string, PlayerRef>();
+  const unknown: PlayerWrite[] = [];
+  for (const [key, write] of players) {
+    const id = withEvents.has(key) ? known?.get(key) : undefined;
+    if (id === undefined) unknown.push(write);
+    else refs.set(key, { id, created: false });
+  }
+  if (unknown.length > 0) for (const [key, ref] of await ensurePlayers(db, dialect, unknown, now)) refs.set(key, ref);
   const refOf = (batch: IngestBatch) => {
     const ref = refs.get(playerKey(batch.applicationId, batch.deviceId));
     if (!ref) throw new Error('player missing after ensurePlayers');
@@ -463,6 +481,7 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
   if (!queue) {
     const lanes = INGEST_LANES[s.dialect];
     const settings = { ...INGEST_QUEUE, ...options };
+    const known = new KnownPlayers();
     queue = new IngestLanes(
       Array.from(
         { length: lanes },
@@ -472,11 +491,7 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
             // The memory bound is the process's: shared out between the lanes.
             maxPendingItems: Math.ceil(settings.maxPendingItems / lanes),
             weigh: weighBatch,
-            // PostgreSQL: two statements, the second all or nothing by itself (writeBatches); SQLite: one transaction.
-            write: (batches) =>
-              s.dialect === 'postgres'
-                ? writeBatches(s.db, s.dialect, batches, s.clock())
-                : s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock())),
+            write: (batches) => writeGroup(s, known, batches),
           }),
       ),
     );
@@ -488,6 +503,69 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
 /** Hands a batch to the queue; resolves once it is stored. QueueFullError when the queue is full. */
 export function ingest(s: Services, batch: IngestBatch): Promise<IngestResult> {
   return ingestQueue(s).submit(batch);
+}
+
+/**
+ * The player ids of devices this process wrote lately, so that a returning device's batch skips the players
+ * lookup: on PostgreSQL that lookup is a round trip of its own, and a group's round trips, not the database's
+ * work, bound single-event requests (two per group: 4,700 req/s; one: see the ingestion benchmark).
+ *
+ * An id is taken from here only for a device whose batch brings an event. A player deleted meanwhile (in the
+ * console, by another process, with its application) then fails the event row's foreign key, so the group's
+ * write fails as a whole and nothing of it is stored; its devices are forgotten and the group is written again,
+ * looking every player up, which recreates the deleted one (writeGroup). Without an event nothing would fail,
+ * and an update would vanish into a deleted row: those batches always look their player up. One case slips
+ * through: a batch whose every event id is another device's (a client reusing ids across devices) inserts no
+ * row, so after such a deletion its fields go nowhere, as its events already did.
+ * Bounded: past `max` ids the oldest go first.
+ */
+export class KnownPlayers {
+  private readonly ids = new Map<string, number>();
+  constructor(private readonly max = 100_000) {}
+
+  get(key: string): number | undefined {
+    return this.ids.get(key);
+  }
+
+  holdsAny(batches: readonly IngestBatch[]): boolean {
+    return batches.some((batch) => this.ids.has(playerKey(batch.applicationId, batch.deviceId)));
+  }
+
+  /** After a write succeeded: its batches' players, as stored. */
+  remember(batches: readonly IngestBatch[], results: readonly IngestResult[]): void {
+    batches.forEach((batch, index) => {
+      const key = playerKey(batch.applicationId, batch.deviceId);
+      if (this.ids.has(key)) return;
+      if (this.ids.size >= this.max) this.ids.delete(this.ids.keys().next().value as string);
+      this.ids.set(key, results[index].playerId);
+    });
+  }
+
+  /** After a write failed: one of its ids may be a deleted player's. */
+  forget(batches: readonly IngestBatch[]): void {
+    for (const batch of batches) this.ids.delete(playerKey(batch.applicationId, batch.deviceId));
+  }
+}
+
+/** Writes a group and keeps its players' ids for the next ones (see KnownPlayers). */
+async function writeGroup(s: Services, known: KnownPlayers, batches: IngestBatch[]): Promise<IngestResult[]> {
+  // PostgreSQL: two statements, the second all or nothing by itself (writeBatches); SQLite: one transaction.
+  const write = (ids?: KnownPlayers) =>
+    s.dialect === 'postgres'
+      ? writeBatches(s.db, s.dialect, batches, s.clock(), ids)
+      : s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock(), ids));
+  let results: IngestResult[];
+  try {
+    results = await write(known);
+  } catch (error) {
+    // An id taken from memory may be a deleted player's: forget the group's and write it again, looking every
+    // player up. A failure then is the group's own (GroupCommit retries its batches one by one).
+    if (!known.holdsAny(batches)) throw error;
+    known.forget(batches);
+    results = await write();
+  }
+  known.remember(batches, results);
+  return results;
 }
 
 /** Writes what is queued and stops taking more (the app's shutdown). */

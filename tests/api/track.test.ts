@@ -199,6 +199,43 @@ describe('a batch sent again with more in it', () => {
   });
 });
 
+// The server remembers the players of devices it wrote lately (KnownPlayers); a deleted one must not linger there.
+describe('a device whose player was deleted', () => {
+  async function deletePlayer(visitor: string): Promise<number> {
+    const player = await playerOf(visitor);
+    expect(player).toBeDefined();
+    const deleted = await server.call('DELETE', `/api/application/${APP}/player/${player!.id}`, { token: owner.token });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    return Number(player!.id);
+  }
+
+  it('gets a new player from its next batch, with that batch stored on it', async () => {
+    const visitor = id('visitor');
+    expect((await track({ key, visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'first_visit' }] })).status).toBe(200);
+    const old = await deletePlayer(visitor);
+
+    const answer = await track({ key, visitor_id: visitor, items: [{ type: 'page', id: id('p'), at: now(), session_id: 's1', url: 'https://shop.example.net/' }, { type: 'event', id: id('e'), at: now(), name: 'came_back' }] });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const player = await playerOf(visitor);
+    expect(Number(player?.id)).not.toBe(old);
+    expect(player?.page_views).toBe(1);
+    expect((await eventsOf(Number(player!.id))).map((event) => event.name)).toEqual(['page_view', 'came_back']);
+  });
+
+  it('is answered as a new player when the app registers it again', async () => {
+    const register = () => server.call('POST', '/api/v1/devices', { body: { device_id: 'reinstalled-app-0001', platform: 'android' }, headers: { authorization: `Key ${key}` } });
+    const first = await register();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const old = await deletePlayer('reinstalled-app-0001');
+
+    const again = await register();
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.created).toBe(true);
+    expect(again.body.data.player_id).not.toBe(old);
+    expect(Number((await playerOf('reinstalled-app-0001'))?.id)).toBe(again.body.data.player_id);
+  });
+});
+
 describe('last seen, kept to the minute', () => {
   it('does not rewrite the player for an event within a minute of the last one, unless something else changes', async () => {
     const visitor = id('minute');
