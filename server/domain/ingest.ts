@@ -442,13 +442,13 @@ export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems:
 /**
  * Writes running at once, each in its own lane. SQLite has one connection and writes on the event loop: one.
  * On PostgreSQL a single writer leaves the database idle while Node reads each statement's answer, and the
- * group's round trips (two: players, the rest) add up: lanes overlap them. A device always goes to the same
- * lane (by a hash of its application and device id), so two concurrent writes never touch the same player, its
- * days or attributes and cannot deadlock on them; the shared event_definitions rows are written in name order
- * by the group's last statement, which commits as it ends, so they are held only while it runs. Two lanes,
- * measured on two cores in alternating runs (tests/bench/ingest.ts): against one, +16–26% events/s in batches
- * and +24–33% single requests/s; four split the groups so small that the per-group statements cost more than
- * the overlap gains (−25%).
+ * group's round trips (two: players, the rest; one when every device is known, see KnownPlayers) add up: lanes
+ * overlap them. A device always goes to the same lane (by a hash of its application and device id), so two
+ * concurrent writes never touch the same player, its days or attributes and cannot deadlock on them; the shared
+ * event_definitions rows are written in name order by the group's last statement, which commits as it ends, so
+ * they are held only while it runs. Two lanes, measured on two cores in alternating runs (tests/bench/ingest.ts):
+ * against one, +16–26% events/s in batches and +24–33% single requests/s; four split the groups so small that
+ * the per-group statements cost more than the overlap gains (−25%; again −14% on another machine, 2026-11-26).
  */
 export const INGEST_LANES: Record<Dialect, number> = { sqlite: 1, postgres: 2 };
 
@@ -508,7 +508,8 @@ export function ingest(s: Services, batch: IngestBatch): Promise<IngestResult> {
 /**
  * The player ids of devices this process wrote lately, so that a returning device's batch skips the players
  * lookup: on PostgreSQL that lookup is a round trip of its own, and a group's round trips, not the database's
- * work, bound single-event requests (two per group: 4,700 req/s; one: see the ingestion benchmark).
+ * work, bound single-event requests (in the ingestion benchmark on two cores: two per group, 4,000–4,700 req/s;
+ * one, 5,400–6,500).
  *
  * An id is taken from here only for a device whose batch brings an event. A player deleted meanwhile (in the
  * console, by another process, with its application) then fails the event row's foreign key, so the group's
