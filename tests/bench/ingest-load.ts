@@ -3,13 +3,19 @@ import { cpuTimeMs } from './fake-process';
 
 /**
  * The ingestion benchmark's load generator, run in its own process so it does not share the server's event
- * loop: keep-alive connections to 127.0.0.1, each sending its next request as soon as the previous answer
- * arrives (closed loop), hand-written HTTP/1.1 to spend as little CPU as possible on the client side.
- * Every event carries a fresh client id, so the server must store each one.
+ * loop: keep-alive connections to 127.0.0.1, hand-written HTTP/1.1 to spend as little CPU as possible on the
+ * client side. Every event carries a fresh client id, so the server must store each one. Two ways to send:
+ * - closed loop (no `rate`): each connection sends its next request as soon as the previous answer arrives,
+ *   which measures the most the server sustains (its latency then is only the connections' count divided by
+ *   the throughput);
+ * - open loop (`rate` requests/s): requests are due at a fixed pace whatever the answers do, each sent on the
+ *   first free connection, and its latency counts from when it was due, not from when a connection was free
+ *   (a server falling behind shows as growing latency, not as a slower pace: no coordinated omission). This is
+ *   the latency at a given load.
  *
- * Input (argv[2], JSON): { port, key, mode: 'batch' | 'single', seconds, connections, visitors, prefix }.
- * Output (stdout, JSON): requests, events acknowledged, statuses, latency percentiles (ms), elapsed seconds, and
- * the CPU time this process used (ms).
+ * Input (argv[2], JSON): { port, key, mode: 'batch' | 'single', seconds, connections, visitors, prefix, rate? }.
+ * Output (stdout, JSON): requests answered, events acknowledged, statuses, latency percentiles (ms), elapsed
+ * seconds, requests due (open loop: how many the pace called for), and the CPU time this process used (ms).
  */
 interface Input {
   port: number;
@@ -19,6 +25,7 @@ interface Input {
   connections: number;
   visitors: number;
   prefix: string;
+  rate?: number;
 }
 
 const input = JSON.parse(process.argv[2] ?? '{}') as Input;
@@ -43,54 +50,139 @@ const latencies: number[] = [];
 const statuses: Record<string, number> = {};
 let acknowledged = 0;
 let requests = 0;
-const deadline = Date.now() + input.seconds * 1000;
-const started = Date.now();
+let due = 0;
+const started = performance.now();
+const deadline = started + input.seconds * 1000;
 
-function run(socket: Socket): Promise<void> {
-  return new Promise((resolve) => {
-    let buffer = '';
-    let sentAt = 0;
-    const send = () => {
-      if (Date.now() >= deadline) {
-        socket.end();
-        resolve();
-        return;
-      }
+/**
+ * One keep-alive connection: `send` writes a request, `onAnswer` hears each answer's status. One request at a
+ * time per connection (no pipelining), as browsers and the SDK do.
+ */
+function connection(onAnswer: (status: string) => void): { socket: Socket; send(): void } {
+  const socket = connect({ port: input.port, host: '127.0.0.1', noDelay: true });
+  let buffer = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffer += chunk;
+    for (;;) {
+      const headerEnd = buffer.indexOf('\r\n\r\n');
+      if (headerEnd < 0) return;
+      const match = /content-length:\s*(\d+)/i.exec(buffer.slice(0, headerEnd));
+      const length = match ? Number(match[1]) : 0;
+      if (buffer.length < headerEnd + 4 + length) return;
+      const status = buffer.slice(9, 12);
+      buffer = buffer.slice(headerEnd + 4 + length);
+      requests += 1;
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status === '200') acknowledged += perRequest;
+      onAnswer(status);
+    }
+  });
+  return {
+    socket,
+    send() {
       const payload = body();
-      sentAt = performance.now();
       socket.write(
         `POST /api/sdk/track HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: text/plain;charset=UTF-8\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`,
       );
-    };
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
-      for (;;) {
-        const headerEnd = buffer.indexOf('\r\n\r\n');
-        if (headerEnd < 0) return;
-        const match = /content-length:\s*(\d+)/i.exec(buffer.slice(0, headerEnd));
-        const length = match ? Number(match[1]) : 0;
-        if (buffer.length < headerEnd + 4 + length) return;
-        const status = buffer.slice(9, 12);
-        buffer = buffer.slice(headerEnd + 4 + length);
+    },
+  };
+}
+
+/** Closed loop: every connection sends again as soon as it is answered, until the deadline. */
+function closedLoop(): Promise<void>[] {
+  return Array.from({ length: input.connections }, () => {
+    return new Promise<void>((resolve) => {
+      let sentAt = 0;
+      const send = () => {
+        if (performance.now() >= deadline) {
+          link.socket.end();
+          resolve();
+          return;
+        }
+        sentAt = performance.now();
+        due += 1;
+        link.send();
+      };
+      const link = connection(() => {
         latencies.push(performance.now() - sentAt);
-        requests += 1;
-        statuses[status] = (statuses[status] ?? 0) + 1;
-        if (status === '200') acknowledged += perRequest;
         send();
-      }
+      });
+      link.socket.on('error', () => resolve());
+      link.socket.on('close', () => resolve());
+      link.socket.on('connect', send);
     });
-    socket.on('error', () => resolve());
-    socket.on('close', () => resolve());
-    socket.on('connect', send);
   });
 }
 
-const sockets = Array.from({ length: input.connections }, () => connect({ port: input.port, host: '127.0.0.1', noDelay: true }));
-await Promise.all(sockets.map(run));
-const elapsed = (Date.now() - started) / 1000;
+/** Open loop: `rate` requests a second, due at a fixed pace, on the first free connection. */
+function openLoop(rate: number): Promise<void>[] {
+  type Link = ReturnType<typeof connection> & { dueAt: number };
+  const links: Link[] = [];
+  const free: Link[] = [];
+  // Times the requests fell due, waiting for a free connection: a queue read from `head`.
+  const waiting: number[] = [];
+  let head = 0;
+  let paced = false;
+  let closed = false;
+  const dispatch = () => {
+    while (head < waiting.length && free.length > 0) {
+      const link = free.pop() as Link;
+      link.dueAt = waiting[head];
+      head += 1;
+      link.send();
+    }
+    // The pace is over and every request answered: close.
+    if (paced && head === waiting.length && free.length === links.length && !closed) {
+      closed = true;
+      for (const link of links) link.socket.end();
+    }
+  };
+  // Every millisecond, queue the requests that fell due since (a late timer queues several at once).
+  const pace = setInterval(() => {
+    const until = Math.min(performance.now(), deadline);
+    while (started + (due * 1000) / rate <= until) {
+      waiting.push(started + (due * 1000) / rate);
+      due += 1;
+    }
+    if (until >= deadline) {
+      clearInterval(pace);
+      paced = true;
+    }
+    dispatch();
+  }, 1);
+  return Array.from({ length: input.connections }, () => {
+    return new Promise<void>((resolve) => {
+      const link: Link = Object.assign(
+        connection(() => {
+          latencies.push(performance.now() - link.dueAt);
+          free.push(link);
+          dispatch();
+        }),
+        { dueAt: 0 },
+      );
+      links.push(link);
+      const gone = () => {
+        // A connection lost (the server closed it, or refused it) is no longer waited for.
+        if (links.includes(link)) links.splice(links.indexOf(link), 1);
+        if (free.includes(link)) free.splice(free.indexOf(link), 1);
+        resolve();
+        dispatch();
+      };
+      link.socket.on('error', gone);
+      link.socket.on('close', gone);
+      link.socket.on('connect', () => {
+        free.push(link);
+        dispatch();
+      });
+    });
+  });
+}
+
+await Promise.all(input.rate ? openLoop(input.rate) : closedLoop());
+const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
 process.stdout.write(
-  JSON.stringify({ requests, acknowledged, statuses, elapsed, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? 0, cpuMs: cpuTimeMs() }),
+  JSON.stringify({ requests, acknowledged, statuses, elapsed, due, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? 0, cpuMs: cpuTimeMs() }),
 );
