@@ -3,7 +3,7 @@ import { inferValueType, type AttributeType, type ScalarValue } from '../shared/
 import type { Dialect } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { insertRows, type Column, type Row } from '../server/domain/ingest-sql';
-import { upsertEventDefinitions } from '../server/domain/ingest';
+import { EVENT_COLUMNS, upsertEventDefinitions } from '../server/domain/ingest';
 import { defineSdkAttributes } from '../server/domain/players-write';
 import { hashPassword } from '../server/security/passwords';
 import { randomClientKey } from '../server/security/tokens';
@@ -140,16 +140,6 @@ const PLAYER_COLUMNS: Column[] = [
   ['updated_at', 'text'],
 ].map(([name, type]) => ({ name, type }) as Column);
 
-const EVENT_COLUMNS: Column[] = [
-  { name: 'application_id', type: 'text' },
-  { name: 'player_id', type: 'bigint' },
-  { name: 'name', type: 'text' },
-  { name: 'properties', type: 'text' },
-  { name: 'client_event_id', type: 'text' },
-  { name: 'session_id', type: 'text' },
-  { name: 'occurred_at', type: 'text' },
-  { name: 'received_at', type: 'text' },
-];
 const DAY_COLUMNS: Column[] = [
   { name: 'application_id', type: 'text' },
   { name: 'day', type: 'text' },

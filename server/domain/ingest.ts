@@ -137,7 +137,8 @@ export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestIt
 /** How many items a batch weighs in the queue. */
 export const weighBatch = (batch: IngestBatch) => batch.items.length || 1;
 
-const EVENT_COLUMNS = [
+/** The columns an event row is written with (ingestion here, the seed in scripts/seed-lib.ts). */
+export const EVENT_COLUMNS = [
   { name: 'application_id', type: 'text' },
   { name: 'player_id', type: 'bigint' },
   { name: 'name', type: 'text' },
@@ -167,6 +168,8 @@ interface GroupEvent {
 }
 
 const eventKey = (applicationId: string, clientId: string) => `${applicationId}\u0000${clientId}`;
+/** An event name's entry in the group's definitions. */
+const definitionKey = (applicationId: string, name: string) => `${applicationId}\u0000${name}`;
 
 /**
  * Writes batches in the given database. Players first (created when new), then the event rows (ON CONFLICT DO
@@ -251,11 +254,11 @@ export async function writeBatches(
         // The landing UTM of the earliest session that has one.
         if (item.utm && Object.values(item.utm).some(Boolean) && (!write.utm || item.at <= sessions.first)) write.utm = item.utm;
       }
-      const definitionKey = `${batch.applicationId}\u0000${item.name}`;
-      let definition = definitions.get(definitionKey);
+      const entry = definitionKey(batch.applicationId, item.name);
+      let definition = definitions.get(entry);
       if (!definition) {
         definition = { applicationId: batch.applicationId, name: item.name, count: 0, first: item.at, last: item.at, properties: {} };
-        definitions.set(definitionKey, definition);
+        definitions.set(entry, definition);
       }
       if (item.at < definition.first) definition.first = item.at;
       if (item.at > definition.last) definition.last = item.at;
@@ -329,7 +332,7 @@ async function writeCountedSqlite(
       day.events = 1;
     }
     days.push(day);
-    (definitions.get(`${applicationId}\u0000${item.name}`) as Definition).count += 1;
+    (definitions.get(definitionKey(applicationId, item.name)) as Definition).count += 1;
   }
   await runWrites(db, 'sqlite', [
     ...updatePlayersStatements('sqlite', updates, now),
@@ -532,12 +535,11 @@ export class KnownPlayers {
     return batches.some((batch) => this.ids.has(playerKey(batch.applicationId, batch.deviceId)));
   }
 
-  /** After a write succeeded: its batches' players, as stored. */
+  /** After a write succeeded: its batches' players, as stored (a player recreated meanwhile replaces the old id). */
   remember(batches: readonly IngestBatch[], results: readonly IngestResult[]): void {
     batches.forEach((batch, index) => {
       const key = playerKey(batch.applicationId, batch.deviceId);
-      if (this.ids.has(key)) return;
-      if (this.ids.size >= this.max) this.ids.delete(this.ids.keys().next().value as string);
+      if (!this.ids.has(key) && this.ids.size >= this.max) this.ids.delete(this.ids.keys().next().value as string);
       this.ids.set(key, results[index].playerId);
     });
   }
