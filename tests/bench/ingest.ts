@@ -26,9 +26,10 @@ import { collectGarbage, cpuTimeMs } from './fake-process';
  * Then: no event lost (rows in `events` = events acknowledged with 200) and memory flat: the process's own
  * resident memory (RssAnon, after a forced GC) before and after the runs within 64 MB. Mapped pages of the
  * SQLite file are printed beside it but not judged: they grow with the database file, as the OS page cache.
- * Beside the figures: the CPU each process spent per single-event request (this server, the load generator,
- * and PostgreSQL's processes when the database is on this machine), against what the target rate leaves per
- * request on this machine's cores: where the time goes when a target is missed.
+ * Beside the figures: what the server process wrote per request (on SQLite the WAL and the checkpoints), and the
+ * CPU each process spent per single-event request (this server, the load generator, and PostgreSQL's processes
+ * when the database is on this machine), against what the target rate leaves per request on this machine's
+ * cores: where the time goes when a target is missed.
  *
  * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
  * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
@@ -137,6 +138,19 @@ function postgresCpuSince(url: string | undefined): () => number | null {
   const start = localPostgresCpuMs(url);
   return () => (start === null ? null : (localPostgresCpuMs(url) ?? start) - start);
 }
+/**
+ * What this process has written so far, in bytes and write calls (/proc/self/io: files and sockets, every thread);
+ * null off Linux. On SQLite that is mostly the WAL and the checkpoints, and says what a request costs the disk.
+ */
+function writtenSoFar(): { bytes: number; calls: number } | null {
+  try {
+    const io = readFileSync('/proc/self/io', 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? NaN);
+    return { bytes: field('wchar'), calls: field('syscw') };
+  } catch {
+    return null;
+  }
+}
 const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 async function benchOne(label: string, env: Record<string, string>): Promise<boolean> {
@@ -163,14 +177,17 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     // neighbours than about the server; CPU per event says what one free core would sustain.
     let cpu = process.cpuUsage();
     let database = postgresCpuSince(env.DATABASE_URL);
+    const written0 = writtenSoFar();
     const batch = await load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, connections: 32, prefix: 'batch' });
     const batchCpuMs = cpuTimeMs(process.cpuUsage(cpu));
     const batchDatabaseMs = database();
+    const written1 = writtenSoFar();
     cpu = process.cpuUsage();
     database = postgresCpuSince(env.DATABASE_URL);
     const single = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 48, prefix: 'single' });
     const singleCpuMs = cpuTimeMs(process.cpuUsage(cpu));
     const singleDatabaseMs = database();
+    const written2 = writtenSoFar();
     // At the target rates: enough connections that the pace never waits for one while the server keeps up.
     const batchPaced = await load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, connections: 64, prefix: 'batchpaced', rate: TARGETS.eventsPerSecond / 10 });
     const singlePaced = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 128, prefix: 'singlepaced', rate: TARGETS.requestsPerSecond });
@@ -223,6 +240,13 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
       `CPU per single-event request: ${parts.join(' + ')} = ${perRequest(total)}; ${f(TARGETS.requestsPerSecond)} req/s on ${availableParallelism()} cores leaves ${((availableParallelism() * 1e6) / TARGETS.requestsPerSecond).toFixed(0)} µs for all of them` +
         (batchDatabaseMs === null ? '' : `; in batches PostgreSQL took ${((batchDatabaseMs * 1000) / Math.max(1, batch.acknowledged)).toFixed(1)} µs per event`),
     );
+    if (written0 && written1 && written2) {
+      const per = (from: { bytes: number; calls: number }, to: { bytes: number; calls: number }, requests: number) =>
+        `${((to.bytes - from.bytes) / 1024 / Math.max(1, requests)).toFixed(1)} KB in ${((to.calls - from.calls) / Math.max(1, requests)).toFixed(1)} write calls`;
+      console.log(
+        `written by the server process (files and sockets): ${per(written0, written1, batch.requests)} per batch request, ${per(written1, written2, single.requests)} per single-event request`,
+      );
+    }
     const paced = (run: LoadResult, what: string, rate: number) =>
       `${what} at ${f(rate)}/s: ${f(run.requests)} of ${f(run.due)} due answered in ${run.elapsed.toFixed(1)} s, p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, max ${run.max.toFixed(1)} ms`;
     console.log(
