@@ -36,9 +36,9 @@ export function openDatabase(config: DatabaseConfig): Db {
   // Temporary files in memory. Inside a transaction, a statement that may fail halfway (a multi-row INSERT … ON
   // CONFLICT, an UPDATE of many rows) first copies every page it is about to change into a statement journal, and
   // past 64 KB SQLite writes that journal to a temporary file on disk. Every ingestion group is such a
-  // transaction: the journals wrote more than the WAL did, twice as many bytes and syscalls per request as with
-  // them in memory (tests/bench/ingest.ts, "written"). A journal holds one statement's pages (an ingestion
-  // group's are a few MB at most); sorts that find no index are kept in memory too.
+  // transaction: with the journals on disk, a request wrote nearly twice the bytes, in nearly twice the write
+  // calls (tests/bench/ingest.ts, "written"). A journal holds one statement's pages (an ingestion group's are a
+  // few MB at most); sorts that find no index are kept in memory too.
   sqlite.pragma('temp_store = MEMORY');
   const checkpointer = sqlite.memory ? null : startCheckpointer(sqlite);
   return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }) }), dialect: 'sqlite' };
