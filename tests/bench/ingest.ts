@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { migrateToLatest, toCount } from '../../server/db';
+import { migrateToLatest, toCount, type Dialect } from '../../server/db';
 import { ensureSeedApplication, seedAudience } from '../../scripts/seed-lib';
 import { collectGarbage, cpuTimeMs } from './fake-process';
 
@@ -33,7 +33,7 @@ import { collectGarbage, cpuTimeMs } from './fake-process';
  *
  * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
  * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
- * (server/routes/track.ts). Run alone with `npx tsx tests/bench/ingest.ts`.
+ * (server/routes/track.ts). Run alone with `npx tsx tests/bench/ingest.ts` (or `… ingest.ts postgres` for one database).
  */
 const TARGETS = { eventsPerSecond: 20_000, requestsPerSecond: 8_000, p99Ms: 25, rssGrowthMb: 64 };
 const SECONDS = Number(process.env.INGEST_BENCH_SECONDS ?? 8);
@@ -116,7 +116,11 @@ async function freshSchema(base: string): Promise<{ url: string; drop: () => Pro
  * one's CPU per request says where the time goes.
  */
 function localPostgresCpuMs(url: string | undefined): number | null {
-  if (!url || !['127.0.0.1', 'localhost', '::1', '[::1]'].includes(new URL(url).hostname)) return null;
+  if (!url) return null;
+  const parsed = new URL(url);
+  // On this machine: a loopback address, or a Unix socket directory (`?host=/var/run/postgresql`).
+  const local = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(parsed.hostname) || (parsed.searchParams.get('host') ?? '').startsWith('/');
+  if (!local) return null;
   let ticks = 0;
   try {
     for (const pid of readdirSync('/proc')) {
@@ -273,9 +277,11 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
   }
 }
 
-/** Runs on SQLite, then on PostgreSQL when a URL is given; true when every target is met. */
-export async function benchIngest(): Promise<boolean> {
-  let ok = await benchOne('SQLite', {});
+/** Runs on SQLite, then on PostgreSQL when a URL is given (or on the one named); true when every target is met. */
+export async function benchIngest(only?: Dialect): Promise<boolean> {
+  let ok = true;
+  if (only !== 'postgres') ok = await benchOne('SQLite', {});
+  if (only === 'sqlite') return ok;
   const base = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (base) {
     const schema = await freshSchema(base);
@@ -286,10 +292,13 @@ export async function benchIngest(): Promise<boolean> {
     }
   } else {
     console.log('PostgreSQL: skipped (set DATABASE_URL or TEST_DATABASE_URL)');
+    ok = only !== 'postgres' && ok;
   }
   return ok;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  benchIngest().then((ok) => process.exit(ok ? 0 : 1));
+  const only = process.argv[2];
+  if (only !== undefined && only !== 'sqlite' && only !== 'postgres') throw new Error(`unknown database ${only}: sqlite or postgres`);
+  benchIngest(only).then((ok) => process.exit(ok ? 0 : 1));
 }
