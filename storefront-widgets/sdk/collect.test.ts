@@ -66,6 +66,12 @@ describe("the shop's calls", () => {
     expect(itemOfCall(['identify', {}], 's1', at)).toBeUndefined();
   });
 
+  it('leaves out an email or mobile number the server would refuse, keeping the rest of the identity', () => {
+    expect(identityOf({ external_user_id: 'c7', email: 'lan@@shop.vn', mobile_number: '0901234567' })).toEqual({ external_user_id: 'c7', mobile_number: '0901234567' });
+    expect(identityOf({ email: ' an@shop.vn ', mobile_number: 'call me' })).toEqual({ email: 'an@shop.vn' });
+    expect(itemOfCall(['identify', { email: 'not an email' }], 's1', at)).toBeUndefined();
+  });
+
   it('bounds what it sends to what the contract takes', () => {
     const many = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`p${i}`, 'x'.repeat(2000)]));
     const props = scalars(many);

@@ -1,4 +1,5 @@
 import type { DeviceInfo, ScalarValue, TrackItem, Utm } from '../../shared/contract/audience';
+import { isEmail, isMobileNumber } from '../../shared/validation';
 
 /*
  * The pure part of collection: what an item looks like, which scroll quarters are new, what the landing URL
@@ -50,8 +51,14 @@ export function scalars(input: unknown): Record<string, ScalarValue> {
 }
 
 const IDENTITY_MAX = { external_user_id: 128, email: 254, mobile_number: 32 } as const;
+/** The rules the server checks identity with (server/domain/ingest.ts, checkIdentity). */
+const IDENTITY_VALID: Partial<Record<keyof typeof IDENTITY_MAX, (value: string) => boolean>> = { email: isEmail, mobile_number: isMobileNumber };
 
-/** `nudge('identify', id)` or `nudge('identify', { external_user_id, email, mobile_number })`, trimmed and bounded. */
+/**
+ * `nudge('identify', id)` or `nudge('identify', { external_user_id, email, mobile_number })`, trimmed and bounded.
+ * An email or mobile number the server would refuse (a shopper's typo in the shop's form) is left out: the server
+ * refuses the whole batch for it, and the batch's page views and events would go with it.
+ */
 export function identityOf(input: unknown): Partial<Record<keyof typeof IDENTITY_MAX, string>> | undefined {
   const given = typeof input === 'string' || typeof input === 'number' ? { external_user_id: String(input) } : input;
   if (!given || typeof given !== 'object') return undefined;
@@ -59,7 +66,8 @@ export function identityOf(input: unknown): Partial<Record<keyof typeof IDENTITY
   for (const field of Object.keys(IDENTITY_MAX) as (keyof typeof IDENTITY_MAX)[]) {
     const value = (given as Record<string, unknown>)[field];
     if ((typeof value === 'string' || typeof value === 'number') && String(value).trim()) {
-      identity[field] = String(value).trim().slice(0, IDENTITY_MAX[field]);
+      const text = String(value).trim().slice(0, IDENTITY_MAX[field]);
+      if (IDENTITY_VALID[field]?.(text) ?? true) identity[field] = text;
     }
   }
   return Object.keys(identity).length ? identity : undefined;

@@ -1,16 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TrackBatch, type TrackItem } from '../../shared/contract/audience';
+import { isEmail } from '../../shared/validation';
 import type { NudgeQueue } from '../loader/boot';
 import { SESSION_IDLE_MS } from './session';
 import { collect } from './track';
 
 const API = 'https://api.nudge.example';
 
-/** Collection on a page, with the API's answers recorded: what each batch carried. */
-function start(options: { queued?: unknown[][]; config?: Record<string, unknown> } = {}) {
+/**
+ * Collection on a page, with the API's answers recorded: what each stored batch carried. `refuse`: batches the
+ * API answers 400 (INVALID_PARAM), storing nothing of them.
+ */
+function start(options: { queued?: unknown[][]; config?: Record<string, unknown>; refuse?: (batch: TrackBatch) => boolean } = {}) {
   const batches: TrackBatch[] = [];
   const fetch = vi.fn(async (_url: string, init?: RequestInit) => {
-    batches.push(TrackBatch.parse(JSON.parse(String(init?.body))));
+    const batch = TrackBatch.parse(JSON.parse(String(init?.body)));
+    if (options.refuse?.(batch)) return { ok: false, status: 400, json: async () => ({ success: false, error: 'INVALID_PARAM' }) };
+    batches.push(batch);
     return { ok: true, status: 200, json: async () => ({ success: true, data: {} }) };
   });
   vi.stubGlobal('fetch', fetch);
@@ -95,6 +101,19 @@ describe('collection on a shop page', () => {
       { type: 'event', name: 'add_to_cart', properties: { sku: 'A1' } },
       { type: 'set', attributes: { plan: 'gold' } },
     ]);
+  });
+
+  it("keeps a visit's page views when the shop passes a mistyped email to identify", async () => {
+    // As the server does (server/domain/ingest.ts, checkIdentity): a bad email refuses the whole batch.
+    const badEmail = (batch: TrackBatch) => batch.items.some((item) => item.type === 'identify' && item.identity.email !== undefined && !isEmail(item.identity.email));
+    const page = start({ refuse: badEmail });
+    page.call('identify', { external_user_id: 'customer-42', email: 'lan@@shop.vn', mobile_number: '12' });
+    await flushed();
+    expect(types(page.items())).toEqual(['session', 'page', 'identify']);
+    expect(page.items()[2]).toMatchObject({ identity: { external_user_id: 'customer-42' } });
+    expect(page.items()[2]).not.toHaveProperty('identity.email');
+    expect(page.items()[2]).not.toHaveProperty('identity.mobile_number');
+    expect(JSON.parse(localStorage.getItem('nudge_q') ?? '[]')).toEqual([]);
   });
 
   it('reports each scroll quarter once', async () => {
