@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TrackItem } from '../../shared/contract/audience';
-import { BATCH_MAX, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, createOutbox, type SendResult } from './outbox';
+import { BATCH_BYTES, BATCH_MAX, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, createOutbox, type SendResult } from './outbox';
 import type { KeyValueStore } from './storage';
 
 /** Storage shared by "pages" of the same browser. */
@@ -115,6 +115,30 @@ describe('the outbox', () => {
       [50, true],
       [20, true],
     ]);
+    expect(outbox.waiting()).toEqual([]);
+  });
+
+  it('keeps each request within the bytes the server takes: long page views go in several, in order', async () => {
+    const store = memoryStore();
+    // Filter pages with long query strings, titles in Vietnamese (3 bytes a letter in UTF-8).
+    const page = (n: number): TrackItem => ({
+      type: 'page',
+      id: `page-${String(n).padStart(4, '0')}`,
+      at: 1_700_000_000_000 + n,
+      session_id: 's1',
+      url: `https://shop.example.vn/collections/all?page=${n}&filter=${'màu-đỏ,'.repeat(200)}`.slice(0, 2000),
+      title: 'Áo dài lụa tơ tằm thêu tay '.repeat(11).slice(0, 300),
+    });
+    store.setItem(OUTBOX_KEY, JSON.stringify(Array.from({ length: 60 }, (_, i) => page(i + 1))));
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => 'ok');
+    const outbox = createOutbox({ store, send, setTimer: () => undefined });
+    await outbox.flush();
+    // Each stored batch sends the next one.
+    for (let turn = 0; turn < 20 && outbox.waiting().length > 0; turn++) await settle();
+    const sent = send.mock.calls.map(([items]) => items);
+    expect(sent.length).toBeGreaterThan(2);
+    for (const items of sent) expect(new TextEncoder().encode(JSON.stringify(items)).length).toBeLessThanOrEqual(BATCH_BYTES);
+    expect(sent.flat().map((item) => item.id)).toEqual(Array.from({ length: 60 }, (_, i) => page(i + 1).id));
     expect(outbox.waiting()).toEqual([]);
   });
 

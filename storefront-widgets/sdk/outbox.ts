@@ -13,8 +13,14 @@ export const FLUSH_ITEMS = 10;
 export const FLUSH_DELAY_MS = 2000;
 /** At most this many items are kept; beyond it the oldest go (a browser offline for days). */
 export const OUTBOX_MAX = 200;
-/** Items per request (the server's TRACK_BATCH_MAX). */
+/** Items per request (the server's TRACK_BATCH_MAX)… */
 export const BATCH_MAX = 50;
+/**
+ * …and at most this many bytes of them (JSON, UTF-8): the server takes a body of up to 64 KB (server/routes/track.ts,
+ * tests/api/track.test.ts), and the key, the visitor id and the device facts around the items fit in the 4 KB left.
+ * Fifty page views of long URLs (filter pages, ad click ids) pass 64 KB, and a body the server refuses is dropped.
+ */
+export const BATCH_BYTES = 60 * 1024;
 /** Retries wait 2 s, 4 s, 8 s … up to 5 minutes. */
 export const RETRY_MAX_MS = 300_000;
 export const OUTBOX_KEY = 'nudge_q';
@@ -35,6 +41,21 @@ export interface Outbox {
   flush(final?: boolean): Promise<void>;
   /** The items waiting (for tests and the retry on the next page). */
   waiting(): TrackItem[];
+}
+
+const encoder = new TextEncoder();
+
+/** The first items that go in one request: at most BATCH_MAX and BATCH_BYTES, and always one (too large alone, it is refused and dropped). */
+export function nextBatch(items: TrackItem[]): TrackItem[] {
+  // The brackets of the array, then each item and its comma.
+  let bytes = 2;
+  let count = 0;
+  while (count < items.length && count < BATCH_MAX) {
+    bytes += encoder.encode(JSON.stringify(items[count])).length + 1;
+    if (count > 0 && bytes > BATCH_BYTES) break;
+    count += 1;
+  }
+  return items.slice(0, count);
 }
 
 /**
@@ -75,14 +96,15 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     if (!items.length) return;
     if (final) {
       // The page is going: everything in beacons, dropped from storage only if the browser took them.
-      for (let start = 0; start < items.length; start += BATCH_MAX) {
-        const batch = items.slice(start, start + BATCH_MAX);
+      for (let rest = items; rest.length > 0; ) {
+        const batch = nextBatch(rest);
+        rest = rest.slice(batch.length);
         if ((await send(batch, true)) === 'ok') remove(batch);
       }
       return;
     }
     busy = true;
-    const batch = items.slice(0, BATCH_MAX);
+    const batch = nextBatch(items);
     let result: SendResult = 'retry';
     try {
       result = await send(batch, false);

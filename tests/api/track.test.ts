@@ -3,6 +3,7 @@ import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
+import { BATCH_MAX, nextBatch } from '../../storefront-widgets/sdk/outbox';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /**
@@ -433,6 +434,31 @@ describe('attribute values against their definitions', () => {
 });
 
 describe('refusals', () => {
+  it("takes the largest request the SDK's outbox makes, where fifty long page views in one would be refused", async () => {
+    const visitor = id('visitor');
+    const session = id('s');
+    const pages = Array.from({ length: BATCH_MAX }, (_, n) => ({
+      type: 'page' as const,
+      id: id('p'),
+      at: now(),
+      session_id: session,
+      url: `https://shop.example.vn/collections/all?page=${n}&filter=${'màu-đỏ,'.repeat(300)}`.slice(0, 2000),
+      title: 'Áo dài lụa tơ tằm thêu tay '.repeat(12).slice(0, 300),
+    }));
+    // The device facts at their longest, as the envelope around the items.
+    const device = { platform: 'web', device_type: 'mobile', os: 'o'.repeat(64), os_version: 'v'.repeat(64), browser: 'b'.repeat(64), language: 'vi-VN', timezone: 't'.repeat(64), timezone_offset: 420 };
+    const whole = await track({ key, visitor_id: visitor, device, items: pages });
+    expect(whole.status).toBe(413);
+
+    const batch = nextBatch(pages);
+    expect(batch.length).toBeLessThan(BATCH_MAX);
+    const answer = await track({ key, visitor_id: visitor, device, items: batch });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.accepted).toBe(batch.length);
+    const player = await playerOf(visitor);
+    expect(player?.page_views).toBe(batch.length);
+  });
+
   it('refuses an unknown key and stores nothing', async () => {
     const visitor = id('visitor');
     const answer = await track({ key: 'no-such-key', visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'x' }] });
