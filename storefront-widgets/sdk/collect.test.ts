@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TrackItem } from '../../shared/contract/audience';
-import { identityOf, itemOfCall, newQuarters, scalars, utmOf } from './collect';
+import { PROPERTIES_BYTES, identityOf, itemOfCall, newQuarters, scalars, utmOf } from './collect';
 
 describe('scroll depth', () => {
   it('reports each quarter once per page, the ones skipped over included', () => {
@@ -70,6 +70,15 @@ describe("the shop's calls", () => {
     expect(identityOf({ external_user_id: 'c7', email: 'lan@@shop.vn', mobile_number: '0901234567' })).toEqual({ external_user_id: 'c7', mobile_number: '0901234567' });
     expect(identityOf({ email: ' an@shop.vn ', mobile_number: 'call me' })).toEqual({ email: 'an@shop.vn' });
     expect(itemOfCall(['identify', { email: 'not an email' }], 's1', at)).toBeUndefined();
+  });
+
+  it('keeps the properties of one item within the bytes of one request, leaving out those past it', () => {
+    const vietnamese = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${i}`, 'ễ'.repeat(1000)]));
+    const props = scalars({ ...vietnamese, sku: 'A1' });
+    expect(new TextEncoder().encode(JSON.stringify(props)).length).toBeLessThanOrEqual(PROPERTIES_BYTES);
+    expect(Object.keys(props).length).toBeLessThan(41);
+    // A small value after the budget is reached still fits.
+    expect(props.sku).toBe('A1');
   });
 
   it('bounds what it sends to what the contract takes', () => {

@@ -1,5 +1,6 @@
 import type { DeviceInfo, ScalarValue, TrackItem, Utm } from '../../shared/contract/audience';
 import { isEmail, isMobileNumber } from '../../shared/validation';
+import { BATCH_BYTES, byteLength } from './outbox';
 
 /*
  * The pure part of collection: what an item looks like, which scroll quarters are new, what the landing URL
@@ -32,20 +33,33 @@ const NAME = /^[A-Za-z0-9_$][A-Za-z0-9_.:$ -]{0,63}$/;
 /** An event, attribute or property name the server takes (the contract's EventName, AttributeName). */
 export const validName = (name: unknown): name is string => typeof name === 'string' && NAME.test(name.trim()) && name.trim() === name;
 
+const isScalar = (value: unknown): value is ScalarValue =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || value === null;
+
+/** Bytes (UTF-8 JSON) of one item's properties or attributes: with its other fields the item still fits one request. */
+export const PROPERTIES_BYTES = BATCH_BYTES - 4 * 1024;
+
 /**
  * Property and attribute values as the server takes them: scalars only (dates as ISO text under a `.date`
- * name, Date objects converted), at most 50, long text cut. Anything else is left out rather than making
+ * name, Date objects converted), at most 50, long text cut, at most PROPERTIES_BYTES in all (the values past it
+ * left out: an item larger than a request could never be sent). Anything else is left out rather than making
  * the whole batch fail.
  */
 export function scalars(input: unknown): Record<string, ScalarValue> {
   const out: Record<string, ScalarValue> = {};
   if (!input || typeof input !== 'object') return out;
+  // The braces, then each `"name":value` and its comma.
+  let bytes = 2;
   for (const [name, raw] of Object.entries(input as Record<string, unknown>)) {
     if (Object.keys(out).length >= 50) break;
     if (!validName(name)) continue;
-    const value = raw instanceof Date ? raw.toISOString() : raw;
-    if (typeof value === 'string') out[name] = value.slice(0, 1000);
-    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || value === null) out[name] = value;
+    const given = raw instanceof Date ? raw.toISOString() : raw;
+    const value = typeof given === 'string' ? given.slice(0, 1000) : given;
+    if (!isScalar(value)) continue;
+    const size = byteLength(JSON.stringify(name)) + byteLength(JSON.stringify(value)) + 2;
+    if (bytes + size > PROPERTIES_BYTES) continue;
+    bytes += size;
+    out[name] = value;
   }
   return out;
 }

@@ -44,6 +44,8 @@ export interface Outbox {
 }
 
 const encoder = new TextEncoder();
+/** Bytes of text in UTF-8, as it goes on the wire (a Vietnamese letter is 2 or 3 of them). */
+export const byteLength = (text: string): number => encoder.encode(text).length;
 
 /** The first items that go in one request: at most BATCH_MAX and BATCH_BYTES, and always one (too large alone, it is refused and dropped). */
 export function nextBatch(items: TrackItem[]): TrackItem[] {
@@ -51,7 +53,7 @@ export function nextBatch(items: TrackItem[]): TrackItem[] {
   let bytes = 2;
   let count = 0;
   while (count < items.length && count < BATCH_MAX) {
-    bytes += encoder.encode(JSON.stringify(items[count])).length + 1;
+    bytes += byteLength(JSON.stringify(items[count])) + 1;
     if (count > 0 && bytes > BATCH_BYTES) break;
     count += 1;
   }

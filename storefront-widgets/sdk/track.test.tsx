@@ -11,9 +11,19 @@ const API = 'https://api.nudge.example';
  * Collection on a page, with the API's answers recorded: what each stored batch carried. `refuse`: batches the
  * API answers 400 (INVALID_PARAM), storing nothing of them.
  */
-function start(options: { queued?: unknown[][]; config?: Record<string, unknown>; refuse?: (batch: TrackBatch) => boolean } = {}) {
+function start(
+  options: {
+    queued?: unknown[][];
+    config?: Record<string, unknown>;
+    refuse?: (batch: TrackBatch) => boolean;
+    /** The transport's limits: throws as fetch does, or an answer that stores nothing, or null to go on. */
+    limit?: (url: string, init?: RequestInit) => { ok: boolean; status: number; json: () => Promise<unknown> } | null;
+  } = {},
+) {
   const batches: TrackBatch[] = [];
-  const fetch = vi.fn(async (_url: string, init?: RequestInit) => {
+  const fetch = vi.fn(async (url: string, init?: RequestInit) => {
+    const limited = options.limit?.(url, init);
+    if (limited) return limited;
     const batch = TrackBatch.parse(JSON.parse(String(init?.body)));
     if (options.refuse?.(batch)) return { ok: false, status: 400, json: async () => ({ success: false, error: 'INVALID_PARAM' }) };
     batches.push(batch);
@@ -113,6 +123,28 @@ describe('collection on a shop page', () => {
     expect(page.items()[2]).toMatchObject({ identity: { external_user_id: 'customer-42' } });
     expect(page.items()[2]).not.toHaveProperty('identity.email');
     expect(page.items()[2]).not.toHaveProperty('identity.mobile_number');
+    expect(JSON.parse(localStorage.getItem('nudge_q') ?? '[]')).toEqual([]);
+  });
+
+  it('sends an event with properties too large for one request without the ones past the budget, and what follows', async () => {
+    const limits = (_url: string, init?: RequestInit) => {
+      const bytes = new TextEncoder().encode(String(init?.body)).length;
+      // As browsers do: a keepalive body past 64 KB throws; as the server does: a body past 64 KB is 413.
+      if (init?.keepalive && bytes > 65_536) throw new TypeError('keepalive request body too large');
+      return bytes > 65_536 ? { ok: false, status: 413, json: async () => ({ success: false }) } : null;
+    };
+    const page = start({ limit: limits });
+    await flushed();
+    // A product description in every property: 25 × 1,000 Vietnamese letters, 75 KB in UTF-8 but 25,000 letters.
+    page.call('event', 'view_item', Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`mo_ta_${i}`, 'ễ'.repeat(1000)])));
+    page.call('event', 'add_to_cart', { sku: 'A1' });
+    await vi.advanceTimersByTimeAsync(10_000);
+    const events = page.items().filter((item) => item.type === 'event') as Extract<TrackItem, { type: 'event' }>[];
+    expect(events.map((event) => event.name)).toEqual(['view_item', 'add_to_cart']);
+    // The properties that fit, whole and in order.
+    const kept = Object.keys(events[0].properties ?? {});
+    expect(kept.length).toBeGreaterThan(10);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => `mo_ta_${i}`));
     expect(JSON.parse(localStorage.getItem('nudge_q') ?? '[]')).toEqual([]);
   });
 
