@@ -62,6 +62,18 @@ describe('the player list', () => {
     expect(screen.getByText('Seen in the last 7 days')).toBeTruthy();
   });
 
+  it('asks for a country by its two-letter code and names the country typed', async () => {
+    const view = open();
+    await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
+    fireEvent.click(screen.getByRole('button', { name: /Add filter/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Country' }));
+    const field = await screen.findByPlaceholderText('2-letter country code, e.g. VN');
+    fireEvent.change(field, { target: { value: 'vn' } });
+    expect(await screen.findByText('Vietnam (VN)')).toBeTruthy();
+    await waitFor(() => expect(listCalls().at(-1)?.get('country')).toBe('VN'));
+    expect(view.location()).toBe('/application/shop_one/player?country=VN');
+  });
+
   it('writes a search into the address and asks the server once typing pauses', async () => {
     const view = open();
     await screen.findByRole('link', { name: 'v_8f2c1a9e77' });

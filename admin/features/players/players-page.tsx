@@ -33,7 +33,24 @@ const SORT_COLUMNS = { 6: 'session_count', 7: 'last_seen_at' } as const;
 const TAGS_SHOWN = 3;
 
 /** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
-function TextFilter({ label, value, onCommit, maxLength, upper }: { label: string; value: string; onCommit(value: string): void; maxLength?: number; upper?: boolean }) {
+function TextFilter({
+  label,
+  value,
+  onCommit,
+  maxLength,
+  upper,
+  placeholder,
+  describe,
+}: {
+  label: string;
+  value: string;
+  onCommit(value: string): void;
+  maxLength?: number;
+  upper?: boolean;
+  placeholder?: string;
+  /** What the text stands for, shown under the field ("Việt Nam (VN)" for VN). */
+  describe?: (text: string) => string | null;
+}) {
   const [text, setText] = useState(value);
   const settled = useDebouncedValue(text, 400);
   useEffect(() => setText(value), [value]);
@@ -48,6 +65,8 @@ function TextFilter({ label, value, onCommit, maxLength, upper }: { label: strin
       labelHidden
       value={text}
       maxLength={maxLength}
+      placeholder={placeholder}
+      helpText={describe?.(text.trim()) ?? undefined}
       onChange={(next) => setText(upper ? next.toUpperCase() : next)}
       autoComplete="off"
       clearButton
@@ -102,7 +121,17 @@ export function PlayersPage() {
     {
       key: 'country',
       label: t('players.filters.country'),
-      filter: <TextFilter label={t('players.filters.country')} value={filters.country ?? ''} maxLength={2} upper onCommit={(value) => set('country')(value || undefined)} />,
+      filter: (
+        <TextFilter
+          label={t('players.filters.country')}
+          value={filters.country ?? ''}
+          maxLength={2}
+          upper
+          placeholder={t('common.countryCodePlaceholder')}
+          describe={(code) => (code.length === 2 ? countryName(code, lang) : null)}
+          onCommit={(value) => set('country')(value || undefined)}
+        />
+      ),
       shortcut: true,
     },
     {

@@ -92,6 +92,16 @@ describe('the segment editor', () => {
     expect(counts()[0].rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] });
   });
 
+  it('takes a country as its two-letter code, in capitals, and names it', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    const value = within(row('1.1')).getByLabelText('Condition 1.1: value');
+    expect(value.getAttribute('placeholder')).toBe('2-letter country code, e.g. VN');
+    fireEvent.change(value, { target: { value: 'vn' } });
+    expect(await within(row('1.1')).findByText('Vietnam (VN)')).toBeTruthy();
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] }));
+  });
+
   it('cancels a count in flight when the rule changes, and shows only the newest', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');

@@ -31,6 +31,7 @@ import {
   valueInputFor,
   valueTypeOf,
 } from './segment-editor-model';
+import { countryName } from '../players/player-bits';
 import type { LiveCount } from './use-live-count';
 
 /** The player fields the editor offers, grouped the way a merchant looks for them. */
@@ -420,9 +421,12 @@ function AttributePicker({
 
 /** The value input a row's type and operator call for: none, text, a number, a day, or a number of days. */
 function ValueInput({ condition, label, error, onChange }: { condition: DraftCondition; label: string; error: string | undefined; onChange(value: string): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const input = valueInputFor(valueTypeOf(condition), condition.op);
   if (input === 'none') return null;
+  // Players carry their country as a two-letter code (VN): the field says so, and names the country typed.
+  const country = condition.kind === 'field' && condition.field === 'country';
+  const code = condition.value.trim();
   return (
     <Part min={150}>
       <TextField
@@ -431,9 +435,10 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
         type={input === 'text' ? 'text' : input === 'date' ? 'date' : 'number'}
         min={input === 'days' ? 1 : undefined}
         suffix={input === 'days' ? t('segments.editor.days') : undefined}
-        placeholder={input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
+        placeholder={country ? t('common.countryCodePlaceholder') : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
+        helpText={country && code.length === 2 ? countryName(code, i18n.language === 'en' ? 'en' : 'vi') : undefined}
         value={condition.value}
-        onChange={onChange}
+        onChange={(value) => onChange(country ? value.toUpperCase() : value)}
         autoComplete="off"
         error={error}
       />
