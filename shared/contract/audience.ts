@@ -162,7 +162,8 @@ export const DeviceInfo = z.object({
   app_version: z.string().max(64).optional(),
   device_model: z.string().max(128).optional(),
   language: z.string().max(16).optional(),
-  country: z.string().length(2).optional(),
+  /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
+  country: z.string().length(2).toUpperCase().optional(),
   city: z.string().max(128).optional(),
   timezone: z.string().max(64).optional(),
   timezone_offset: z.number().int().min(TIMEZONE_OFFSET_MIN).max(TIMEZONE_OFFSET_MAX).optional(),

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApplication, createUser, db, startServer, type TestServer } from './helpers';
+import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /** The REST device API (/api/v1/devices…) as a mobile app or a server calls it, with `Authorization: Key`. */
 const APP = 'device_api_app';
 
 let server: TestServer;
 let key: string;
+let owner: TestUser;
 
 const call = (method: string, url: string, body?: unknown, auth: string | null = `Key ${key}`) =>
   server.call(method, url, { body, headers: auth ? { authorization: auth } : {} });
@@ -15,7 +16,7 @@ const player = (deviceId: string) =>
 
 beforeAll(async () => {
   server = await startServer();
-  const owner = await createUser(server);
+  owner = await createUser(server);
   key = (await createApplication(server, owner, APP)).client_key;
 }, 60_000);
 afterAll(async () => server?.close());
@@ -47,6 +48,13 @@ describe('registering a device', () => {
     const answer = await call('POST', '/api/v1/devices', { device_id: 'ios-install-0001', platform: 'ios', app_version: '2.4.0', device_token: 'apns-token-new' });
     expect(answer.body.data).toMatchObject({ device_id: 'ios-install-0001', created: false });
     expect(await player('ios-install-0001')).toMatchObject({ app_version: '2.4.0', device_token: 'apns-token-new', os_version: '17.4', device_model: 'iPhone15,2' });
+  });
+
+  it('keeps the country code in capitals whatever case the app sends, so the player list finds it', async () => {
+    await call('POST', '/api/v1/devices', { device_id: 'android-install-lower', platform: 'android', country: 'th' });
+    expect((await player('android-install-lower')).country).toBe('TH');
+    const list = await server.call('GET', `/api/application/${APP}/player?country=TH`, { token: owner.token });
+    expect(list.body.data.items.map((item: { device_id: string }) => item.device_id)).toEqual(['android-install-lower']);
   });
 
   it('makes a device id when the app sends none', async () => {
