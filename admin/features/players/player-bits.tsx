@@ -35,6 +35,12 @@ export function countryName(code: string | null, language: string): string | nul
   }
 }
 
+/** What a country field shows under the code being typed: the country's name once two letters are in, nothing before. */
+export function typedCountryName(text: string, language: string): string | null {
+  const code = text.trim();
+  return code.length === 2 ? countryName(code, language) : null;
+}
+
 /** A dash for a value the player has not reported. */
 export function Missing() {
   return (

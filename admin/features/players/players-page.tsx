@@ -25,7 +25,7 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { type PlayerFilterKey, type PlayerFilters, filtersFromSearch, isFiltered, searchOf, withFilter, withoutFilters } from './player-filters';
-import { Missing, PlatformLabel, SubscribedBadge, countryName } from './player-bits';
+import { Missing, PlatformLabel, SubscribedBadge, countryName, typedCountryName } from './player-bits';
 
 const PlayerPage = page(Player);
 const SEEN_CHOICES = [1, 7, 30, 90, 365];
@@ -128,7 +128,7 @@ export function PlayersPage() {
           maxLength={2}
           upper
           placeholder={t('common.countryCodePlaceholder')}
-          describe={(code) => (code.length === 2 ? countryName(code, lang) : null)}
+          describe={(code) => typedCountryName(code, lang)}
           onCommit={(value) => set('country')(value || undefined)}
         />
       ),

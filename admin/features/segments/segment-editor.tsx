@@ -31,7 +31,7 @@ import {
   valueInputFor,
   valueTypeOf,
 } from './segment-editor-model';
-import { countryName } from '../players/player-bits';
+import { typedCountryName } from '../players/player-bits';
 import type { LiveCount } from './use-live-count';
 
 /** The player fields the editor offers, grouped the way a merchant looks for them. */
@@ -426,7 +426,6 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
   if (input === 'none') return null;
   // Players carry their country as a two-letter code (VN): the field says so, and names the country typed.
   const country = condition.kind === 'field' && condition.field === 'country';
-  const code = condition.value.trim();
   return (
     <Part min={150}>
       <TextField
@@ -436,7 +435,7 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
         min={input === 'days' ? 1 : undefined}
         suffix={input === 'days' ? t('segments.editor.days') : undefined}
         placeholder={country ? t('common.countryCodePlaceholder') : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
-        helpText={country && code.length === 2 ? countryName(code, i18n.language === 'en' ? 'en' : 'vi') : undefined}
+        helpText={country ? (typedCountryName(condition.value, i18n.language === 'en' ? 'en' : 'vi') ?? undefined) : undefined}
         value={condition.value}
         onChange={(value) => onChange(country ? value.toUpperCase() : value)}
         autoComplete="off"
