@@ -35,10 +35,14 @@ export function countryName(code: string | null, language: string): string | nul
   }
 }
 
-/** What a country field shows under the code being typed: the country's name once two letters are in, nothing before. */
-export function typedCountryName(text: string, language: string): string | null {
+/**
+ * What a country field shows under the code being typed: the country's name once two letters are in, before that
+ * `hint` (what to type). Under the field rather than as a placeholder, which the filter's narrow popover cuts off on
+ * a phone and which typing hides.
+ */
+export function typedCountryName(text: string, language: string, hint: string): string {
   const code = text.trim();
-  return code.length === 2 ? countryName(code, language) : null;
+  return (code.length === 2 && countryName(code, language)) || hint;
 }
 
 /** A dash for a value the player has not reported. */

@@ -127,8 +127,8 @@ export function PlayersPage() {
           value={filters.country ?? ''}
           maxLength={2}
           upper
-          placeholder={t('common.countryCodePlaceholder')}
-          describe={(code) => typedCountryName(code, lang)}
+          placeholder="VN"
+          describe={(code) => typedCountryName(code, lang, t('common.countryCodeHint'))}
           onCommit={(value) => set('country')(value || undefined)}
         />
       ),

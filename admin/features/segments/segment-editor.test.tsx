@@ -96,9 +96,11 @@ describe('the segment editor', () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
     const value = within(row('1.1')).getByLabelText('Condition 1.1: value');
-    expect(value.getAttribute('placeholder')).toBe('2-letter country code, e.g. VN');
+    expect(value.getAttribute('placeholder')).toBe('VN');
+    expect(within(row('1.1')).getByText('2-letter country code, e.g. VN')).toBeTruthy();
     fireEvent.change(value, { target: { value: 'vn' } });
     expect(await within(row('1.1')).findByText('Vietnam (VN)')).toBeTruthy();
+    expect(within(row('1.1')).queryByText('2-letter country code, e.g. VN')).toBeNull();
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] }));
   });
 

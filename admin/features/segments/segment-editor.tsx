@@ -434,8 +434,8 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
         type={input === 'text' ? 'text' : input === 'date' ? 'date' : 'number'}
         min={input === 'days' ? 1 : undefined}
         suffix={input === 'days' ? t('segments.editor.days') : undefined}
-        placeholder={country ? t('common.countryCodePlaceholder') : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
-        helpText={country ? (typedCountryName(condition.value, i18n.language === 'en' ? 'en' : 'vi') ?? undefined) : undefined}
+        placeholder={country ? 'VN' : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
+        helpText={country ? typedCountryName(condition.value, i18n.language === 'en' ? 'en' : 'vi', t('common.countryCodeHint')) : undefined}
         value={condition.value}
         onChange={(value) => onChange(country ? value.toUpperCase() : value)}
         autoComplete="off"
