@@ -826,5 +826,21 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0015_player_language': {
+      async up(db: Kysely<any>) {
+        // Players are kept under the language alone (shared/validation languageCode): browsers had reported
+        // "vi-VN", which a segment on language "vi" did not find. Applications whose players change get a new
+        // audience epoch, so a process's in-memory copy (audience-index.ts) is rebuilt rather than left stale.
+        const code =
+          dialect === 'postgres'
+            ? sql`lower(split_part(replace(language, '_', '-'), '-', 1))`
+            : sql`lower(substr(replace(language, '_', '-'), 1, instr(replace(language, '_', '-') || '-', '-') - 1))`;
+        await sql`update applications set audience_epoch = audience_epoch + 1 where application_id in (select distinct application_id from players where language <> ${code})`.execute(db);
+        await sql`update players set language = ${code} where language <> ${code}`.execute(db);
+      },
+      async down() {
+        // The region each player's browser reported is not kept: nothing to restore.
+      },
+    },
   };
 }

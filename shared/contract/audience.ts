@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { V, isDateFieldName, isEmail, isMobileNumber } from '../validation';
+import { V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -161,7 +161,8 @@ export const DeviceInfo = z.object({
   browser: z.string().max(64).optional(),
   app_version: z.string().max(64).optional(),
   device_model: z.string().max(128).optional(),
-  language: z.string().max(16).optional(),
+  /** Kept as the language alone ("vi-VN" → "vi"): see languageCode. */
+  language: z.string().trim().max(16).refine(isLanguageTag, { message: V.language }).transform(languageCode).optional(),
   /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
   country: z.string().length(2).toUpperCase().optional(),
   city: z.string().max(128).optional(),

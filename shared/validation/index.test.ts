@@ -12,6 +12,7 @@ import {
   isExternalLink,
   isHttpsUrl,
   isJsonText,
+  isLanguageTag,
   isMobileNumber,
   isNotBlank,
   isOtp,
@@ -19,6 +20,7 @@ import {
   isPasswordLongEnough,
   isUrl,
   isUsername,
+  languageCode,
 } from './index';
 
 /** Runs one predicate over a table and reports every value it judged wrongly, not just the first. */
@@ -336,6 +338,30 @@ describe('mobile number', () => {
         '(090) 1234567': false,
       }),
     ).toEqual([]);
+  });
+});
+
+describe('language of a device', () => {
+  it('takes the tags browsers and apps report, and refuses names and stray characters', () => {
+    expect(
+      misjudged(isLanguageTag, {
+        vi: true,
+        'vi-VN': true,
+        en_US: true,
+        'zh-Hant-TW': true,
+        fil: true,
+        '': false,
+        v: false,
+        Vietnamese: false,
+        'vi-': false,
+        'vi VN': false,
+        'tiếng việt': false,
+      }),
+    ).toEqual([]);
+  });
+
+  it('keeps the language alone, in small letters', () => {
+    expect(['vi', 'vi-VN', 'VI_vn', 'zh-Hant-TW', 'EN'].map(languageCode)).toEqual(['vi', 'vi', 'vi', 'zh', 'en']);
   });
 });
 

@@ -104,6 +104,22 @@ export function isMobileNumber(value: string): boolean {
   return /^\+?\d{8,15}$/.test(digits);
 }
 
+/**
+ * A language tag as devices report it: BCP 47 ("vi", "vi-VN", "zh-Hant-TW") or a platform locale ("en_US").
+ */
+export function isLanguageTag(value: string): boolean {
+  return /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/.test(value);
+}
+
+/**
+ * The language a player is kept under: the tag's language alone, in small letters ("vi-VN", "VI_vn" → "vi").
+ * Browsers report "vi-VN", apps "vi" or "vi_VN"; a segment on language "vi" must find them all, and the region
+ * is the player's country, kept apart.
+ */
+export function languageCode(tag: string): string {
+  return tag.split(/[-_]/)[0].toLowerCase();
+}
+
 /** A 6-digit one-time code. */
 export function isOtp(value: string): boolean {
   return /^\d{6}$/.test(value);
@@ -137,6 +153,7 @@ export const V = {
   required: 'validation.required',
   name: 'validation.name',
   mobileNumber: 'validation.mobileNumber',
+  language: 'validation.language',
   otp: 'validation.otp',
   json: 'validation.json',
   tooLong: 'validation.tooLong',

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TrackItem } from '../../shared/contract/audience';
-import { PROPERTIES_BYTES, identityOf, itemOfCall, newQuarters, scalars, utmOf } from './collect';
+import { PROPERTIES_BYTES, deviceFacts, identityOf, itemOfCall, newQuarters, scalars, utmOf } from './collect';
 
 describe('scroll depth', () => {
   it('reports each quarter once per page, the ones skipped over included', () => {
@@ -87,5 +87,21 @@ describe("the shop's calls", () => {
     expect(Object.keys(props)).toHaveLength(50);
     expect((props.p0 as string).length).toBe(1000);
     expect(TrackItem.safeParse(itemOfCall(['event', 'big', many], 's', at)).success).toBe(true);
+  });
+});
+
+describe('the device facts', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('give the language as the server keeps it, and leave out one it would refuse', () => {
+    const language = (reported: string) => {
+      vi.stubGlobal('navigator', { language: reported });
+      return deviceFacts(false, {}).language;
+    };
+    expect(language('vi-VN')).toBe('vi');
+    expect(language('en_US')).toBe('en');
+    // The server refuses the whole batch for a language it cannot read: the batch goes without it.
+    expect(language('Vietnamese')).toBeUndefined();
+    expect(language('')).toBeUndefined();
   });
 });

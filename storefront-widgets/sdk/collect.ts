@@ -1,5 +1,5 @@
 import type { DeviceInfo, ScalarValue, TrackItem, Utm } from '../../shared/contract/audience';
-import { isEmail, isMobileNumber } from '../../shared/validation';
+import { isEmail, isLanguageTag, isMobileNumber, languageCode } from '../../shared/validation';
 import { BATCH_BYTES, byteLength } from './outbox';
 
 /*
@@ -117,6 +117,7 @@ export function deviceFacts(mobile: boolean, ua: { os?: string; os_version?: str
     // an engine without Intl: the offset still says enough
   }
   facts.timezone_offset = -now.getTimezoneOffset() || 0;
-  if (navigator.language) facts.language = navigator.language.slice(0, 16);
+  // The language alone, as the server keeps it ("vi-VN" → "vi"); a tag it would refuse is left out, not the batch.
+  if (isLanguageTag(navigator.language || '')) facts.language = languageCode(navigator.language);
   return facts;
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { migrateToLatest } from '../../server/db';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /** The REST device API (/api/v1/devices…) as a mobile app or a server calls it, with `Authorization: Key`. */
@@ -55,6 +57,49 @@ describe('registering a device', () => {
     expect((await player('android-install-lower')).country).toBe('TH');
     const list = await server.call('GET', `/api/application/${APP}/player?country=TH`, { token: owner.token });
     expect(list.body.data.items.map((item: { device_id: string }) => item.device_id)).toEqual(['android-install-lower']);
+  });
+
+  it('keeps the language alone, as "vi" from "vi-VN" or "vi_VN", so a segment on language vi counts every such device', async () => {
+    for (const [device, language] of [['lang-browser-0001', 'vi-VN'], ['lang-android-0001', 'vi_VN'], ['lang-ios-0001', 'VI'], ['lang-english-0001', 'en-US']]) {
+      expect((await call('POST', '/api/v1/devices', { device_id: device, platform: 'android', language })).status).toBe(200);
+    }
+    expect((await player('lang-browser-0001')).language).toBe('vi');
+    expect((await player('lang-android-0001')).language).toBe('vi');
+    expect((await player('lang-english-0001')).language).toBe('en');
+    const rule = { any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'vi' }] }] };
+    const counted = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, body: { rule } });
+    // 'ios-install-0001' above registered with 'vi'.
+    expect(counted.body.data.count).toBe(4);
+  });
+
+  it('refuses a language that is not a language code, saying so in the caller’s language, and stores nothing', async () => {
+    for (const [language, expected] of [
+      ['en', 'A language is a code such as vi, en or en-US'],
+      ['vi', 'Ngôn ngữ là một mã như vi, en hoặc en-US'],
+    ]) {
+      const answer = await server.call('POST', '/api/v1/devices', {
+        body: { device_id: 'lang-refused-0001', platform: 'android', language: 'Tiếng Việt' },
+        headers: { authorization: `Key ${key}`, 'accept-language': language },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body.fields).toEqual([{ path: 'language', message: expected }]);
+    }
+    const rows = await db(server).selectFrom('players').select('id').where('device_id', '=', 'lang-refused-0001').execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('brings players stored before with a region ("vi-VN") to the language alone, and has the audience copy rebuilt', async () => {
+    await call('POST', '/api/v1/devices', { device_id: 'lang-legacy-0001', platform: 'web' });
+    await db(server).updateTable('players').set({ language: 'vi-VN' }).where('device_id', '=', 'lang-legacy-0001').execute();
+    await db(server).updateTable('players').set({ language: 'pt_BR' }).where('device_id', '=', 'lang-english-0001').execute();
+    const epoch = async () => (await db(server).selectFrom('applications').select('audience_epoch').where('application_id', '=', APP).executeTakeFirstOrThrow()).audience_epoch;
+    const before = await epoch();
+    await sql`delete from kysely_migration where name = '0015_player_language'`.execute(db(server));
+    await migrateToLatest({ kysely: db(server), dialect: server.dialect });
+    expect((await player('lang-legacy-0001')).language).toBe('vi');
+    expect((await player('lang-english-0001')).language).toBe('pt');
+    expect((await player('ios-install-0001')).language).toBe('vi');
+    expect(await epoch()).toBe(before + 1);
   });
 
   it('makes a device id when the app sends none', async () => {
