@@ -82,6 +82,9 @@ describe("a player's page", () => {
     const location = screen.getByRole('region', { name: 'Location' });
     expect(within(location).getByText('Hà Nội')).toBeTruthy();
     expect(within(location).getByText('UTC+07:00')).toBeTruthy();
+    // Codes by their names, as the merchant reads them.
+    expect(screen.getByText('Vietnamese (vi)')).toBeTruthy();
+    expect(within(location).getByText('Vietnam (VN)')).toBeTruthy();
     const utm = screen.getByRole('region', { name: 'UTM (first visit)' });
     expect(within(utm).getByText('tet-sale')).toBeTruthy();
     const attributes = screen.getByRole('region', { name: 'Attributes' });

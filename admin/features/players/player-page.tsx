@@ -25,7 +25,7 @@ import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { Missing, PlatformLabel, SubscribedBadge, countryName } from './player-bits';
+import { Missing, PlatformLabel, SubscribedBadge, countryName, languageName } from './player-bits';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
@@ -415,7 +415,7 @@ export function PlayerPage() {
                 <Field label={t('players.fields.browser')}>{text(player.browser)}</Field>
                 <Field label={t('players.fields.app_version')}>{text(player.app_version)}</Field>
                 <Field label={t('players.fields.device_model')}>{text(player.device_model)}</Field>
-                <Field label={t('players.fields.language')}>{text(player.language)}</Field>
+                <Field label={t('players.fields.language')}>{languageName(player.language, lang)}</Field>
                 <Field label={t('players.fields.gender')}>{text(player.gender)}</Field>
               </FieldCard>
               <FieldCard title={t('players.detail.location')}>

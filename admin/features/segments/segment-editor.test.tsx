@@ -104,6 +104,19 @@ describe('the segment editor', () => {
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] }));
   });
 
+  it('takes a language as its code, in small letters, and names it', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'language' } });
+    const value = within(row('1.1')).getByLabelText('Condition 1.1: value');
+    expect(value.getAttribute('placeholder')).toBe('vi');
+    expect(within(row('1.1')).getByText('2-letter language code, e.g. vi')).toBeTruthy();
+    fireEvent.change(value, { target: { value: 'VI' } });
+    expect(await within(row('1.1')).findByText('Vietnamese (vi)')).toBeTruthy();
+    expect(within(row('1.1')).queryByText('2-letter language code, e.g. vi')).toBeNull();
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'vi' }] }] }));
+  });
+
   it('cancels a count in flight when the rule changes, and shows only the newest', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');

@@ -31,7 +31,7 @@ import {
   valueInputFor,
   valueTypeOf,
 } from './segment-editor-model';
-import { typedCountryName } from '../players/player-bits';
+import { typedCountryName, typedLanguageName } from '../players/player-bits';
 import type { LiveCount } from './use-live-count';
 
 /** The player fields the editor offers, grouped the way a merchant looks for them. */
@@ -424,8 +424,16 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
   const { t, i18n } = useTranslation();
   const input = valueInputFor(valueTypeOf(condition), condition.op);
   if (input === 'none') return null;
-  // Players carry their country as a two-letter code (VN): the field says so, and names the country typed.
-  const country = condition.kind === 'field' && condition.field === 'country';
+  // Players carry their country as a two-letter code in capitals (VN) and their language as one in small letters
+  // (vi): the field says so, and names the country or language typed.
+  const code = condition.kind === 'field' && (condition.field === 'country' || condition.field === 'language') && input === 'text' ? condition.field : null;
+  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const codeHelp =
+    code === 'country'
+      ? typedCountryName(condition.value, lang, t('common.countryCodeHint'))
+      : code === 'language'
+        ? typedLanguageName(condition.value, lang, t('common.languageCodeHint'))
+        : undefined;
   return (
     <Part min={150}>
       <TextField
@@ -434,10 +442,10 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
         type={input === 'text' ? 'text' : input === 'date' ? 'date' : 'number'}
         min={input === 'days' ? 1 : undefined}
         suffix={input === 'days' ? t('segments.editor.days') : undefined}
-        placeholder={country ? 'VN' : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
-        helpText={country ? typedCountryName(condition.value, i18n.language === 'en' ? 'en' : 'vi', t('common.countryCodeHint')) : undefined}
+        placeholder={code === 'country' ? 'VN' : code === 'language' ? 'vi' : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
+        helpText={codeHelp}
         value={condition.value}
-        onChange={(value) => onChange(country ? value.toUpperCase() : value)}
+        onChange={(value) => onChange(code === 'country' ? value.toUpperCase() : code === 'language' ? value.toLowerCase() : value)}
         autoComplete="off"
         error={error}
       />
