@@ -29,11 +29,13 @@ export class AppError extends Error {
   /** Field problems; their messages are i18n keys too. */
   readonly fields?: FieldError[];
   readonly statusCode: number;
+  /** How long the client should wait before trying again, sent as Retry-After. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     code: ErrorCode,
     key: string = `errors.${code}`,
-    options: { params?: Record<string, string | number>; fields?: FieldError[] } = {},
+    options: { params?: Record<string, string | number>; fields?: FieldError[]; retryAfterSeconds?: number } = {},
   ) {
     super(`${code}: ${key}`);
     this.name = 'AppError';
@@ -41,6 +43,7 @@ export class AppError extends Error {
     this.key = key;
     this.params = options.params ?? {};
     this.fields = options.fields;
+    this.retryAfterSeconds = options.retryAfterSeconds;
     this.statusCode = ERROR_STATUS[code];
   }
 }

@@ -10,6 +10,7 @@ function queue(options: Partial<GroupCommitOptions<number, string>> = {}) {
     flushDelayMs: 5,
     maxFlushItems: 100,
     maxPendingItems: 50,
+    maxWaitMs: 1_000,
     weigh: (entry) => entry,
     write: async (entries) => {
       groups.push(entries);
@@ -94,6 +95,38 @@ describe('the group-commit queue', () => {
     expect(await Promise.all([writing, queued, fits])).toEqual(['30', '15', '5']);
     await commit.close();
     expect(commit.pending).toBe(0);
+  });
+
+  it('refuses new entries while the oldest queued one has waited past maxWaitMs, and takes them again once writes catch up', async () => {
+    vi.useFakeTimers();
+    let open: () => void = () => {};
+    let gate = new Promise<void>((resolve) => (open = resolve));
+    const groups: number[][] = [];
+    const { commit } = queue({
+      flushDelayMs: 0,
+      write: async (entries) => {
+        groups.push(entries);
+        await gate;
+        return entries.map(String);
+      },
+    });
+    // A write that does not end (a lock wait, a slow disk): what arrives meanwhile queues behind it.
+    const writing = commit.submit(1);
+    await vi.advanceTimersByTimeAsync(1);
+    const waiting = commit.submit(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const stillTaken = commit.submit(3);
+    await vi.advanceTimersByTimeAsync(1);
+    // The oldest queued entry has now waited 1,001 ms: far below maxPendingItems, yet refused at once.
+    await expect(commit.submit(4)).rejects.toBeInstanceOf(QueueFullError);
+    gate = Promise.resolve();
+    open();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await Promise.all([writing, waiting, stillTaken])).toEqual(['1', '2', '3']);
+    const later = commit.submit(5);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await later).toBe('5');
+    expect(groups.flat()).toEqual([1, 2, 3, 5]);
   });
 
   it('when a group fails, writes each entry alone so only the bad one fails', async () => {

@@ -438,9 +438,12 @@ function eventDefinitionStatements(dialect: Dialect, definitions: Definition[], 
  * Queue sizes. A write starts as soon as the event loop has read what is waiting (flushDelayMs 0): a fixed
  * delay only adds latency, since whatever arrives during a write joins the next one anyway (a 4 ms delay
  * cost a third of the throughput in the benchmark). One write takes at most 2,000 items, so a SQLite write,
- * which holds the event loop, stays short; at most 50,000 items wait in memory, then 503.
+ * which holds the event loop, stays short; at most 50,000 items wait in memory, and none is taken while the
+ * oldest queued one has waited a second: 503, and the client comes back later (see GroupCommit). A second is forty
+ * times the 25 ms asked of a request at the target rates, and a fraction of it covers a slow write (a checkpoint,
+ * a lock wait), so only a server taking more than it can write refuses.
  */
-export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems: 2_000, maxPendingItems: 50_000 };
+export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems: 2_000, maxPendingItems: 50_000, maxWaitMs: 1_000 };
 
 /**
  * Writes running at once, each in its own lane. SQLite has one connection and writes on the event loop: one.

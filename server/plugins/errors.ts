@@ -53,6 +53,7 @@ function envelope(request: FastifyRequest, code: ErrorCode, key: string, params?
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.status(error.statusCode).send(envelope(request, error.code, error.key, error.params, error.fields));
 }
 

@@ -24,11 +24,14 @@ import { failures } from './common';
 /** A batch of 50 items with long page URLs stays well under this. */
 const TRACK_BODY_LIMIT = 64 * 1024;
 
-/** The queue is full: 503 with Retry-After, the envelope's code RATE_LIMITED (the client should back off). */
+/**
+ * The queue is full or its writes have fallen behind: 503 with Retry-After (a second: the queue's own bound on
+ * waiting, see INGEST_QUEUE), the envelope's code RATE_LIMITED (the client should back off).
+ */
 class IngestBusy extends AppError {
   override readonly statusCode = 503;
   constructor() {
-    super('RATE_LIMITED', 'ingest.busy');
+    super('RATE_LIMITED', 'ingest.busy', { retryAfterSeconds: 1 });
   }
 }
 

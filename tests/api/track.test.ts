@@ -342,6 +342,45 @@ describe('a player another server process creates at the same moment', () => {
   });
 });
 
+describe('a database that stops taking writes', () => {
+  // A lock held elsewhere (a migration, a long transaction) stalls every group's write. What is queued meanwhile
+  // is kept and stored once the lock goes; once the oldest queued batch has waited a second, new ones are refused
+  // at once with 503 and Retry-After, rather than each waiting longer than the one before.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('refuses new batches with 503 after a second, and stores every batch it took once the lock goes', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const visitor = id('stalled');
+    const session = id('session');
+    const event = (name: string) => ({ key, visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), session_id: session, name }] });
+    const other = new pg.Client({ connectionString: config.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('LOCK TABLE events IN EXCLUSIVE MODE');
+      const writing = track(event('first'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const queued = track(event('second'));
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const refusedBody = event('third');
+      // Answered at once, not after the lock: without the bound it would wait behind the others.
+      const refused = await Promise.race([track(refusedBody), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('still waiting after 3 s')), 3_000))]);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body).toMatchObject({ success: false, error: 'RATE_LIMITED', message: 'Máy chủ đang bận lưu dữ liệu. Vui lòng thử lại sau giây lát.' });
+      await other.query('COMMIT');
+      expect([(await writing).status, (await queued).status]).toEqual([200, 200]);
+      const player = await playerOf(visitor);
+      expect((await eventsOf(Number(player?.id))).map((row) => row.name)).toEqual(['first', 'second']);
+      // The refused batch, sent again as the SDK does, is taken.
+      expect((await track(refusedBody)).status).toBe(200);
+      expect((await eventsOf(Number(player?.id))).map((row) => row.name)).toEqual(['first', 'second', 'third']);
+    } finally {
+      await other.query('ROLLBACK').catch(() => {});
+      await other.end();
+    }
+  });
+});
+
 describe('ingestion on a young PostgreSQL table', () => {
   // Ingestion's statements are prepared, and PostgreSQL keeps one generic plan per statement, made for the tables
   // as they were then. A plan made while a shop had a thousand players must still reach a group's players and
