@@ -85,6 +85,9 @@ describe("a player's page", () => {
     // Codes by their names, as the merchant reads them.
     expect(screen.getByText('Vietnamese (vi)')).toBeTruthy();
     expect(within(location).getByText('Vietnam (VN)')).toBeTruthy();
+    // A date of weeks ago is said once, not followed by its own day in brackets.
+    expect(screen.getAllByText(/^2025-0[23]-0\d \d\d:\d\d$/).length).toBeGreaterThan(0);
+    expect(screen.queryByText(/\(\d{4}-\d{2}-\d{2}\)/)).toBeNull();
     const utm = screen.getByRole('region', { name: 'UTM (first visit)' });
     expect(within(utm).getByText('tet-sale')).toBeTruthy();
     const attributes = screen.getByRole('region', { name: 'Attributes' });

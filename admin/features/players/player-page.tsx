@@ -61,15 +61,25 @@ function FieldCard({ title, children }: { title: string; children: ReactNode }) 
   );
 }
 
-/** A date with its relative form, e.g. "2025-03-02 09:30 (2 hours ago)". */
+/**
+ * A date with its relative form, e.g. "2025-03-02 09:30 (2 hours ago)". Past two days the relative form is the day
+ * itself, which the date already says: then the date alone, not "2025-03-02 09:30 (2025-03-02)".
+ */
 function When({ value, lang, t }: { value: string | null; lang: Lang; t: (key: string, params?: Record<string, string | number>) => string }) {
   if (!value) return <Missing />;
+  const exact = formatDate(value, '{y}-{m}-{d} {h}:{i}', { lang });
+  const relative = relativeTime(value, Date.now(), t);
   return (
     <Text as="span">
-      {formatDate(value, '{y}-{m}-{d} {h}:{i}', { lang })}{' '}
-      <Text as="span" tone="subdued">
-        ({relativeTime(value, Date.now(), t)})
-      </Text>
+      {exact}
+      {relative && !exact.startsWith(relative) && (
+        <>
+          {' '}
+          <Text as="span" tone="subdued">
+            ({relative})
+          </Text>
+        </>
+      )}
     </Text>
   );
 }
