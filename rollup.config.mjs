@@ -54,6 +54,14 @@ function hashed({ file, name }) {
  * `headStart` are lines that must open <head> (the embedded admin's App Bridge tags); `publicPath` is where
  * the server mounts the output's folder.
  */
+/**
+ * The tab's icon: the Nudge mark (the bell on the brand's gradient, as .nudge-brand-mark draws it), inline, so the
+ * page needs no request for it; without one every page load asked for /favicon.ico and logged a 404.
+ */
+const FAVICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2c6ecb"/><stop offset="1" stop-color="#5c2ec5"/></linearGradient></defs><rect width="28" height="28" rx="6" fill="url(#g)"/><path transform="translate(4 4)" fill="#fff" d="M10 2a5.5 5.5 0 0 0-5.5 5.5v2.7L3.2 12.8A1 1 0 0 0 4.1 14.3h11.8a1 1 0 0 0 .9-1.5l-1.3-2.6V7.5A5.5 5.5 0 0 0 10 2Zm-2.4 13.5a2.5 2.5 0 0 0 4.8 0H7.6Z"/></svg>',
+)}`;
+
 function htmlPage({ title, lang, stylesheets, themeColor, headStart = [], publicPath = PUBLIC_PATH }) {
   return {
     name: 'nudge-html-page',
@@ -75,6 +83,7 @@ function htmlPage({ title, lang, stylesheets, themeColor, headStart = [], public
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         `<meta name="theme-color" content="${themeColor}">`,
         `<title>${title}</title>`,
+        `<link rel="icon" type="image/svg+xml" href="${FAVICON}">`,
         ...links,
         ...preloads,
         `<script type="module" src="${publicPath}${entry.fileName}"></script>`,

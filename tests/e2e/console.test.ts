@@ -42,10 +42,16 @@ async function token(page: Page) {
 describe('a new user, from registering to inviting a viewer', () => {
   it('registers, verifies, turns on OTP, signs in with it, creates an application and invites a viewer', async () => {
     const { context, page } = await newPage(stack.browser);
+    const missing: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /status of 404/.test(message.text())) missing.push(message.text());
+    });
 
     // Register, in Vietnamese by default; bad input first.
     await page.goto(`${stack.url}/register`);
     expect(await page.locator('html').getAttribute('lang')).toBe('vi');
+    // The tab shows the Nudge mark, drawn inline: nothing (such as /favicon.ico) is asked for in vain.
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
     await page.getByRole('button', { name: 'Tạo tài khoản' }).click();
     await expect.poll(() => page.getByText('Vui lòng nhập tên').count()).toBeGreaterThan(0);
     await page.getByLabel('Họ và tên').fill(owner.name);
@@ -211,6 +217,7 @@ describe('a new user, from registering to inviting a viewer', () => {
     await shot(page, '15-login-en');
     await resize(page, PHONE);
     await shot(page, '16-login-en-375');
+    expect(missing).toEqual([]);
     await context.close();
   });
 
