@@ -162,9 +162,16 @@ export const DeviceInfo = z.object({
   app_version: z.string().max(64).optional(),
   device_model: z.string().max(128).optional(),
   /** Kept as the language alone ("vi-VN" → "vi"): see languageCode. */
-  language: z.string().trim().max(16).refine(isLanguageTag, { message: V.language }).transform(languageCode).optional(),
+  language: z
+    .string()
+    .trim()
+    .max(16)
+    .refine(isLanguageTag, { message: V.language })
+    .transform(languageCode)
+    .optional()
+    .describe('A language tag as the device reports it ("vi", "vi-VN", "en_US"); kept as the language alone ("vi").'),
   /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
-  country: z.string().length(2).toUpperCase().optional(),
+  country: z.string().length(2).toUpperCase().optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
   city: z.string().max(128).optional(),
   timezone: z.string().max(64).optional(),
   timezone_offset: z.number().int().min(TIMEZONE_OFFSET_MIN).max(TIMEZONE_OFFSET_MAX).optional(),
