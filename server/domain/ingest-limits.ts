@@ -35,6 +35,22 @@ export class TokenBuckets {
     return true;
   }
 
+  /**
+   * How long until `take` would succeed for these buckets (ms; 0: now), without taking: the Retry-After of a
+   * refused call. The longest wait of the empty ones, as each refills at its rule's rate.
+   */
+  waitMs(checks: readonly { key: string; rule: ThrottleRule }[], nowMs: number): number {
+    let wait = 0;
+    for (const { key, rule } of checks) {
+      const bucket = this.buckets.get(key);
+      if (!bucket) continue;
+      const rate = rule.max / rule.windowMs;
+      const tokens = Math.min(rule.max, bucket.tokens + Math.max(0, nowMs - bucket.at) * rate);
+      if (tokens < 1) wait = Math.max(wait, (1 - tokens) / rate);
+    }
+    return Math.ceil(wait);
+  }
+
   get size(): number {
     return this.buckets.size;
   }

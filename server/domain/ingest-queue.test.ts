@@ -170,6 +170,19 @@ describe('the in-memory token buckets', () => {
     expect(visitor).toEqual([true, true, true, false]);
   });
 
+  it("says how long until a refused call would be taken: the emptiest bucket's refill", () => {
+    const buckets = new TokenBuckets();
+    for (let index = 0; index < 3; index += 1) buckets.take([{ key: 'ip', rule }], 1_000);
+    const checks = [{ key: 'visitor', rule }, { key: 'ip', rule }];
+    expect(buckets.take(checks, 1_000)).toBe(false);
+    // One token a second (3 per 3 s): the address's bucket is empty, the visitor's full.
+    expect(buckets.waitMs(checks, 1_000)).toBe(1_000);
+    expect(buckets.waitMs(checks, 1_600)).toBe(400);
+    expect(buckets.take(checks, 1_600)).toBe(false);
+    expect(buckets.waitMs(checks, 2_000)).toBe(0);
+    expect(buckets.take(checks, 2_000)).toBe(true);
+  });
+
   it('stays within its key bound by dropping refilled buckets first', () => {
     const buckets = new TokenBuckets(3);
     buckets.take([{ key: 'a', rule }], 0);

@@ -46,14 +46,15 @@ export function checkLimits(request: FastifyRequest, who: string): void {
   const s = request.server.services;
   let limiter = buckets.get(s);
   if (!limiter) buckets.set(s, (limiter = new TokenBuckets()));
-  const allowed = limiter.take(
-    [
-      { key: `who:${who}`, rule: s.limits.sdkTrackPerVisitor },
-      { key: `ip:${request.ip}`, rule: s.limits.sdkTrackPerIp },
-    ],
-    s.clock().getTime(),
-  );
-  if (!allowed) throw new AppError('RATE_LIMITED');
+  const checks = [
+    { key: `who:${who}`, rule: s.limits.sdkTrackPerVisitor },
+    { key: `ip:${request.ip}`, rule: s.limits.sdkTrackPerIp },
+  ];
+  const nowMs = s.clock().getTime();
+  if (!limiter.take(checks, nowMs)) {
+    // Retry-After: when the emptiest of its buckets has a token again (whole seconds, at least one).
+    throw new AppError('RATE_LIMITED', undefined, { retryAfterSeconds: Math.max(1, Math.ceil(limiter.waitMs(checks, nowMs) / 1000)) });
+  }
 }
 
 /** Hands the batch to the group-commit queue and waits until it is stored. */

@@ -545,7 +545,11 @@ describe('refusals', () => {
     for (let index = 0; index < 6; index += 1) {
       const answer = await track({ key, visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'tick' }] }, { ip: '10.9.8.7' });
       statuses.push(answer.status);
-      if (answer.status === 429) expect(answer.body.error).toBe('RATE_LIMITED');
+      if (answer.status === 429) {
+        expect(answer.body.error).toBe('RATE_LIMITED');
+        // 5 a minute: the next token in 12 s, said so the client waits that long rather than retrying at once.
+        expect(answer.headers['retry-after']).toBe('12');
+      }
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     // Another visitor behind the same address is not limited by the first one's use.
