@@ -23,11 +23,11 @@ export function SubscribedBadge({ subscribed }: { subscribed: boolean }) {
   return <Badge tone={subscribed ? 'success' : undefined}>{subscribed ? t('players.subscribed.yes') : t('players.subscribed.no')}</Badge>;
 }
 
-/** The name of a country (region) or language code in the console's language; null when Intl has none. */
-function nameOf(type: 'region' | 'language', code: string, language: string): string | null {
+/** "Việt Nam (VN)": the name of a country (region) or language code in the console's language with the code; null when Intl has none. */
+function named(type: 'region' | 'language', code: string, language: string): string | null {
   try {
     const name = new Intl.DisplayNames([language], { type, fallback: 'none' }).of(code);
-    return name && name !== code ? name : null;
+    return name && name !== code ? `${name} (${code})` : null;
   } catch {
     return null;
   }
@@ -37,32 +37,37 @@ function nameOf(type: 'region' | 'language', code: string, language: string): st
 export function countryName(code: string | null, language: string): string | null {
   if (!code) return null;
   const upper = code.toUpperCase();
-  const name = nameOf('region', upper, language);
-  return name ? `${name} (${upper})` : upper;
+  return named('region', upper, language) ?? upper;
 }
 
 /** A language code as its name in the console's language, with the code ("Tiếng Việt (vi)"). */
 export function languageName(code: string | null, language: string): string | null {
   if (!code) return null;
   const lower = code.toLowerCase();
-  const name = nameOf('language', lower, language);
-  return name ? `${name} (${lower})` : lower;
+  return named('language', lower, language) ?? lower;
 }
 
 /**
- * What a country field shows under the code being typed: the country's name once two letters name one, before
- * that `hint` (what to type). Under the field rather than as a placeholder, which the filter's narrow popover cuts
- * off on a phone and which typing hides.
+ * The fields that take a code, as players carry it: the country in capitals (VN), the language in small letters
+ * (vi). Their input says so: a placeholder, and under it `hint` (what to type) until the letters typed name a
+ * country or language, then its name ("Thái Lan (TH)"). Under the field rather than as a placeholder, which the
+ * player filter's narrow popover cuts off on a phone and which typing hides.
  */
-export function typedCountryName(text: string, language: string, hint: string): string {
-  const code = text.trim();
-  return (/^[A-Za-z]{2}$/.test(code) && nameOf('region', code.toUpperCase(), language) && countryName(code, language)) || hint;
+export const CODE_FIELDS = {
+  country: { placeholder: 'VN', hint: 'common.countryCodeHint', pattern: /^[A-Z]{2}$/, type: 'region', normalise: (text: string) => text.toUpperCase() },
+  language: { placeholder: 'vi', hint: 'common.languageCodeHint', pattern: /^[a-z]{2,3}$/, type: 'language', normalise: (text: string) => text.toLowerCase() },
+} as const;
+export type CodeField = keyof typeof CODE_FIELDS;
+
+export function isCodeField(field: string): field is CodeField {
+  return Object.hasOwn(CODE_FIELDS, field);
 }
 
-/** The same for a language field: the language's name once the letters typed name one ("vi", "fil"). */
-export function typedLanguageName(text: string, language: string, hint: string): string {
-  const code = text.trim();
-  return (/^[A-Za-z]{2,3}$/.test(code) && nameOf('language', code.toLowerCase(), language) && languageName(code, language)) || hint;
+/** What a code field shows under the text typed: the name it gives, else `hint`. */
+export function typedCodeName(field: CodeField, text: string, language: string, hint: string): string {
+  const { pattern, type, normalise } = CODE_FIELDS[field];
+  const code = normalise(text.trim());
+  return (pattern.test(code) && named(type, code, language)) || hint;
 }
 
 /** A dash for a value the player has not reported. */

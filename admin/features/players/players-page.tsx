@@ -25,7 +25,7 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { type PlayerFilterKey, type PlayerFilters, filtersFromSearch, isFiltered, searchOf, withFilter, withoutFilters } from './player-filters';
-import { Missing, PlatformLabel, SubscribedBadge, countryName, typedCountryName } from './player-bits';
+import { CODE_FIELDS, Missing, PlatformLabel, SubscribedBadge, countryName, typedCodeName } from './player-bits';
 
 const PlayerPage = page(Player);
 const SEEN_CHOICES = [1, 7, 30, 90, 365];
@@ -127,8 +127,8 @@ export function PlayersPage() {
           value={filters.country ?? ''}
           maxLength={2}
           upper
-          placeholder="VN"
-          describe={(code) => typedCountryName(code, lang, t('common.countryCodeHint'))}
+          placeholder={CODE_FIELDS.country.placeholder}
+          describe={(code) => typedCodeName('country', code, lang, t(CODE_FIELDS.country.hint))}
           onCommit={(value) => set('country')(value || undefined)}
         />
       ),

@@ -92,29 +92,21 @@ describe('the segment editor', () => {
     expect(counts()[0].rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] });
   });
 
-  it('takes a country as its two-letter code, in capitals, and names it', async () => {
+  it.each([
+    { field: 'country', what: 'a country as its two-letter code, in capitals', placeholder: 'VN', hint: '2-letter country code, e.g. VN', typed: 'vn', name: 'Vietnam (VN)', value: 'VN' },
+    { field: 'language', what: 'a language as its code, in small letters', placeholder: 'vi', hint: '2-letter language code, e.g. vi', typed: 'VI', name: 'Vietnamese (vi)', value: 'vi' },
+  ])('takes $what, and names it', async ({ field, placeholder, hint, typed, name, value }) => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
-    const value = within(row('1.1')).getByLabelText('Condition 1.1: value');
-    expect(value.getAttribute('placeholder')).toBe('VN');
-    expect(within(row('1.1')).getByText('2-letter country code, e.g. VN')).toBeTruthy();
-    fireEvent.change(value, { target: { value: 'vn' } });
-    expect(await within(row('1.1')).findByText('Vietnam (VN)')).toBeTruthy();
-    expect(within(row('1.1')).queryByText('2-letter country code, e.g. VN')).toBeNull();
-    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] }));
-  });
-
-  it('takes a language as its code, in small letters, and names it', async () => {
-    open();
-    await screen.findByText('Complete the conditions to see how many players match.');
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'language' } });
-    const value = within(row('1.1')).getByLabelText('Condition 1.1: value');
-    expect(value.getAttribute('placeholder')).toBe('vi');
-    expect(within(row('1.1')).getByText('2-letter language code, e.g. vi')).toBeTruthy();
-    fireEvent.change(value, { target: { value: 'VI' } });
-    expect(await within(row('1.1')).findByText('Vietnamese (vi)')).toBeTruthy();
-    expect(within(row('1.1')).queryByText('2-letter language code, e.g. vi')).toBeNull();
-    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'vi' }] }] }));
+    // Country is the first row's field to begin with.
+    if (field !== 'country') fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: field } });
+    const input = within(row('1.1')).getByLabelText('Condition 1.1: value');
+    expect(input.getAttribute('placeholder')).toBe(placeholder);
+    expect(within(row('1.1')).getByText(hint)).toBeTruthy();
+    fireEvent.change(input, { target: { value: typed } });
+    expect(await within(row('1.1')).findByText(name)).toBeTruthy();
+    expect(within(row('1.1')).queryByText(hint)).toBeNull();
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field, op: 'eq', value }] }] }));
   });
 
   it('cancels a count in flight when the rule changes, and shows only the newest', async () => {

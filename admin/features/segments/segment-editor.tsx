@@ -31,7 +31,7 @@ import {
   valueInputFor,
   valueTypeOf,
 } from './segment-editor-model';
-import { typedCountryName, typedLanguageName } from '../players/player-bits';
+import { CODE_FIELDS, isCodeField, typedCodeName } from '../players/player-bits';
 import type { LiveCount } from './use-live-count';
 
 /** The player fields the editor offers, grouped the way a merchant looks for them. */
@@ -424,16 +424,8 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
   const { t, i18n } = useTranslation();
   const input = valueInputFor(valueTypeOf(condition), condition.op);
   if (input === 'none') return null;
-  // Players carry their country as a two-letter code in capitals (VN) and their language as one in small letters
-  // (vi): the field says so, and names the country or language typed.
-  const code = condition.kind === 'field' && (condition.field === 'country' || condition.field === 'language') && input === 'text' ? condition.field : null;
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
-  const codeHelp =
-    code === 'country'
-      ? typedCountryName(condition.value, lang, t('common.countryCodeHint'))
-      : code === 'language'
-        ? typedLanguageName(condition.value, lang, t('common.languageCodeHint'))
-        : undefined;
+  // Players carry their country and language as codes (VN, vi): the field says so, and names what is typed.
+  const code = condition.kind === 'field' && input === 'text' && isCodeField(condition.field) ? condition.field : null;
   return (
     <Part min={150}>
       <TextField
@@ -442,10 +434,10 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
         type={input === 'text' ? 'text' : input === 'date' ? 'date' : 'number'}
         min={input === 'days' ? 1 : undefined}
         suffix={input === 'days' ? t('segments.editor.days') : undefined}
-        placeholder={code === 'country' ? 'VN' : code === 'language' ? 'vi' : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
-        helpText={codeHelp}
+        placeholder={code ? CODE_FIELDS[code].placeholder : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
+        helpText={code ? typedCodeName(code, condition.value, i18n.language === 'en' ? 'en' : 'vi', t(CODE_FIELDS[code].hint)) : undefined}
         value={condition.value}
-        onChange={(value) => onChange(code === 'country' ? value.toUpperCase() : code === 'language' ? value.toLowerCase() : value)}
+        onChange={(value) => onChange(code ? CODE_FIELDS[code].normalise(value) : value)}
         autoComplete="off"
         error={error}
       />
