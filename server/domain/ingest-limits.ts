@@ -7,6 +7,11 @@ import type { ThrottleRule } from '../security/throttle';
  * caller gets up to N times the rule, an acceptable slack for limits meant to stop floods, not to meter.
  * Memory is bounded: past `maxKeys` buckets, the ones that have refilled (idle callers) are dropped first.
  */
+/** A bucket's tokens at `nowMs`: what it held, refilled at max per window since, up to max. */
+function tokensAt(bucket: { tokens: number; at: number }, rule: ThrottleRule, nowMs: number): number {
+  return Math.min(rule.max, bucket.tokens + (Math.max(0, nowMs - bucket.at) * rule.max) / rule.windowMs);
+}
+
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number; fullAt: number }>();
 
@@ -21,8 +26,7 @@ export class TokenBuckets {
         bucket = { tokens: rule.max, at: nowMs, fullAt: nowMs };
         this.buckets.set(key, bucket);
       } else {
-        const rate = rule.max / rule.windowMs;
-        bucket.tokens = Math.min(rule.max, bucket.tokens + Math.max(0, nowMs - bucket.at) * rate);
+        bucket.tokens = tokensAt(bucket, rule, nowMs);
         bucket.at = nowMs;
       }
       return { bucket, rule };
@@ -44,9 +48,8 @@ export class TokenBuckets {
     for (const { key, rule } of checks) {
       const bucket = this.buckets.get(key);
       if (!bucket) continue;
-      const rate = rule.max / rule.windowMs;
-      const tokens = Math.min(rule.max, bucket.tokens + Math.max(0, nowMs - bucket.at) * rate);
-      if (tokens < 1) wait = Math.max(wait, (1 - tokens) / rate);
+      const tokens = tokensAt(bucket, rule, nowMs);
+      if (tokens < 1) wait = Math.max(wait, ((1 - tokens) * rule.windowMs) / rule.max);
     }
     return Math.ceil(wait);
   }

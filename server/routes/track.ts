@@ -16,7 +16,7 @@ import {
 } from '../../shared/contract';
 import type { Services } from '../context';
 import { AppError, isAppError } from '../errors';
-import { applicationIdForKey, fromTrackItems, ingest, closeIngest, type IngestBatch, type IngestResult } from '../domain/ingest';
+import { INGEST_QUEUE, applicationIdForKey, fromTrackItems, ingest, closeIngest, type IngestBatch, type IngestResult } from '../domain/ingest';
 import { TokenBuckets } from '../domain/ingest-limits';
 import { QueueFullError } from '../domain/ingest-queue';
 import { failures } from './common';
@@ -25,13 +25,13 @@ import { failures } from './common';
 const TRACK_BODY_LIMIT = 64 * 1024;
 
 /**
- * The queue is full or its writes have fallen behind: 503 with Retry-After (a second: the queue's own bound on
- * waiting, see INGEST_QUEUE), the envelope's code RATE_LIMITED (the client should back off).
+ * The queue is full or its writes have fallen behind: 503 with Retry-After (the queue's own bound on waiting, in
+ * whole seconds: see INGEST_QUEUE), the envelope's code RATE_LIMITED (the client should back off).
  */
 class IngestBusy extends AppError {
   override readonly statusCode = 503;
   constructor() {
-    super('RATE_LIMITED', 'ingest.busy', { retryAfterSeconds: 1 });
+    super('RATE_LIMITED', 'ingest.busy', { retryAfterSeconds: Math.ceil(INGEST_QUEUE.maxWaitMs / 1000) });
   }
 }
 
