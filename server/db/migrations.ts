@@ -2,6 +2,9 @@ import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** Players' columns most players have no value in, looked up by value only: indexed where set (0016). */
+const SPARSE_PLAYER_COLUMNS = ['external_user_id', 'email', 'push_endpoint', 'mobile_number'] as const;
+
 /**
  * The one migration set, for both dialects. Only the auto-increment key differs between them; everything else
  * is portable SQL (see schema.ts for the conventions). Migrations are append-only: never edit a released one.
@@ -840,6 +843,29 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
       },
       async down() {
         // The region each player's browser reported is not kept: nothing to restore.
+      },
+    },
+    '0016_players_sparse_indexes': {
+      async up(db: Kysely<any>) {
+        // Ingestion rewrites a player's row at least once a minute while it is active (last seen, updated at).
+        // Those columns are indexed, so on PostgreSQL the update cannot be HOT and adds an entry to EVERY index of
+        // players, whatever changed. The lookups by external user id, email, push endpoint and mobile number held
+        // an entry for every player, though most players (web visitors) have none of them, and those lookups only
+        // ever ask for a value (`=`, `IN`), which both databases answer from an index of the rows that have one.
+        // Now an update of a player without them skips those four indexes: rewriting 49,466 such players of a
+        // seeded 100,000 took 1.16–1.44 s instead of 1.47–1.69 s (alternating runs), and the indexes are smaller.
+        for (const column of SPARSE_PLAYER_COLUMNS) {
+          const name = `players_application_${column}`;
+          await db.schema.dropIndex(name).ifExists().execute();
+          await db.schema.createIndex(name).on('players').columns(['application_id', column]).where(sql.ref(column), 'is not', null).execute();
+        }
+      },
+      async down(db: Kysely<any>) {
+        for (const column of SPARSE_PLAYER_COLUMNS) {
+          const name = `players_application_${column}`;
+          await db.schema.dropIndex(name).ifExists().execute();
+          await db.schema.createIndex(name).on('players').columns(['application_id', column]).execute();
+        }
       },
     },
   };
