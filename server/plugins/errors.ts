@@ -53,7 +53,10 @@ function envelope(request: FastifyRequest, code: ErrorCode, key: string, params?
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error.retryAfterSeconds !== undefined) {
+    // Exposed to scripts of other origins too: the storefront SDK posts from the shop's pages and waits as told.
+    reply.header('retry-after', String(error.retryAfterSeconds)).header('access-control-expose-headers', 'retry-after');
+  }
   return reply.status(error.statusCode).send(envelope(request, error.code, error.key, error.params, error.fields));
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TrackItem } from '../../shared/contract/audience';
-import { BATCH_BYTES, BATCH_MAX, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, createOutbox, type SendResult } from './outbox';
+import { BATCH_BYTES, BATCH_MAX, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, RETRY_MAX_MS, createOutbox, type SendResult } from './outbox';
 import type { KeyValueStore } from './storage';
 
 /** Storage shared by "pages" of the same browser. */
@@ -68,6 +68,23 @@ describe('the outbox', () => {
     expect(second).toBeGreaterThan(first!);
     up = true;
     await timers.fire();
+    expect(send).toHaveBeenCalledTimes(4);
+    expect(outbox.waiting()).toEqual([]);
+  });
+
+  it('waits as long as a busy server asked before trying again, but never more than the longest retry delay', async () => {
+    const answers: SendResult[] = [12_000, 1_000, 3_600_000, 'ok'];
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => answers.shift()!);
+    const timers = manualTimers();
+    const outbox = createOutbox({ store: memoryStore(), send, setTimer: timers.setTimer });
+    outbox.add(event(1));
+    expect(await timers.fire()).toBe(FLUSH_DELAY_MS);
+    // Retry-After: 12 → 12 s, not the 4 s of the first retry.
+    expect(await timers.fire()).toBe(12_000);
+    // 1 s asked, but the second retry's own delay (8 s) is longer.
+    expect(await timers.fire()).toBe(8_000);
+    // An hour asked: the longest retry delay, then stored.
+    expect(await timers.fire()).toBe(RETRY_MAX_MS);
     expect(send).toHaveBeenCalledTimes(4);
     expect(outbox.waiting()).toEqual([]);
   });

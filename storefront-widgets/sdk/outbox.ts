@@ -21,12 +21,15 @@ export const BATCH_MAX = 50;
  * Fifty page views of long URLs (filter pages, ad click ids) pass 64 KB, and a body the server refuses is dropped.
  */
 export const BATCH_BYTES = 60 * 1024;
-/** Retries wait 2 s, 4 s, 8 s … up to 5 minutes. */
+/** Retries wait 2 s, 4 s, 8 s … up to 5 minutes, or as long as the server asked (Retry-After), up to 5 minutes too. */
 export const RETRY_MAX_MS = 300_000;
 export const OUTBOX_KEY = 'nudge_q';
 
-/** A send's outcome: stored; try again later; or refused for good (a malformed batch would fail forever). */
-export type SendResult = 'ok' | 'retry' | 'drop';
+/**
+ * A send's outcome: stored; try again later; refused for good (a malformed batch would fail forever); or a
+ * number: try again, not before this many ms (a busy or limiting server's Retry-After).
+ */
+export type SendResult = 'ok' | 'retry' | 'drop' | number;
 
 export interface OutboxOptions {
   store: KeyValueStore;
@@ -114,9 +117,9 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
       // a network failure: retried below
     }
     busy = false;
-    if (result === 'retry') {
+    if (result !== 'ok' && result !== 'drop') {
       failures += 1;
-      later(Math.min(FLUSH_DELAY_MS * 2 ** failures, RETRY_MAX_MS));
+      later(Math.min(Math.max(FLUSH_DELAY_MS * 2 ** failures, +result || 0), RETRY_MAX_MS));
       return;
     }
     failures = 0;

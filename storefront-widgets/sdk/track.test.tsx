@@ -17,7 +17,7 @@ function start(
     config?: Record<string, unknown>;
     refuse?: (batch: TrackBatch) => boolean;
     /** The transport's limits: throws as fetch does, or an answer that stores nothing, or null to go on. */
-    limit?: (url: string, init?: RequestInit) => { ok: boolean; status: number; json: () => Promise<unknown> } | null;
+    limit?: (url: string, init?: RequestInit) => { ok: boolean; status: number; headers?: Headers; json: () => Promise<unknown> } | null;
   } = {},
 ) {
   const batches: TrackBatch[] = [];
@@ -123,6 +123,28 @@ describe('collection on a shop page', () => {
     expect(page.items()[2]).toMatchObject({ identity: { external_user_id: 'customer-42' } });
     expect(page.items()[2]).not.toHaveProperty('identity.email');
     expect(page.items()[2]).not.toHaveProperty('identity.mobile_number');
+    expect(JSON.parse(localStorage.getItem('nudge_q') ?? '[]')).toEqual([]);
+  });
+
+  it('sends a limited batch again when the server said, not at once and not minutes later', async () => {
+    let limited = true;
+    const page = start({
+      limit: () => {
+        if (!limited) return null;
+        limited = false;
+        // As the server answers a visitor past its limit, with the header exposed to the shop's origin.
+        return { ok: false, status: 429, headers: new Headers({ 'retry-after': '12' }), json: async () => ({ success: false, error: 'RATE_LIMITED' }) };
+      },
+    });
+    await flushed();
+    expect(page.fetch).toHaveBeenCalledTimes(1);
+    expect(page.items()).toEqual([]);
+    // Not after the 4 s of a first retry…
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect(page.fetch).toHaveBeenCalledTimes(1);
+    // …but at 12 s.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(types(page.items())).toEqual(['session', 'page']);
     expect(JSON.parse(localStorage.getItem('nudge_q') ?? '[]')).toEqual([]);
   });
 

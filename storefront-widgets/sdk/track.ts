@@ -58,8 +58,8 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
     try {
       const res = await fetch(endpoint, { method: 'POST', body, keepalive: body.length < 60_000, credentials: 'omit' });
       if (res.ok) return 'ok';
-      // A refused batch would be refused forever; a busy or limited server is asked again later.
-      return res.status === 400 || res.status === 404 || res.status === 413 ? 'drop' : 'retry';
+      // A refused batch would be refused forever; a busy or limited server is asked again later, when it said.
+      return res.status === 400 || res.status === 404 || res.status === 413 ? 'drop' : +(res.headers.get('retry-after') ?? '') * 1000 || 'retry';
     } catch {
       return 'retry';
     }

@@ -549,6 +549,9 @@ describe('refusals', () => {
         expect(answer.body.error).toBe('RATE_LIMITED');
         // 5 a minute: the next token in 12 s, said so the client waits that long rather than retrying at once.
         expect(answer.headers['retry-after']).toBe('12');
+        // The SDK reads it from the shop's page, another origin: it must be exposed to it.
+        expect(answer.headers['access-control-allow-origin']).toBe('*');
+        expect(answer.headers['access-control-expose-headers']).toBe('retry-after');
       }
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
