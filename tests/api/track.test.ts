@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
@@ -260,6 +260,34 @@ describe('last seen, kept to the minute', () => {
     // More than a minute after the last seen time written: written.
     expect((await event(start + 105_000, { browser: 'Firefox' })).status).toBe(200);
     expect((await playerOf(visitor))?.last_seen_at).toBe(new Date(start + 105_000).toISOString());
+  });
+});
+
+describe("a device's first report", () => {
+  // PostgreSQL cannot update a player in place (its last seen is indexed): each rewrite is a new row version with
+  // an entry in every index of players. A new device's player is written once, with what its report says, by the
+  // statement creating it; the events' statement that follows leaves it alone when no session or page view came.
+  it('creates its player with the device facts, identity and last seen it brings, in one write', async () => {
+    const visitor = id('first');
+    const at = now() - 5_000;
+    const answer = await track({
+      key,
+      visitor_id: visitor,
+      device: { platform: 'web', os: 'iOS', browser: 'Safari', language: 'en', country: 'US', timezone: 'America/New_York' },
+      items: [
+        { type: 'identify', id: id('i'), at, identity: { external_user_id: 'first-42', email: 'first@example.com' } },
+        { type: 'event', id: id('e'), at, name: 'view_item' },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    const player = await playerOf(visitor);
+    expect(player).toMatchObject({ country: 'US', language: 'en', timezone: 'America/New_York', os: 'iOS', browser: 'Safari', device_type: 'desktop' });
+    expect(player).toMatchObject({ external_user_id: 'first-42', email: 'first@example.com', last_seen_at: new Date(at).toISOString(), session_count: 0 });
+    if (process.env.NUDGE_TEST_DB !== 'postgres') return;
+    const versions = await sql<{ player: string; event: string }>`select p.xmin::text as player, e.xmin::text as event from players p join events e on e.player_id = p.id where p.application_id = ${APP} and p.device_id = ${visitor}`.execute(db(server));
+    expect(versions.rows).toHaveLength(1);
+    // The player's row version is its creation's, not that of the statement storing the event.
+    expect(versions.rows[0].player).not.toBe(versions.rows[0].event);
   });
 });
 
