@@ -253,4 +253,48 @@ describe('the audience of a shop', () => {
     await shot(page, 'audience-players-vi-375');
     await context.close();
   });
+
+  it("keeps a shopper's visit the server turned away, and sends it again when the server said", async () => {
+    const shopper = await stack.browser.newContext({ viewport: DESKTOP, locale: 'vi-VN' });
+    // A server whose writes have fallen behind answers 503 with Retry-After (server/routes/track.ts, IngestBusy).
+    // The first post is answered so here, with the headers the server's error handler sets; the rest reach the
+    // real server.
+    const posts: number[] = [];
+    const track = `${stack.url}/api/sdk/track`;
+    await shopper.route(track, async (route) => {
+      posts.push(Date.now());
+      if (posts.length > 1) return route.continue();
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        headers: { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after', 'retry-after': '7' },
+        body: JSON.stringify({ success: false, error: 'RATE_LIMITED' }),
+      });
+    });
+    const visit = await shopper.newPage();
+    await visit.goto(`${shopUrl}/cart`);
+    await collecting(visit);
+    const visitor = (await visit.evaluate(() => localStorage.getItem('nudge_v'))) as string;
+    await expect.poll(() => posts.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    // Sent again after the 7 s asked, not after the SDK's own first retry delay (4 s).
+    expect(posts[1] - posts[0]).toBeGreaterThanOrEqual(6_900);
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0]?.page_views ?? 0, { timeout: 15_000 }).toBe(1);
+    await shopper.unroute(track);
+
+    // The real server's refusal says when to come back, and the shop's page (another origin) can read it:
+    // past its limit, a visitor is answered 429 with Retry-After.
+    const refused = await visit.evaluate(
+      async ({ track, key, visitor }) => {
+        for (let attempt = 0; attempt < 300; attempt += 1) {
+          const items = [{ type: 'event', id: crypto.randomUUID(), at: Date.now(), name: 'limit_probe' }];
+          const response = await fetch(track, { method: 'POST', body: JSON.stringify({ key, visitor_id: visitor, items }) });
+          if (response.status === 429) return { attempt, retryAfter: response.headers.get('retry-after') };
+        }
+        return null;
+      },
+      { track, key: clientKey, visitor: `probe-${stamp}` },
+    );
+    expect(refused?.retryAfter).toMatch(/^[1-9]\d*$/);
+    await shopper.close();
+  });
 });
