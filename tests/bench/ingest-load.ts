@@ -13,6 +13,9 @@ import { cpuTimeMs } from './fake-process';
  *   (a server falling behind shows as growing latency, not as a slower pace: no coordinated omission). This is
  *   the latency at a given load.
  *
+ * Every run's visitors are its own (ids from `prefix`), so each one's first request creates a player: closed loop,
+ * the visitors take turns from the start; open loop, they appear evenly over the run (see `nextVisitor`).
+ *
  * Input (argv[2], JSON): { port, key, mode: 'batch' | 'single', seconds, connections, visitors, prefix, rate? }.
  * Output (stdout, JSON): requests answered, events acknowledged, statuses, latency percentiles (ms), elapsed
  * seconds, requests due (open loop: how many the pace called for), the p99 of the pace timer's own lateness (open
@@ -33,9 +36,29 @@ const input = JSON.parse(process.argv[2] ?? '{}') as Input;
 const perRequest = input.mode === 'batch' ? 10 : 1;
 const names = ['page_view', 'view_product', 'add_to_cart', 'purchase', 'search'];
 let counter = 0;
+let requestNumber = 0;
+let introduced = 0;
+
+/**
+ * The visitor of the next request (0 … visitors - 1). Closed loop: the visitors in turn. Open loop: the run's
+ * visitors appear evenly over it, a new one every (requests due in the run / visitors) requests, the others
+ * being those already seen, in turn. A shop's traffic at a steady rate mixes new devices, whose first request
+ * also creates their player, with returning ones; it does not begin with every device new at once.
+ */
+function nextVisitor(): number {
+  const number = requestNumber;
+  requestNumber += 1;
+  if (!input.rate) return number % input.visitors;
+  const due = Math.min(input.visitors, Math.floor((number * input.visitors) / (input.rate * input.seconds)) + 1);
+  if (introduced < due) {
+    introduced += 1;
+    return introduced - 1;
+  }
+  return number % introduced;
+}
 
 function body(): string {
-  const visitor = `${input.prefix}-v${(counter % input.visitors).toString().padStart(6, '0')}`;
+  const visitor = `${input.prefix}-v${nextVisitor().toString().padStart(6, '0')}`;
   const at = Date.now();
   const items: string[] = [];
   for (let index = 0; index < perRequest; index += 1) {
