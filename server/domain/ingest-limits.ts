@@ -1,5 +1,10 @@
 import type { ThrottleRule } from '../security/throttle';
 
+/** A bucket's tokens at `nowMs`: what it held, refilled at max per window since, up to max. */
+function tokensAt(bucket: { tokens: number; at: number }, rule: ThrottleRule, nowMs: number): number {
+  return Math.min(rule.max, bucket.tokens + (Math.max(0, nowMs - bucket.at) * rule.max) / rule.windowMs);
+}
+
 /**
  * Token buckets in this process's memory: the rate limits of ingestion. The other public calls count in the
  * database (rate_windows), which costs a write per request; ingestion takes thousands of requests a second,
@@ -7,11 +12,6 @@ import type { ThrottleRule } from '../security/throttle';
  * caller gets up to N times the rule, an acceptable slack for limits meant to stop floods, not to meter.
  * Memory is bounded: past `maxKeys` buckets, the ones that have refilled (idle callers) are dropped first.
  */
-/** A bucket's tokens at `nowMs`: what it held, refilled at max per window since, up to max. */
-function tokensAt(bucket: { tokens: number; at: number }, rule: ThrottleRule, nowMs: number): number {
-  return Math.min(rule.max, bucket.tokens + (Math.max(0, nowMs - bucket.at) * rule.max) / rule.windowMs);
-}
-
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number; fullAt: number }>();
 
