@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TrackItem } from '../../shared/contract/audience';
-import { BATCH_BYTES, BATCH_MAX, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, RETRY_MAX_MS, createOutbox, type SendResult } from './outbox';
+import { BATCH_BYTES, BATCH_MAX, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, RETRY_MAX_MS, WAIT_KEY, createOutbox, type SendResult } from './outbox';
 import type { KeyValueStore } from './storage';
 
 /** Storage shared by "pages" of the same browser. */
@@ -11,14 +11,18 @@ function memoryStore(): KeyValueStore & { data: Map<string, string> } {
 
 const event = (n: number): TrackItem => ({ type: 'event', id: `item-${String(n).padStart(4, '0')}`, at: 1_700_000_000_000 + n, name: 'view_item' });
 
-/** Timers the test fires by hand, with the delays they were set for. */
+/** Timers the test fires by hand, with the delays they were set for, and a clock that firing one moves on by its delay. */
 function manualTimers() {
   const pending: { run: () => void; ms: number }[] = [];
+  let clock = 1_700_000_000_000;
   return {
     pending,
     setTimer: (run: () => void, ms: number) => void pending.push({ run, ms }),
+    now: () => clock,
+    advance: (ms: number) => void (clock += ms),
     fire: async () => {
       const timer = pending.shift();
+      clock += timer?.ms ?? 0;
       timer?.run();
       await settle();
       return timer?.ms;
@@ -76,7 +80,7 @@ describe('the outbox', () => {
     const answers: SendResult[] = [12_000, 1_000, 3_600_000, 'ok'];
     const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => answers.shift()!);
     const timers = manualTimers();
-    const outbox = createOutbox({ store: memoryStore(), send, setTimer: timers.setTimer });
+    const outbox = createOutbox({ store: memoryStore(), send, setTimer: timers.setTimer, now: timers.now });
     outbox.add(event(1));
     expect(await timers.fire()).toBe(FLUSH_DELAY_MS);
     // Retry-After: 12 → 12 s, not the 4 s of the first retry.
@@ -89,7 +93,31 @@ describe('the outbox', () => {
     expect(outbox.waiting()).toEqual([]);
   });
 
-  it('lets the next page send what the previous page could not', async () => {
+  it('makes the next page wait out what the server asked too, sending nothing meanwhile, not even a beacon', async () => {
+    const store = memoryStore();
+    const timers = manualTimers();
+    const limited = createOutbox({ store, send: async () => 30_000, setTimer: timers.setTimer, now: timers.now });
+    limited.add(event(1));
+    await timers.fire();
+    expect(store.getItem(WAIT_KEY)).toBe(String(timers.now() + 30_000));
+    // The shopper opens another page 10 s later: its page view joins the outbox, and nothing goes for 20 s more.
+    timers.advance(10_000);
+    timers.pending.length = 0;
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => 'ok');
+    const nextPage = createOutbox({ store, send, setTimer: timers.setTimer, now: timers.now });
+    await nextPage.flush();
+    nextPage.add(event(2));
+    await nextPage.flush(true);
+    await settle();
+    expect(send).not.toHaveBeenCalled();
+    expect(nextPage.waiting().map((item) => item.id)).toEqual([event(1).id, event(2).id]);
+    expect(timers.pending.map((timer) => timer.ms)).toEqual([20_000]);
+    await timers.fire();
+    expect(send.mock.calls.map(([items, final]) => [items.map((item) => item.id), final])).toEqual([[[event(1).id, event(2).id], false]]);
+    expect(nextPage.waiting()).toEqual([]);
+  });
+
+  it('lets the next page send at once what the previous page could not send for a network failure', async () => {
     const store = memoryStore();
     const offline = createOutbox({ store, send: async () => 'retry', setTimer: () => undefined });
     offline.add(event(1));

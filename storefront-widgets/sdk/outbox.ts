@@ -24,6 +24,13 @@ export const BATCH_BYTES = 60 * 1024;
 /** Retries wait 2 s, 4 s, 8 s … up to 5 minutes, or as long as the server asked (Retry-After), up to 5 minutes too. */
 export const RETRY_MAX_MS = 300_000;
 export const OUTBOX_KEY = 'nudge_q';
+/**
+ * Until when (epoch ms) the server asked not to be sent to (Retry-After). Kept beside the outbox, not in the page:
+ * the next page, or another tab of the same visitor (whose limit it shares), waits too, and no beacon goes meanwhile,
+ * which the server would refuse and the outbox could not tell. A network failure is not kept: a page that loaded
+ * has the network back, and tries at once.
+ */
+export const WAIT_KEY = 'nudge_qw';
 
 /**
  * A send's outcome: stored; try again later; refused for good (a malformed batch would fail forever); or a
@@ -36,6 +43,7 @@ export interface OutboxOptions {
   /** Posts the items; `final` when the page is going away (a beacon, whose outcome can't be awaited). */
   send: (items: TrackItem[], final: boolean) => Promise<SendResult>;
   setTimer?: (run: () => void, ms: number) => unknown;
+  now?: () => number;
 }
 
 export interface Outbox {
@@ -67,7 +75,7 @@ export function nextBatch(items: TrackItem[]): TrackItem[] {
  * Reads and writes the queue in storage each time rather than keeping it in memory: tabs of the same shop
  * share it, and what one tab could not send another sends.
  */
-export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(run, ms) }: OutboxOptions): Outbox {
+export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(run, ms), now = Date.now }: OutboxOptions): Outbox {
   let timer = false;
   let busy = false;
   let failures = 0;
@@ -99,6 +107,12 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     if (busy && !final) return;
     const items = read();
     if (!items.length) return;
+    // The server asked to wait (here or on an earlier page): the items stay, and go once the wait is over.
+    const wait = +(store.getItem(WAIT_KEY) || 0) - now();
+    if (wait > 0) {
+      if (!final) later(wait);
+      return;
+    }
     if (final) {
       // The page is going: everything in beacons, dropped from storage only if the browser took them.
       for (let rest = items; rest.length > 0; ) {
@@ -119,7 +133,9 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     busy = false;
     if (result !== 'ok' && result !== 'drop') {
       failures += 1;
-      later(Math.min(Math.max(FLUSH_DELAY_MS * 2 ** failures, +result || 0), RETRY_MAX_MS));
+      const delay = Math.min(Math.max(FLUSH_DELAY_MS * 2 ** failures, +result || 0), RETRY_MAX_MS);
+      if (+result) store.setItem(WAIT_KEY, String(now() + delay));
+      later(delay);
       return;
     }
     failures = 0;

@@ -275,10 +275,15 @@ describe('the audience of a shop', () => {
     await visit.goto(`${shopUrl}/cart`);
     await collecting(visit);
     const visitor = (await visit.evaluate(() => localStorage.getItem('nudge_v'))) as string;
+    // Turned away, the shopper moves on to a product: leaving the cart sends no beacon the server would refuse, and
+    // the product page waits out what is left of the 7 s too, then sends both pages' views together.
+    await expect.poll(() => posts.length, { timeout: 10_000 }).toBe(1);
+    await visit.goto(`${shopUrl}/products/ao-dai`);
+    await collecting(visit);
     await expect.poll(() => posts.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
-    // Sent again after the 7 s asked, not after the SDK's own first retry delay (4 s).
+    // Sent again after the 7 s asked, not after the SDK's own first retry delay (4 s), nor when the page changed.
     expect(posts[1] - posts[0]).toBeGreaterThanOrEqual(6_900);
-    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0]?.page_views ?? 0, { timeout: 15_000 }).toBe(1);
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0]?.page_views ?? 0, { timeout: 15_000 }).toBe(2);
     await shopper.unroute(track);
 
     // The real server's refusal says when to come back, and the shop's page (another origin) can read it:
