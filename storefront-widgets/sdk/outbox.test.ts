@@ -160,7 +160,28 @@ describe('the outbox', () => {
       [50, true],
       [20, true],
     ]);
-    expect(outbox.waiting()).toEqual([]);
+    // Hidden, then closed: what the beacons carried does not go in beacons twice.
+    await outbox.flush(true);
+    expect(send).toHaveBeenCalledTimes(3);
+    expect(outbox.unsent()).toEqual([]);
+  });
+
+  it('keeps what a beacon carried until a send whose answer it sees: the next page sends it again with its own first batch', async () => {
+    const store = memoryStore();
+    // The browser takes the beacon; whether the server got it (no network, 503), the page never learns.
+    const leaving = createOutbox({ store, send: async () => 'ok', setTimer: () => undefined });
+    leaving.add(event(1));
+    await leaving.flush(true);
+    expect(leaving.waiting().map((item) => item.id)).toEqual([event(1).id]);
+    const send = vi.fn(async (_items: TrackItem[], _final: boolean): Promise<SendResult> => 'ok');
+    const timers = manualTimers();
+    const nextPage = createOutbox({ store, send, setTimer: timers.setTimer, now: timers.now });
+    // Nothing to send at once: it goes with the next page's own items (the same id is stored once).
+    expect(nextPage.unsent()).toEqual([]);
+    nextPage.add(event(2));
+    expect(await timers.fire()).toBe(FLUSH_DELAY_MS);
+    expect(send.mock.calls.map(([items, final]) => [items.map((item) => item.id), final])).toEqual([[[event(1).id, event(2).id], false]]);
+    expect(nextPage.waiting()).toEqual([]);
   });
 
   it('keeps each request within the bytes the server takes: long page views go in several, in order', async () => {

@@ -5,6 +5,11 @@ import type { KeyValueStore } from './storage';
  * The SDK's outbox: items wait in first-party storage until the server has them, so a page closed early,
  * a flaky network or a server hiccup loses nothing: the next page (or the next try) sends them again.
  * Every item carries its client id, so an item sent twice is stored once.
+ *
+ * A beacon (the page going away) is the exception to "until the server has them": the browser takes it and
+ * its answer is never seen, so a lost network or a busy server (503) would lose it. Its items stay, marked as
+ * carried (BEACONED_KEY), and go again with the next page's first batch, which goes anyway (its page view): at
+ * most once more, and without a request of their own.
  */
 
 /** A batch goes when this many items wait… */
@@ -31,6 +36,8 @@ export const OUTBOX_KEY = 'nudge_q';
  * has the network back, and tries at once.
  */
 export const WAIT_KEY = 'nudge_qw';
+/** The ids of waiting items a beacon carried: not beaconed twice, and not a reason to send at once. */
+export const BEACONED_KEY = 'nudge_qb';
 
 /**
  * A send's outcome: stored; try again later; refused for good (a malformed batch would fail forever); or a
@@ -52,6 +59,8 @@ export interface Outbox {
   flush(final?: boolean): Promise<void>;
   /** The items waiting (for tests and the retry on the next page). */
   waiting(): TrackItem[];
+  /** The waiting items no beacon carried: what the next page sends at once. */
+  unsent(): TrackItem[];
 }
 
 const encoder = new TextEncoder();
@@ -93,6 +102,17 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     const ids = new Set(sent.map((item) => item.id));
     write(read().filter((item) => !ids.has(item.id)));
   };
+  const beaconed = (): Set<string> => {
+    try {
+      return new Set(JSON.parse(store.getItem(BEACONED_KEY) || '[]'));
+    } catch {
+      return new Set();
+    }
+  };
+  const unsent = () => {
+    const carried = beaconed();
+    return read().filter((item) => !carried.has(item.id));
+  };
 
   const later = (ms: number) => {
     if (timer) return;
@@ -114,12 +134,15 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
       return;
     }
     if (final) {
-      // The page is going: everything in beacons, dropped from storage only if the browser took them.
-      for (let rest = items; rest.length > 0; ) {
+      // The page is going: what no beacon carried yet, in beacons, kept until a send whose answer is seen.
+      const carried = beaconed();
+      for (let rest = unsent(); rest.length > 0; ) {
         const batch = nextBatch(rest);
         rest = rest.slice(batch.length);
-        if ((await send(batch, true)) === 'ok') remove(batch);
+        if ((await send(batch, true)) === 'ok') for (const item of batch) carried.add(item.id);
       }
+      // Only the ids still waiting: the others were stored meanwhile.
+      store.setItem(BEACONED_KEY, JSON.stringify(read().map((item) => item.id).filter((id) => carried.has(id))));
       return;
     }
     busy = true;
@@ -153,6 +176,7 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     },
     flush,
     waiting: read,
+    unsent,
   };
 }
 

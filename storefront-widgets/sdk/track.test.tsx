@@ -201,4 +201,23 @@ describe('collection on a shop page', () => {
     Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'visible' });
     beacon.mockRestore();
   });
+
+  it("sends what the last page's beacon carried again with the next page's view, in one request", async () => {
+    // The browser takes the beacon, which the network then loses: the page cannot tell.
+    const beacon = vi.spyOn(navigator, 'sendBeacon').mockReturnValue(true);
+    start();
+    dispatchEvent(new Event('pagehide'));
+    await Promise.resolve();
+    expect(beacon).toHaveBeenCalledTimes(1);
+    beacon.mockRestore();
+    stops.splice(0).reverse().forEach((stop) => stop());
+    history.replaceState(null, '', '/products/ao-dai');
+    const next = start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next.fetch).not.toHaveBeenCalled();
+    await flushed();
+    expect(next.fetch).toHaveBeenCalledTimes(1);
+    expect(types(next.items())).toEqual(['session', 'page', 'page']);
+    expect(JSON.parse(localStorage.getItem('nudge_q') ?? '[]')).toEqual([]);
+  });
 });

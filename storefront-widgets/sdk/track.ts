@@ -97,8 +97,8 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
     }
   };
 
-  // What earlier pages could not send goes first, at once.
-  if (outbox.waiting().length) void outbox.flush();
+  // What earlier pages could not send goes first, at once; what their beacons carried, with this page's view.
+  if (outbox.unsent().length) void outbox.flush();
   pageView();
   // Single-page shops change the URL without loading a page: each change is a page view.
   const pushState = history.pushState;

@@ -254,6 +254,28 @@ describe('the audience of a shop', () => {
     await context.close();
   });
 
+  it("keeps what a leaving page's beacon carried when the network lost it: the next page brings it", async () => {
+    const shopper = await stack.browser.newContext({ viewport: DESKTOP, locale: 'vi-VN' });
+    // The browser takes every beacon and the network loses it (a train's tunnel): the page is never told.
+    await shopper.addInitScript(() => {
+      navigator.sendBeacon = () => true;
+    });
+    const visit = await shopper.newPage();
+    await visit.goto(`${shopUrl}/cart`);
+    await collecting(visit);
+    const visitor = (await visit.evaluate(() => localStorage.getItem('nudge_v'))) as string;
+    const player = async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0];
+    await expect.poll(async () => (await player())?.page_views ?? 0, { timeout: 15_000 }).toBe(1);
+    // An event, and the shopper leaves at once: it goes only in the leaving page's beacon.
+    await visit.evaluate(() => (window as unknown as { nudge: (...args: unknown[]) => void }).nudge('event', 'wishlist_add', { sku: 'AD-01' }));
+    await visit.goto(`${shopUrl}/products/ao-dai`);
+    await collecting(visit);
+    await expect.poll(async () => (await player())?.page_views ?? 0, { timeout: 15_000 }).toBe(2);
+    const record = await api(stack, token, 'GET', `/application/${APP}/player/${(await player()).id}`);
+    expect(record.data.events.map((event: { name: string }) => event.name)).toContain('wishlist_add');
+    await shopper.close();
+  });
+
   it("keeps a shopper's visit the server turned away, and sends it again when the server said", async () => {
     const shopper = await stack.browser.newContext({ viewport: DESKTOP, locale: 'vi-VN' });
     // A server whose writes have fallen behind answers 503 with Retry-After (server/routes/track.ts, IngestBusy).
