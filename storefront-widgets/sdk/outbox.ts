@@ -8,8 +8,8 @@ import type { KeyValueStore } from './storage';
  *
  * A beacon (the page going away) is the exception to "until the server has them": the browser takes it and
  * its answer is never seen, so a lost network or a busy server (503) would lose it. Its items stay, marked as
- * carried (BEACONED_KEY), and go again with the next page's first batch, which goes anyway (its page view): at
- * most once more, and without a request of their own.
+ * carried (BEACONED_KEY), and go again with the next page's first batch, which goes anyway (its page view): sent
+ * once more, without a request of their own.
  */
 
 /** A batch goes when this many items wait… */
