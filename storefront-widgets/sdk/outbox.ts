@@ -89,30 +89,23 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
   let busy = false;
   let failures = 0;
 
-  const read = (): TrackItem[] => {
+  /** A JSON array kept in storage; anything else (none yet, or not ours) is empty. */
+  const list = <T>(key: string): T[] => {
     try {
-      const items = JSON.parse(store.getItem(OUTBOX_KEY) || '[]');
-      return Array.isArray(items) ? items : [];
+      const values = JSON.parse(store.getItem(key) || '[]');
+      return Array.isArray(values) ? values : [];
     } catch {
       return [];
     }
   };
+  const read = () => list<TrackItem>(OUTBOX_KEY);
   const write = (items: TrackItem[]) => store.setItem(OUTBOX_KEY, JSON.stringify(items.slice(-OUTBOX_MAX)));
   const remove = (sent: TrackItem[]) => {
     const ids = new Set(sent.map((item) => item.id));
     write(read().filter((item) => !ids.has(item.id)));
   };
-  const beaconed = (): Set<string> => {
-    try {
-      return new Set(JSON.parse(store.getItem(BEACONED_KEY) || '[]'));
-    } catch {
-      return new Set();
-    }
-  };
-  const unsent = () => {
-    const carried = beaconed();
-    return read().filter((item) => !carried.has(item.id));
-  };
+  const beaconed = () => new Set(list<string>(BEACONED_KEY));
+  const notIn = (carried: Set<string>, items: TrackItem[]) => items.filter((item) => !carried.has(item.id));
 
   const later = (ms: number) => {
     if (timer) return;
@@ -136,7 +129,7 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     if (final) {
       // The page is going: what no beacon carried yet, in beacons, kept until a send whose answer is seen.
       const carried = beaconed();
-      for (let rest = unsent(); rest.length > 0; ) {
+      for (let rest = notIn(carried, items); rest.length > 0; ) {
         const batch = nextBatch(rest);
         rest = rest.slice(batch.length);
         if ((await send(batch, true)) === 'ok') for (const item of batch) carried.add(item.id);
@@ -156,8 +149,9 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     busy = false;
     if (result !== 'ok' && result !== 'drop') {
       failures += 1;
-      const delay = Math.min(Math.max(FLUSH_DELAY_MS * 2 ** failures, +result || 0), RETRY_MAX_MS);
-      if (+result) store.setItem(WAIT_KEY, String(now() + delay));
+      const asked = +result || 0;
+      const delay = Math.min(Math.max(FLUSH_DELAY_MS * 2 ** failures, asked), RETRY_MAX_MS);
+      if (asked) store.setItem(WAIT_KEY, String(now() + delay));
       later(delay);
       return;
     }
@@ -176,7 +170,7 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     },
     flush,
     waiting: read,
-    unsent,
+    unsent: () => notIn(beaconed(), read()),
   };
 }
 
