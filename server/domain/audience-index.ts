@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import {
+  PLAYER_SORTS,
   SEGMENT_FIELDS,
   type AudienceChannel,
   type Operator,
@@ -52,6 +53,8 @@ type FieldKind = 'text' | 'number' | 'date';
 const FIELDS = Object.entries(SEGMENT_FIELDS) as [SegmentField, FieldKind][];
 
 const CHANNEL_BITS: Record<AudienceChannel, number> = { web_push: 1, mobile_push: 2, sms: 4, facebook: 8 };
+/** Beside the channels: the player's `subscribed` column, which the player list filters on. */
+const SUBSCRIBED_BIT = 16;
 
 /** Growable typed arrays. */
 class F64 {
@@ -144,6 +147,7 @@ const PLAYER_COLUMNS = [
   'device_token',
   'mobile_number',
   'fb_psid',
+  'last_seen_at',
   ...FIELDS.map(([name]) => name),
 ] as const;
 
@@ -154,6 +158,9 @@ export class AudienceIndex {
   private readonly position = new Map<number, number>();
   private readonly columns = new Map<SegmentField, Column>();
   private channels: Uint8Array;
+  /** Each position's player id, and when it was last seen (the player list sorts and filters on both). */
+  private readonly ids: F64;
+  private readonly lastSeen: F64;
   private readonly attributes = new Map<string, AttributeColumn>();
   private readonly tags = new Map<string, Set<number>>();
   private readonly events = new Map<string, EventColumn>();
@@ -172,6 +179,8 @@ export class AudienceIndex {
   ) {
     this.capacity = capacity;
     this.channels = new Uint8Array(capacity);
+    this.ids = new F64(capacity);
+    this.lastSeen = new F64(capacity);
     for (const [name, kind] of FIELDS) {
       if (kind === 'text') {
         this.columns.set(name, PRESENCE_ONLY.has(name) ? { kind: 'presence', flags: new Uint8Array(capacity) } : { kind: 'text', codes: new I32(capacity), dict: new Dictionary() });
@@ -319,6 +328,7 @@ export class AudienceIndex {
     this.size += 1;
     if (this.size > this.capacity) this.grow(this.size);
     this.position.set(id, at);
+    this.ids.data[at] = id;
     return at;
   }
 
@@ -335,6 +345,8 @@ export class AudienceIndex {
     const channels = new Uint8Array(capacity);
     channels.set(this.channels);
     this.channels = channels;
+    this.ids.ensure(capacity);
+    this.lastSeen.ensure(capacity);
     for (const attribute of this.attributes.values()) {
       attribute.text.ensure(capacity);
       attribute.numbers.ensure(capacity);
@@ -357,7 +369,9 @@ export class AudienceIndex {
       (subscribed && row.push_endpoint !== null ? CHANNEL_BITS.web_push : 0) |
       (subscribed && row.device_token !== null && (platform === 'ios' || platform === 'android') ? CHANNEL_BITS.mobile_push : 0) |
       (row.mobile_number !== null ? CHANNEL_BITS.sms : 0) |
-      (row.fb_psid !== null ? CHANNEL_BITS.facebook : 0);
+      (row.fb_psid !== null ? CHANNEL_BITS.facebook : 0) |
+      (subscribed ? SUBSCRIBED_BIT : 0);
+    this.lastSeen.data[at] = epoch(row.last_seen_at as string | null);
     if (row.updated_at > this.newest.at || (row.updated_at === this.newest.at && Number(row.id) > this.newest.id)) {
       this.newest = { at: row.updated_at, id: Number(row.id) };
     }
@@ -474,6 +488,46 @@ export class AudienceIndex {
   }
 
   /**
+   * One page of the player list (players.ts) and its total, with the meaning of its SQL: the text filters equal
+   * byte for byte, `subscribed` is the column, last seen at or after `seenSince`; in the chosen order with ties
+   * by id, never-seen (missing) values first ascending and last descending. The page's ids only: the rows
+   * themselves are read from the database.
+   */
+  list(selection: PlayerListSelection): { total: number; ids: number[] } {
+    const n = this.size;
+    const tests: ((candidates: Int32Array | null, out: Int32Array) => Int32Array)[] = [];
+    for (const [field, value] of Object.entries(selection.equals) as [PlayerListField, string | undefined][]) {
+      if (value === undefined) continue;
+      const column = this.columns.get(field) as TextColumn;
+      const table = textTable(column.dict, 'eq', value, true);
+      tests.push((candidates, out) => byTable(candidates, n, column.codes.data, table, out));
+    }
+    if (selection.subscribed !== undefined) {
+      const want = selection.subscribed;
+      tests.push((candidates, out) => byBit(candidates, n, this.channels, SUBSCRIBED_BIT, want, out));
+    }
+    if (selection.seenSince !== undefined) {
+      const range: Range = { lo: selection.seenSince, hi: Infinity, negate: false, nan: false };
+      tests.push((candidates, out) => byRange(candidates, n, this.lastSeen.data, range, out));
+    }
+    if (selection.tag !== undefined) {
+      const holders = this.tags.get(selection.tag) ?? new Set<number>();
+      tests.push((candidates, out) => bySet(candidates, n, holders, true, out));
+    }
+    let candidates: Int32Array | null = null;
+    for (const test of tests) {
+      candidates = test(candidates, candidates ?? this.scratchPositions(n));
+      if (candidates.length === 0) return { total: 0, ids: [] };
+    }
+    const total = candidates ? candidates.length : n;
+    const values = selection.sort === 'last_seen_at' ? this.lastSeen.data : (this.columns.get(selection.sort) as NumberColumn).values.data;
+    const page = firstInOrder(candidates, n, values, this.ids.data, selection.desc, selection.offset + selection.limit);
+    const ids: number[] = [];
+    for (let k = selection.offset; k < page.length; k += 1) ids.push(this.ids.data[page[k]]);
+    return { total, ids };
+  }
+
+  /**
    * The positions meeting every condition: the cheapest conditions first, each later one testing only the
    * positions the earlier ones kept, each in a loop of its own (a typed-array test per position). The result
    * lives in the scratch buffer: read it before the next call.
@@ -537,6 +591,86 @@ export class AudienceIndex {
       }
     }
   }
+}
+
+/** The player list's text filters (players.ts), each a column of the copy. */
+type PlayerListField = 'country' | 'device_type' | 'os' | 'platform';
+/** The player list's filters and page (players.ts playerListSelection). */
+export interface PlayerListSelection {
+  equals: Partial<Record<PlayerListField, string>>;
+  subscribed?: boolean;
+  /** Last seen at or after, epoch milliseconds. */
+  seenSince?: number;
+  tag?: string;
+  sort: (typeof PLAYER_SORTS)[number];
+  desc: boolean;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * The first `k` positions (of the candidates, or of all n) in the list's order: by value, a missing one (NaN)
+ * below every other, then by id; descending reverses both. A heap of the k best so far, whose worst is at the
+ * top: most positions are turned away by one comparison with it. Sorted at the end.
+ */
+function firstInOrder(candidates: Int32Array | null, n: number, values: Float64Array, ids: Float64Array, desc: boolean, k: number): Int32Array {
+  const count = candidates ? candidates.length : n;
+  const size = Math.min(k, count);
+  const heap = new Int32Array(size);
+  const key = (i: number) => {
+    const x = values[i];
+    return x === x ? x : -Infinity;
+  };
+  /** Whether position a comes before position b in the list. */
+  const before = (a: number, b: number) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka !== kb) return desc ? ka > kb : ka < kb;
+    return desc ? ids[a] > ids[b] : ids[a] < ids[b];
+  };
+  const down = (from: number, length: number) => {
+    let at = from;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= length) return;
+      const right = left + 1;
+      const later = right < length && before(heap[left], heap[right]) ? right : left;
+      if (!before(heap[at], heap[later])) return;
+      const swap = heap[at];
+      heap[at] = heap[later];
+      heap[later] = swap;
+      at = later;
+    }
+  };
+  let filled = 0;
+  for (let j = 0; j < count; j += 1) {
+    const i = candidates ? candidates[j] : j;
+    if (filled < size) {
+      // Sift up: the later of the two goes to the top.
+      let at = filled;
+      heap[filled] = i;
+      filled += 1;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!before(heap[parent], heap[at])) break;
+        const swap = heap[at];
+        heap[at] = heap[parent];
+        heap[parent] = swap;
+        at = parent;
+      }
+    } else if (size > 0 && before(i, heap[0])) {
+      heap[0] = i;
+      down(0, size);
+    }
+  }
+  // Heap sort: the latest to the end, one at a time.
+  for (let end = size - 1; end > 0; end -= 1) {
+    const swap = heap[0];
+    heap[0] = heap[end];
+    heap[end] = swap;
+    down(0, end);
+  }
+  return heap;
 }
 
 /** Cheaper conditions first: they shrink the candidates the dearer ones test. */
@@ -795,6 +929,12 @@ class AudienceIndexes {
     const index = await this.ready(applicationId);
     if (!index || !index.supports(rule)) return null;
     return { count: index.count(rule, now), total: index.size };
+  }
+
+  /** A page of the player list and its total from memory, or null when the list is read by SQL (small, or still loading). */
+  async list(applicationId: string, selection: PlayerListSelection): Promise<{ total: number; ids: number[] } | null> {
+    const index = await this.ready(applicationId);
+    return index ? index.list(selection) : null;
   }
 
   /** Builds the copy now and waits for it (benchmarks, tests); null when the application is too small. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SegmentCondition, SegmentRule } from '../../shared/contract';
+import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerListQuery, type SegmentCondition, type SegmentRule } from '../../shared/contract';
 import { AudienceIndex, audienceIndexes } from '../../server/domain/audience-index';
+import { playerListSelection, playerPageBySql } from '../../server/domain/players';
 import { countMatching } from '../../server/domain/segments';
 import { seedAudience } from '../../scripts/seed-lib';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
@@ -120,6 +121,36 @@ async function compare(index: AudienceIndex, seed: number, rules: number): Promi
   return answered;
 }
 
+/** A player list query (GET /player) of random filters, sort and page. */
+function randomListQuery(random: ReturnType<typeof generator>): PlayerListQuery {
+  const { next, pick } = random;
+  const raw: Record<string, string> = {};
+  if (next() < 0.4) raw.country = pick(['VN', 'US', 'JP', 'ZZ', 'vn']);
+  if (next() < 0.3) raw.device_type = pick(DEVICE_TYPES);
+  if (next() < 0.3) raw.os = pick(['Android', 'iOS', 'Windows', 'macOS', 'ios', '']);
+  if (next() < 0.3) raw.platform = pick(PLAYER_PLATFORMS);
+  if (next() < 0.3) raw.subscribed = pick(['true', 'false']);
+  if (next() < 0.3) raw.seen_within_days = String(pick([1, 7, 30, 90]));
+  if (next() < 0.3) raw.tag = pick(['vip', 'newsletter', 'loyal', 'fresh_tag', 'nobody_has_it']);
+  raw.sort = pick(PLAYER_SORTS);
+  raw.order = pick(['asc', 'desc']);
+  raw.page = String(pick([1, 1, 2, 7]));
+  raw.limit = String(pick([5, 20, 100]));
+  return PlayerListQuery.parse(raw);
+}
+
+/** Compares the copy's player list pages with the SQL ones on `queries` random queries. */
+async function compareLists(index: AudienceIndex, seed: number, queries: number): Promise<void> {
+  const random = generator(seed);
+  for (let i = 0; i < queries; i += 1) {
+    const query = randomListQuery(random);
+    const now = new Date();
+    const bySql = await playerPageBySql({ ...server.app.services, clock: () => now }, APP, query);
+    const fromMemory = index.list(playerListSelection(query, now));
+    expect(fromMemory, JSON.stringify(query)).toEqual({ total: bySql.total, ids: bySql.rows.map((row) => Number(row.id)) });
+  }
+}
+
 beforeAll(async () => {
   server = await startServer();
   owner = await createUser(server, { name: 'owner' });
@@ -140,6 +171,17 @@ describe('the in-memory audience copy', () => {
     const answered = await compare(index, 1, 300);
     // Only email/external id values (and contains on PostgreSQL) go to SQL: most rules are answered here.
     expect(answered).toBeGreaterThan(server.dialect === 'postgres' ? 150 : 250);
+  });
+
+  it('lists the page and total the SQL lists, on 300 random filters, sorts and pages', async () => {
+    // Players never seen (first ascending, last descending) and ties on last seen (by id), as the list has.
+    const ids = (await db(server).selectFrom('players').select('id').where('application_id', '=', APP).orderBy('id').execute()).map((row) => Number(row.id));
+    const every = (k: number, from: number) => ids.filter((_, i) => i % k === from);
+    await db(server).updateTable('players').set({ last_seen_at: null }).where('id', 'in', every(40, 3)).execute();
+    await db(server).updateTable('players').set({ last_seen_at: new Date(Date.now() - 3 * 86_400_000).toISOString() }).where('id', 'in', every(40, 7)).execute();
+    const index = new AudienceIndex(db(server), server.dialect, APP);
+    await index.build();
+    await compareLists(index, 3, 300);
   });
 
   it('follows changes made through the API and the SDK after it was built', async () => {
@@ -173,6 +215,7 @@ describe('the in-memory audience copy', () => {
     await index.refresh();
     expect(index.size).toBe(PLAYERS + 1);
     await compare(index, 2, 150);
+    await compareLists(index, 4, 100);
     const purchasedTwiceToday: SegmentRule = {
       any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, within_days: 1, count: { op: 'gte', value: 2 } }, { kind: 'attribute', name: 'orders', type: 'number', op: 'eq', value: 42 }] }],
     };
@@ -208,6 +251,24 @@ describe('the in-memory audience copy', () => {
     await index.refresh();
     expect(index.count(did('late_commit'), new Date())).toBe(1);
     expect(index.count(did('early_commit'), new Date())).toBe(1);
+  });
+
+  it('answers the player list route, current with a tag just added', async () => {
+    const indexes = audienceIndexes(server.app.services, 0);
+    expect(await indexes.warm(APP)).not.toBeNull();
+    const list = (query: string) => server.call('GET', `/api/application/${APP}/player${query}`, { token: owner.token });
+    const now = new Date();
+    const answer = await list('?country=VN&sort=session_count&order=asc&page=2');
+    const bySql = await playerPageBySql({ ...server.app.services, clock: () => now }, APP, PlayerListQuery.parse({ country: 'VN', sort: 'session_count', order: 'asc', page: '2' }));
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.total).toBe(bySql.total);
+    expect(answer.body.data.items.map((player: { id: number }) => player.id)).toEqual(bySql.rows.map((row) => Number(row.id)));
+    expect(answer.body.data.items[0]).toMatchObject({ country: 'VN', tags: expect.any(Array) });
+
+    const player = bySql.rows[3];
+    expect((await server.call('POST', `/api/application/${APP}/player/${player.id}/tags`, { token: owner.token, body: { tags: ['listed_now'] } })).status).toBe(200);
+    const tagged = await list('?tag=listed_now');
+    expect(tagged.body.data).toMatchObject({ total: 1, items: [{ id: Number(player.id), tags: expect.arrayContaining(['listed_now']) }] });
   });
 
   it('is rebuilt after a deletion, through the live count route', async () => {
