@@ -868,5 +868,47 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0017_player_days_layout': {
+      async up(db: Kysely<any>) {
+        if (dialect === 'sqlite') {
+          // The dashboard sums a period's days, a range of the key (application, day). In a rowid table those
+          // rows lie where they were written, and a seeded or imported history is written player by player: at a
+          // million players, 30 days (1.7 million rows) read one page per row, 1.5 s. Stored in key order
+          // (WITHOUT ROWID) the range is read in order: 0.2 s. Writes keep two trees (the table, the player index).
+          await sql`create table player_days_by_day (
+            application_id text not null references applications (application_id) on delete cascade,
+            day text not null,
+            player_id bigint not null references players (id) on delete cascade,
+            sessions integer default 0 not null,
+            page_views integer default 0 not null,
+            events integer default 0 not null,
+            constraint player_days_pk primary key (application_id, day, player_id)
+          ) without rowid`.execute(db);
+          await sql`insert into player_days_by_day (application_id, day, player_id, sessions, page_views, events) select application_id, day, player_id, sessions, page_views, events from player_days`.execute(db);
+          await sql`drop table player_days`.execute(db);
+          await sql`alter table player_days_by_day rename to player_days`.execute(db);
+        }
+        // Deleting a player deletes its days (the foreign key's cascade), which without this read every row of
+        // the table: 0.2 s per player on PostgreSQL at a million players, and growing with the history.
+        await db.schema.createIndex('player_days_player').on('player_days').column('player_id').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('player_days_player').ifExists().execute();
+        if (dialect === 'sqlite') {
+          await sql`create table player_days_by_row (
+            application_id text not null references applications (application_id) on delete cascade,
+            day text not null,
+            player_id bigint not null references players (id) on delete cascade,
+            sessions integer default 0 not null,
+            page_views integer default 0 not null,
+            events integer default 0 not null,
+            constraint player_days_pk primary key (application_id, day, player_id)
+          )`.execute(db);
+          await sql`insert into player_days_by_row select application_id, day, player_id, sessions, page_views, events from player_days`.execute(db);
+          await sql`drop table player_days`.execute(db);
+          await sql`alter table player_days_by_row rename to player_days`.execute(db);
+        }
+      },
+    },
   };
 }
