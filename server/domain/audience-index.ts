@@ -528,6 +528,43 @@ export class AudienceIndex {
   }
 
   /**
+   * The dashboard's figures of now (dashboard.ts), in one pass: players and subscribers (the `subscribed` column)
+   * per platform, players reachable per channel, and players created on each of `days` UTC days from `fromDay`
+   * (epoch milliseconds of a day's start).
+   */
+  summary(fromDay: number, days: number): AudienceSummary {
+    const n = this.size;
+    const platform = this.columns.get('platform') as TextColumn;
+    const codes = platform.codes.data;
+    // Per platform code, shifted by one (entry 0: no platform).
+    const players = new Float64Array(platform.dict.values.length + 1);
+    const subscribers = new Float64Array(players.length);
+    const bits = new Float64Array(SUBSCRIBED_BIT);
+    const created = new Float64Array(days);
+    const createdAt = (this.columns.get('created_at') as NumberColumn).values.data;
+    const first = fromDay / DAY_MS;
+    for (let i = 0; i < n; i += 1) {
+      const code = codes[i] + 1;
+      const channels = this.channels[i];
+      players[code] += 1;
+      subscribers[code] += +((channels & SUBSCRIBED_BIT) !== 0);
+      bits[channels & (SUBSCRIBED_BIT - 1)] += 1;
+      const day = Math.floor(createdAt[i] / DAY_MS) - first;
+      if (day >= 0 && day < days) created[day] += 1;
+    }
+    const byPlatform = new Map<string | null, { players: number; subscribers: number }>();
+    for (let code = 0; code < players.length; code += 1) {
+      if (players[code] > 0) byPlatform.set(code === 0 ? null : platform.dict.values[code - 1], { players: players[code], subscribers: subscribers[code] });
+    }
+    const channels = {} as Record<AudienceChannel, number>;
+    for (const [channel, bit] of Object.entries(CHANNEL_BITS) as [AudienceChannel, number][]) {
+      channels[channel] = 0;
+      for (let combination = 0; combination < bits.length; combination += 1) if (combination & bit) channels[channel] += bits[combination];
+    }
+    return { players: n, byPlatform, channels, created: Array.from(created) };
+  }
+
+  /**
    * The positions meeting every condition: the cheapest conditions first, each later one testing only the
    * positions the earlier ones kept, each in a loop of its own (a typed-array test per position). The result
    * lives in the scratch buffer: read it before the next call.
@@ -591,6 +628,15 @@ export class AudienceIndex {
       }
     }
   }
+}
+
+/** AudienceIndex.summary. */
+export interface AudienceSummary {
+  players: number;
+  byPlatform: Map<string | null, { players: number; subscribers: number }>;
+  channels: Record<AudienceChannel, number>;
+  /** Players created on each day of the period. */
+  created: number[];
 }
 
 /** The player list's text filters (players.ts), each a column of the copy. */
@@ -935,6 +981,12 @@ class AudienceIndexes {
   async list(applicationId: string, selection: PlayerListSelection): Promise<{ total: number; ids: number[] } | null> {
     const index = await this.ready(applicationId);
     return index ? index.list(selection) : null;
+  }
+
+  /** The dashboard's figures of now from memory, or null when they are read by SQL (small, or still loading). */
+  async summary(applicationId: string, fromDay: number, days: number): Promise<AudienceSummary | null> {
+    const index = await this.ready(applicationId);
+    return index ? index.summary(fromDay, days) : null;
   }
 
   /** Builds the copy now and waits for it (benchmarks, tests); null when the application is too small. */

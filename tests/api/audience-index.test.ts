@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerListQuery, type SegmentCondition, type SegmentRule } from '../../shared/contract';
 import { AudienceIndex, audienceIndexes } from '../../server/domain/audience-index';
 import { playerListSelection, playerPageBySql } from '../../server/domain/players';
+import { audienceBySql, dashboardPeriod } from '../../server/domain/dashboard';
 import { countMatching } from '../../server/domain/segments';
 import { seedAudience } from '../../scripts/seed-lib';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
@@ -184,6 +185,23 @@ describe('the in-memory audience copy', () => {
     await compareLists(index, 3, 300);
   });
 
+  it("gives the dashboard's players, subscribers, channels and new players per day that the SQL gives", async () => {
+    const index = new AudienceIndex(db(server), server.dialect, APP);
+    await index.build();
+    const now = new Date();
+    for (const period of [dashboardPeriod(now), dashboardPeriod(now, new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10))]) {
+      const bySql = await audienceBySql(server.app.services, APP, period);
+      const fromMemory = index.summary(Date.parse(`${period.from}T00:00:00.000Z`), period.days.length);
+      expect(fromMemory).toEqual(bySql);
+      // Not vacuous: the seed has players on every platform and most channels, created through the year.
+      expect(bySql.created.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    }
+    const year = await audienceBySql(server.app.services, APP, dashboardPeriod(now, new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10)));
+    expect(year.byPlatform.size).toBeGreaterThanOrEqual(3);
+    // (The seed has no Facebook contacts.)
+    expect([year.channels.web_push, year.channels.mobile_push, year.channels.sms].every((players) => players > 0)).toBe(true);
+  });
+
   it('follows changes made through the API and the SDK after it was built', async () => {
     const index = new AudienceIndex(db(server), server.dialect, APP);
     await index.build();
@@ -253,7 +271,7 @@ describe('the in-memory audience copy', () => {
     expect(index.count(did('early_commit'), new Date())).toBe(1);
   });
 
-  it('answers the player list route, current with a tag just added', async () => {
+  it('answers the player list route, current with a tag just added, and the dashboard', async () => {
     const indexes = audienceIndexes(server.app.services, 0);
     expect(await indexes.warm(APP)).not.toBeNull();
     const list = (query: string) => server.call('GET', `/api/application/${APP}/player${query}`, { token: owner.token });
@@ -269,6 +287,19 @@ describe('the in-memory audience copy', () => {
     expect((await server.call('POST', `/api/application/${APP}/player/${player.id}/tags`, { token: owner.token, body: { tags: ['listed_now'] } })).status).toBe(200);
     const tagged = await list('?tag=listed_now');
     expect(tagged.body.data).toMatchObject({ total: 1, items: [{ id: Number(player.id), tags: expect.arrayContaining(['listed_now']) }] });
+
+    // The dashboard, from the same copy.
+    const dashboard = await server.call('GET', `/api/application/${APP}/dashboard`, { token: owner.token });
+    expect(dashboard.status).toBe(200);
+    const period = dashboardPeriod(new Date());
+    const audience = await audienceBySql(server.app.services, APP, period);
+    expect(dashboard.body.data).toMatchObject({
+      players: audience.players,
+      subscribers: [...audience.byPlatform.values()].reduce((total, row) => total + row.subscribers, 0),
+      by_platform: ['web', 'ios', 'android'].map((platform) => ({ platform, players: audience.byPlatform.get(platform)?.players, subscribers: audience.byPlatform.get(platform)?.subscribers })),
+      by_channel: ['web_push', 'mobile_push', 'sms', 'facebook'].map((channel) => ({ channel, players: audience.channels[channel as 'sms'] })),
+    });
+    expect(dashboard.body.data.days.map((day: { new_players: number }) => day.new_players)).toEqual(audience.created);
   });
 
   it('is rebuilt after a deletion, through the live count route', async () => {
