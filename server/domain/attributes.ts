@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import { bumpAudienceEpoch } from './audience-index';
+import { audienceIndexes, bumpAudienceEpoch } from './audience-index';
 import { ATTRIBUTE_TYPES, type AttributeBody, type AttributeDefinition, type AttributeType, type PageQuery } from '../../shared/contract';
-import { nowIso, type ApplicationContext, type Ctx } from '../context';
+import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { isUniqueViolation, toCount } from '../db';
 import type { AttributeDefinitionsTable } from '../db/schema';
 import { AppError } from '../errors';
@@ -26,15 +26,22 @@ function toDefinition(row: DefinitionRow, players: number): AttributeDefinition 
   };
 }
 
-/** Players holding a value of each named attribute: one index range per name. */
+/** Players holding a value of each named attribute. */
 async function holders(ctx: Ctx, applicationId: string, names: string[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
+  if (names.length === 0) return new Map();
+  // A large audience counts from its in-memory copy: at a million players SQL took 0.3 s for a page of names.
+  return (await audienceIndexes(ctx.s).holders(applicationId, names)) ?? holdersBySql(ctx.s, applicationId, names);
+}
+
+/** How many players hold a value of each attribute, by SQL (AudienceIndex.holders' meaning): one index range per name. */
+export async function holdersBySql(s: Pick<Services, 'db'>, applicationId: string, names: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(names.map((name) => [name, 0]));
   if (names.length === 0) return counts;
-  const rows = await ctx.s.db
+  const rows = await s.db
     .selectFrom('player_attributes')
     .select(['name', (eb) => eb.fn.countAll().as('n')])
     .where('application_id', '=', applicationId)
-    .where('name', 'in', names)
+    .where('name', 'in', [...names])
     .groupBy('name')
     .execute();
   for (const row of rows) counts.set(row.name, toCount(row.n));

@@ -564,6 +564,21 @@ export class AudienceIndex {
     return { players: n, byPlatform, channels, created: Array.from(created) };
   }
 
+  /** How many players hold a value of each attribute (a row of player_attributes: its text is never null). */
+  holders(names: readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const name of names) {
+      const column = this.attributes.get(name);
+      let count = 0;
+      if (column) {
+        const codes = column.text.data;
+        for (let i = 0; i < this.size; i += 1) count += +(codes[i] >= 0);
+      }
+      counts.set(name, count);
+    }
+    return counts;
+  }
+
   /**
    * The positions meeting every condition: the cheapest conditions first, each later one testing only the
    * positions the earlier ones kept, each in a loop of its own (a typed-array test per position). The result
@@ -987,6 +1002,12 @@ class AudienceIndexes {
   async summary(applicationId: string, fromDay: number, days: number): Promise<AudienceSummary | null> {
     const index = await this.ready(applicationId);
     return index ? index.summary(fromDay, days) : null;
+  }
+
+  /** The attribute list's holder counts from memory, or null when they are read by SQL (small, or still loading). */
+  async holders(applicationId: string, names: readonly string[]): Promise<Map<string, number> | null> {
+    const index = await this.ready(applicationId);
+    return index ? index.holders(names) : null;
   }
 
   /** Builds the copy now and waits for it (benchmarks, tests); null when the application is too small. */

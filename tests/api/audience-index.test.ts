@@ -3,6 +3,7 @@ import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerListQuery, type Seg
 import { AudienceIndex, audienceIndexes } from '../../server/domain/audience-index';
 import { playerListSelection, playerPageBySql } from '../../server/domain/players';
 import { audienceBySql, dashboardPeriod } from '../../server/domain/dashboard';
+import { holdersBySql } from '../../server/domain/attributes';
 import { countMatching } from '../../server/domain/segments';
 import { seedAudience } from '../../scripts/seed-lib';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
@@ -152,6 +153,12 @@ async function compareLists(index: AudienceIndex, seed: number, queries: number)
   }
 }
 
+/** Every attribute name the application's players hold. */
+async function attributeNames(): Promise<string[]> {
+  const rows = await db(server).selectFrom('player_attributes').select('name').distinct().where('application_id', '=', APP).orderBy('name').execute();
+  return rows.map((row) => row.name);
+}
+
 beforeAll(async () => {
   server = await startServer();
   owner = await createUser(server, { name: 'owner' });
@@ -202,6 +209,15 @@ describe('the in-memory audience copy', () => {
     expect([year.channels.web_push, year.channels.mobile_push, year.channels.sms].every((players) => players > 0)).toBe(true);
   });
 
+  it('counts the players holding each attribute that the SQL counts', async () => {
+    const index = new AudienceIndex(db(server), server.dialect, APP);
+    await index.build();
+    const names = [...(await attributeNames()), 'held_by_nobody'];
+    const bySql = await holdersBySql(server.app.services, APP, names);
+    expect(index.holders(names)).toEqual(bySql);
+    expect([...bySql.values()].filter((players) => players > 0).length).toBeGreaterThanOrEqual(3);
+  });
+
   it('follows changes made through the API and the SDK after it was built', async () => {
     const index = new AudienceIndex(db(server), server.dialect, APP);
     await index.build();
@@ -234,6 +250,8 @@ describe('the in-memory audience copy', () => {
     expect(index.size).toBe(PLAYERS + 1);
     await compare(index, 2, 150);
     await compareLists(index, 4, 100);
+    const names = await attributeNames();
+    expect(index.holders(names)).toEqual(await holdersBySql(server.app.services, APP, names));
     const purchasedTwiceToday: SegmentRule = {
       any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, within_days: 1, count: { op: 'gte', value: 2 } }, { kind: 'attribute', name: 'orders', type: 'number', op: 'eq', value: 42 }] }],
     };
@@ -271,7 +289,7 @@ describe('the in-memory audience copy', () => {
     expect(index.count(did('early_commit'), new Date())).toBe(1);
   });
 
-  it('answers the player list route, current with a tag just added, and the dashboard', async () => {
+  it('answers the player list route, current with a tag just added, the dashboard and the attribute list', async () => {
     const indexes = audienceIndexes(server.app.services, 0);
     expect(await indexes.warm(APP)).not.toBeNull();
     const list = (query: string) => server.call('GET', `/api/application/${APP}/player${query}`, { token: owner.token });
@@ -300,6 +318,14 @@ describe('the in-memory audience copy', () => {
       by_channel: ['web_push', 'mobile_push', 'sms', 'facebook'].map((channel) => ({ channel, players: audience.channels[channel as 'sms'] })),
     });
     expect(dashboard.body.data.days.map((day: { new_players: number }) => day.new_players)).toEqual(audience.created);
+
+    // The attribute list's holder counts, from the same copy.
+    const attributes = await server.call('GET', `/api/application/${APP}/attribute?limit=100`, { token: owner.token });
+    expect(attributes.status).toBe(200);
+    const listed = attributes.body.data.items as { name: string; players: number }[];
+    expect(listed.length).toBeGreaterThan(0);
+    const held = await holdersBySql(server.app.services, APP, listed.map((item) => item.name));
+    expect(Object.fromEntries(listed.map((item) => [item.name, item.players]))).toEqual(Object.fromEntries(held));
   });
 
   it('is rebuilt after a deletion, through the live count route', async () => {
