@@ -30,7 +30,7 @@ function toDefinition(row: DefinitionRow, players: number): AttributeDefinition 
 async function holders(ctx: Ctx, applicationId: string, names: string[]): Promise<Map<string, number>> {
   if (names.length === 0) return new Map();
   // A large audience counts from its in-memory copy: at a million players SQL took 0.3 s for a page of names.
-  return (await audienceIndexes(ctx.s).holders(applicationId, names)) ?? holdersBySql(ctx.s, applicationId, names);
+  return (await audienceIndexes(ctx.s).read(applicationId, (index) => index.holders(names))) ?? holdersBySql(ctx.s, applicationId, names);
 }
 
 /** How many players hold a value of each attribute, by SQL (AudienceIndex.holders' meaning): one index range per name. */

@@ -18,7 +18,9 @@ import type { Database } from '../db/schema';
  * `AUDIENCE_INDEX_MIN_PLAYERS` players gets a columnar copy of what segments test: player fields (text
  * dictionary-encoded, numbers and dates as doubles), attributes, tags, events (name, player, time) and
  * channels. A count scans typed arrays (a few milliseconds for a million players) instead of joining four
- * tables.
+ * tables. The same copy (with each player's id, last seen and `subscribed` beside) answers what would otherwise
+ * read every player: the player list's filters, sorts and total, the dashboard's audience figures and the
+ * attribute list's counts, each with its SQL's exact meaning (tests/api/audience-index.test.ts compares them).
  *
  * It is never stale: before each count it reads what changed since the last one, from the database every
  * process writes to (so several API processes stay right):
@@ -29,7 +31,7 @@ import type { Database } from '../db/schema';
  *   before commit, with the ids already applied remembered so none counts twice);
  * - deletions and bulk changes (a player deleted, an attribute retyped or removed) bump
  *   `applications.audience_epoch`, and a changed epoch rebuilds the copy.
- * While a copy is being built (seconds for a million players) counts come from SQL, as for small applications.
+ * While a copy is being built (seconds for a million players) the answers come from SQL, as for small applications.
  *
  * Semantics are segment-sql.ts's, operator by operator (a test compares both on random rules). Conditions on
  * high-cardinality text (email, external user id) other than exists/not_exists, and text `contains` on
@@ -985,29 +987,18 @@ class AudienceIndexes {
     private readonly minPlayers: number,
   ) {}
 
-  /** The count and total from memory, or null when this application is counted by SQL (small, or still loading). */
+  /**
+   * What `use` reads from the application's copy, current with the database; null when the application is read
+   * by SQL instead (small, or its copy still loading).
+   */
+  async read<T>(applicationId: string, use: (index: AudienceIndex) => T): Promise<T | null> {
+    const index = await this.ready(applicationId);
+    return index ? use(index) : null;
+  }
+
+  /** The count and total from memory, or null when this application is counted by SQL (small, still loading, or a rule the copy cannot answer). */
   async count(applicationId: string, rule: SegmentRule, now: Date): Promise<{ count: number; total: number } | null> {
-    const index = await this.ready(applicationId);
-    if (!index || !index.supports(rule)) return null;
-    return { count: index.count(rule, now), total: index.size };
-  }
-
-  /** A page of the player list and its total from memory, or null when the list is read by SQL (small, or still loading). */
-  async list(applicationId: string, selection: PlayerListSelection): Promise<{ total: number; ids: number[] } | null> {
-    const index = await this.ready(applicationId);
-    return index ? index.list(selection) : null;
-  }
-
-  /** The dashboard's figures of now from memory, or null when they are read by SQL (small, or still loading). */
-  async summary(applicationId: string, fromDay: number, days: number): Promise<AudienceSummary | null> {
-    const index = await this.ready(applicationId);
-    return index ? index.summary(fromDay, days) : null;
-  }
-
-  /** The attribute list's holder counts from memory, or null when they are read by SQL (small, or still loading). */
-  async holders(applicationId: string, names: readonly string[]): Promise<Map<string, number> | null> {
-    const index = await this.ready(applicationId);
-    return index ? index.holders(names) : null;
+    return this.read(applicationId, (index) => (index.supports(rule) ? { count: index.count(rule, now), total: index.size } : null));
   }
 
   /** Builds the copy now and waits for it (benchmarks, tests); null when the application is too small. */

@@ -47,7 +47,7 @@ export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: 
 
   const [audience, active, events] = await Promise.all([
     audienceIndexes(ctx.s)
-      .summary(applicationId, Date.parse(`${period.from}T00:00:00.000Z`), period.days.length)
+      .read(applicationId, (index) => index.summary(Date.parse(`${period.from}T00:00:00.000Z`), period.days.length))
       .then((summary) => summary ?? audienceBySql(ctx.s, applicationId, period)),
     db
       .selectFrom('player_days')

@@ -111,7 +111,7 @@ async function tagsOf(ctx: Ctx, playerIds: number[]): Promise<Map<number, string
  */
 export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: PlayerListQuery): Promise<Page<Player>> {
   const applicationId = access.application.application_id;
-  const fromMemory = query.q ? null : await audienceIndexes(ctx.s).list(applicationId, playerListSelection(query, ctx.s.clock()));
+  const fromMemory = query.q ? null : await audienceIndexes(ctx.s).read(applicationId, (index) => index.list(playerListSelection(query, ctx.s.clock())));
   let page: { rows: PlayerRow[]; total: number };
   if (fromMemory) {
     const found = fromMemory.ids.length
