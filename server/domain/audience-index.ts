@@ -512,11 +512,19 @@ export class AudienceIndex {
       const range: Range = { lo: selection.seenSince, hi: Infinity, negate: false, nan: false };
       tests.push((candidates, out) => byRange(candidates, n, this.lastSeen.data, range, out));
     }
-    if (selection.tag !== undefined) {
-      const holders = this.tags.get(selection.tag) ?? new Set<number>();
-      tests.push((candidates, out) => bySet(candidates, n, holders, true, out));
-    }
     let candidates: Int32Array | null = null;
+    if (selection.tag !== undefined) {
+      // The tag's holders are the first candidates: walking them is cheaper than testing every player against them.
+      const holders = this.tags.get(selection.tag);
+      if (!holders || holders.size === 0) return { total: 0, ids: [] };
+      const out = this.scratchPositions(n);
+      let k = 0;
+      for (const at of holders) {
+        out[k] = at;
+        k += 1;
+      }
+      candidates = out.subarray(0, k);
+    }
     for (const test of tests) {
       candidates = test(candidates, candidates ?? this.scratchPositions(n));
       if (candidates.length === 0) return { total: 0, ids: [] };
