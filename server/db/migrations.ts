@@ -6,6 +6,26 @@ export type Dialect = 'sqlite' | 'postgres';
 const SPARSE_PLAYER_COLUMNS = ['external_user_id', 'email', 'push_endpoint', 'mobile_number'] as const;
 
 /**
+ * SQLite (0017): player_days copied into a new table of the same columns and key, `options` after its definition
+ * (`without rowid`, or nothing for a rowid table), which then takes its name.
+ */
+async function rebuildPlayerDays(db: Kysely<any>, options: 'without rowid' | ''): Promise<void> {
+  await sql`create table player_days_rebuilt (
+    application_id text not null references applications (application_id) on delete cascade,
+    day text not null,
+    player_id bigint not null references players (id) on delete cascade,
+    sessions integer default 0 not null,
+    page_views integer default 0 not null,
+    events integer default 0 not null,
+    constraint player_days_pk primary key (application_id, day, player_id)
+  ) ${sql.raw(options)}`.execute(db);
+  const columns = sql.raw('application_id, day, player_id, sessions, page_views, events');
+  await sql`insert into player_days_rebuilt (${columns}) select ${columns} from player_days`.execute(db);
+  await sql`drop table player_days`.execute(db);
+  await sql`alter table player_days_rebuilt rename to player_days`.execute(db);
+}
+
+/**
  * The one migration set, for both dialects. Only the auto-increment key differs between them; everything else
  * is portable SQL (see schema.ts for the conventions). Migrations are append-only: never edit a released one.
  */
@@ -870,44 +890,18 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
     },
     '0017_player_days_layout': {
       async up(db: Kysely<any>) {
-        if (dialect === 'sqlite') {
-          // The dashboard sums a period's days, a range of the key (application, day). In a rowid table those
-          // rows lie where they were written, and a seeded or imported history is written player by player: at a
-          // million players, 30 days (1.7 million rows) read one page per row, 1.5 s. Stored in key order
-          // (WITHOUT ROWID) the range is read in order: 0.2 s. Writes keep two trees (the table, the player index).
-          await sql`create table player_days_by_day (
-            application_id text not null references applications (application_id) on delete cascade,
-            day text not null,
-            player_id bigint not null references players (id) on delete cascade,
-            sessions integer default 0 not null,
-            page_views integer default 0 not null,
-            events integer default 0 not null,
-            constraint player_days_pk primary key (application_id, day, player_id)
-          ) without rowid`.execute(db);
-          await sql`insert into player_days_by_day (application_id, day, player_id, sessions, page_views, events) select application_id, day, player_id, sessions, page_views, events from player_days`.execute(db);
-          await sql`drop table player_days`.execute(db);
-          await sql`alter table player_days_by_day rename to player_days`.execute(db);
-        }
+        // The dashboard sums a period's days, a range of the key (application, day). In a rowid table those rows
+        // lie where they were written, and a seeded or imported history is written player by player: at a million
+        // players, 30 days (1.7 million rows) read one page per row, 1.5 s. Stored in key order (WITHOUT ROWID)
+        // the range is read in order: 0.2 s. Writes keep two trees (the table, the player index).
+        if (dialect === 'sqlite') await rebuildPlayerDays(db, 'without rowid');
         // Deleting a player deletes its days (the foreign key's cascade), which without this read every row of
         // the table: 0.2 s per player on PostgreSQL at a million players, and growing with the history.
         await db.schema.createIndex('player_days_player').on('player_days').column('player_id').execute();
       },
       async down(db: Kysely<any>) {
         await db.schema.dropIndex('player_days_player').ifExists().execute();
-        if (dialect === 'sqlite') {
-          await sql`create table player_days_by_row (
-            application_id text not null references applications (application_id) on delete cascade,
-            day text not null,
-            player_id bigint not null references players (id) on delete cascade,
-            sessions integer default 0 not null,
-            page_views integer default 0 not null,
-            events integer default 0 not null,
-            constraint player_days_pk primary key (application_id, day, player_id)
-          )`.execute(db);
-          await sql`insert into player_days_by_row select application_id, day, player_id, sessions, page_views, events from player_days`.execute(db);
-          await sql`drop table player_days`.execute(db);
-          await sql`alter table player_days_by_row rename to player_days`.execute(db);
-        }
+        if (dialect === 'sqlite') await rebuildPlayerDays(db, '');
       },
     },
   };
