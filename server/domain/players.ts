@@ -111,7 +111,8 @@ async function tagsOf(ctx: Ctx, playerIds: number[]): Promise<Map<number, string
  */
 export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: PlayerListQuery): Promise<Page<Player>> {
   const applicationId = access.application.application_id;
-  const fromMemory = query.q ? null : await audienceIndexes(ctx.s).read(applicationId, (index) => index.list(playerListSelection(query, ctx.s.clock())));
+  const selection = playerListSelection(query, ctx.s.clock());
+  const fromMemory = query.q ? null : await audienceIndexes(ctx.s).read(applicationId, (index) => index.list(selection));
   let page: { rows: PlayerRow[]; total: number };
   if (fromMemory) {
     const found = fromMemory.ids.length
@@ -121,7 +122,7 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
     // A player deleted since is left out of the page (the deletion rebuilds the copy for the next one).
     page = { rows: fromMemory.ids.flatMap((id) => byId.get(id) ?? []), total: fromMemory.total };
   } else {
-    page = await playerPageBySql(ctx.s, applicationId, query);
+    page = await playerPageBySql(ctx.s, applicationId, selection, query.q);
   }
   const tags = await tagsOf(ctx, page.rows.map((row) => Number(row.id)));
   return {
@@ -132,7 +133,7 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
   };
 }
 
-/** The list's filters and order as the in-memory copy takes them (AudienceIndex.list), with the meaning of playerPageBySql. */
+/** The list's filters and page, read once from the query: what both the in-memory copy (AudienceIndex.list) and playerPageBySql take. */
 export function playerListSelection(query: PlayerListQuery, now: Date): PlayerListSelection {
   return {
     // An empty filter (`?os=`) filters nothing, as in SQL.
@@ -147,27 +148,27 @@ export function playerListSelection(query: PlayerListQuery, now: Date): PlayerLi
   };
 }
 
-/** The player list's page and total by SQL (listPlayers), for a search and for audiences not held in memory. */
-export async function playerPageBySql(s: Pick<Services, 'db' | 'dialect' | 'clock'>, applicationId: string, query: PlayerListQuery): Promise<{ rows: PlayerRow[]; total: number }> {
+/** The player list's page and total by SQL (listPlayers), for a search (`q`) and for audiences not held in memory. */
+export async function playerPageBySql(
+  s: Pick<Services, 'db' | 'dialect'>,
+  applicationId: string,
+  selection: PlayerListSelection,
+  q?: string,
+): Promise<{ rows: PlayerRow[]; total: number }> {
   const { db, dialect } = s;
   let base = db.selectFrom('players').where('players.application_id', '=', applicationId);
-  if (query.country) base = base.where('players.country', '=', query.country.toUpperCase());
-  if (query.device_type) base = base.where('players.device_type', '=', query.device_type);
-  if (query.os) base = base.where('players.os', '=', query.os);
-  if (query.platform) base = base.where('players.platform', '=', query.platform);
-  if (query.subscribed) base = base.where('players.subscribed', '=', query.subscribed === 'true' ? 1 : 0);
-  if (query.seen_within_days) {
-    const since = new Date(s.clock().getTime() - query.seen_within_days * DAY_MS).toISOString();
-    base = base.where('players.last_seen_at', '>=', since);
+  for (const [field, value] of Object.entries(selection.equals)) {
+    if (value !== undefined) base = base.where(`players.${field as keyof typeof selection.equals}`, '=', value);
   }
-  if (query.tag) {
-    const tag = query.tag;
+  if (selection.subscribed !== undefined) base = base.where('players.subscribed', '=', selection.subscribed ? 1 : 0);
+  if (selection.seenSince !== undefined) base = base.where('players.last_seen_at', '>=', new Date(selection.seenSince).toISOString());
+  const tag = selection.tag;
+  if (tag !== undefined) {
     base = base.where('players.id', 'in', (eb) =>
       eb.selectFrom('player_tags').select('player_tags.player_id').where('player_tags.application_id', '=', applicationId).where('player_tags.tag', '=', tag),
     );
   }
-  if (query.q) {
-    const q = query.q;
+  if (q) {
     // One indexed lookup per column, united: an OR of the four would let SQLite walk the sort index instead.
     const by = (column: 'device_id' | 'external_user_id' | 'email' | 'mobile_number', values: string[]) =>
       db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(`players.${column}`, 'in', values);
@@ -179,19 +180,19 @@ export async function playerPageBySql(s: Pick<Services, 'db' | 'dialect' | 'cloc
   }
 
   const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-  const desc = query.order === 'desc';
+  const { desc } = selection;
   const rows = await base
     .selectAll('players')
     // SQLite puts nulls first ascending and last descending; PostgreSQL is told to do the same, which is also
     // the order of its index (migration 0006).
-    .orderBy(`players.${query.sort}`, (ob) => {
+    .orderBy(`players.${selection.sort}`, (ob) => {
       const ordered = desc ? ob.desc() : ob.asc();
       if (dialect !== 'postgres') return ordered;
       return desc ? ordered.nullsLast() : ordered.nullsFirst();
     })
     .orderBy('players.id', desc ? 'desc' : 'asc')
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit)
+    .limit(selection.limit)
+    .offset(selection.offset)
     .execute();
   return { rows, total: toCount(count?.n) };
 }
