@@ -11,7 +11,7 @@ import { cpuTimeMs } from './fake-process';
  * - open loop (`rate` requests/s): requests are due at a fixed pace whatever the answers do, each sent on the
  *   first free connection, and its latency counts from when it was due, not from when a connection was free
  *   (a server falling behind shows as growing latency, not as a slower pace: no coordinated omission). This is
- *   the latency at a given load.
+ *   the latency at a given load. The pace starts once every connection is up.
  *
  * Every run's visitors are its own (ids from `prefix`), so each one's first request creates a player: closed loop,
  * the visitors take turns from the start; open loop, they appear evenly over the run (see `nextVisitor`).
@@ -80,8 +80,9 @@ const statuses: Record<string, number> = {};
 let acknowledged = 0;
 let requests = 0;
 let due = 0;
-const started = performance.now();
-const deadline = started + input.seconds * 1000;
+/** When the run began (open loop: once every connection is up, see openLoop), and when it ends. */
+let started = performance.now();
+let deadline = started + input.seconds * 1000;
 
 /**
  * One keep-alive connection: `send` writes a request, `onAnswer` hears each answer's status. One request at a
@@ -167,21 +168,31 @@ function openLoop(rate: number): Promise<void>[] {
       for (const link of links) link.socket.end();
     }
   };
-  // Every millisecond, queue the requests that fell due since (a late timer queues several at once).
-  const pace = setInterval(() => {
-    const now = performance.now();
-    const until = Math.min(now, deadline);
-    for (let dueAt = started + (due * 1000) / rate; dueAt <= until; dueAt = started + (due * 1000) / rate) {
-      waiting.push(dueAt);
-      lateness.push(now - dueAt);
-      due += 1;
-    }
-    if (until >= deadline) {
-      clearInterval(pace);
-      paced = true;
-    }
-    dispatch();
-  }, 1);
+  // The pace starts once every connection is up: requests falling due while this process is still connecting
+  // would wait for it, not for the server.
+  let connected = 0;
+  let begun = false;
+  const begin = () => {
+    if (begun || connected < links.length) return;
+    begun = true;
+    started = performance.now();
+    deadline = started + input.seconds * 1000;
+    // Every millisecond, queue the requests that fell due since (a late timer queues several at once).
+    const pace = setInterval(() => {
+      const now = performance.now();
+      const until = Math.min(now, deadline);
+      for (let dueAt = started + (due * 1000) / rate; dueAt <= until; dueAt = started + (due * 1000) / rate) {
+        waiting.push(dueAt);
+        lateness.push(now - dueAt);
+        due += 1;
+      }
+      if (until >= deadline) {
+        clearInterval(pace);
+        paced = true;
+      }
+      dispatch();
+    }, 1);
+  };
   return Array.from({ length: input.connections }, () => {
     return new Promise<void>((resolve) => {
       const link: Link = Object.assign(
@@ -198,13 +209,15 @@ function openLoop(rate: number): Promise<void>[] {
         if (links.includes(link)) links.splice(links.indexOf(link), 1);
         if (free.includes(link)) free.splice(free.indexOf(link), 1);
         resolve();
+        begin();
         dispatch();
       };
       link.socket.on('error', gone);
       link.socket.on('close', gone);
       link.socket.on('connect', () => {
         free.push(link);
-        dispatch();
+        connected += 1;
+        begin();
       });
     });
   });
