@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import { buildMigrations, type Dialect } from './migrations';
@@ -15,11 +15,16 @@ export interface Db {
   dialect: Dialect;
 }
 
+/** The driver behind each Kysely that openDatabase made, for `selectArrays`. */
+const drivers = new WeakMap<Kysely<Database>, { pool: pg.Pool } | { sqlite: SQLite.Database; raw: Map<string, SQLite.Statement> }>();
+
 /** Opens the database the configuration names: a SQLite file by default, PostgreSQL when DATABASE_URL says so. */
 export function openDatabase(config: DatabaseConfig): Db {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });
-    return { kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) }), dialect: 'postgres' };
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
+    drivers.set(kysely, { pool });
+    return { kysely, dialect: 'postgres' };
   }
   const sqlite = new SQLite(config.file);
   // WAL lets readers run during a write; busy_timeout makes a second process wait instead of failing.
@@ -41,7 +46,37 @@ export function openDatabase(config: DatabaseConfig): Db {
   // few MB at most); sorts that find no index are kept in memory too.
   sqlite.pragma('temp_store = MEMORY');
   const checkpointer = sqlite.memory ? null : startCheckpointer(sqlite);
-  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }) }), dialect: 'sqlite' };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }) });
+  drivers.set(kysely, { sqlite, raw: new Map() });
+  return { kysely, dialect: 'sqlite' };
+}
+
+/**
+ * A query's rows as arrays of values in the order of its columns, for reads of very many rows (the audience
+ * copy's build reads every player and event of an application). Both drivers otherwise make an object per row,
+ * setting each column as a property from native code: reading a million players' 25 columns took 21.5 s as
+ * objects and 7.4 s as arrays (better-sqlite3, 2-core machine, 2026-11-27), five million events' 4 columns 11–12 s
+ * and 8–9 s. SQLite reads on the one connection while holding it, as Kysely's own queries do, so never in the
+ * middle of another caller's transaction; PostgreSQL takes a connection of the pool. A Kysely not made by
+ * openDatabase (a transaction's) runs the query as usual and gives the same arrays.
+ */
+export async function selectArrays(kysely: Kysely<Database>, query: Compilable): Promise<unknown[][]> {
+  const compiled = query.compile();
+  const { sql: text, parameters } = compiled;
+  const driver = drivers.get(kysely);
+  if (driver && 'pool' in driver) return (await driver.pool.query<unknown[]>({ text, values: [...parameters], rowMode: 'array' })).rows;
+  if (driver) {
+    return kysely.connection().execute(async () => {
+      let statement = driver.raw.get(text);
+      if (!statement) {
+        statement = driver.sqlite.prepare(text).raw(true);
+        if (driver.raw.size >= STATEMENT_CACHE_SIZE) driver.raw.delete(driver.raw.keys().next().value as string);
+        driver.raw.set(text, statement);
+      }
+      return statement.all(...parameters) as unknown[][];
+    });
+  }
+  return (await kysely.executeQuery<Record<string, unknown>>(compiled)).rows.map((row) => Object.values(row));
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '../../shared/contract';
 import type { Services } from '../context';
 import type { Dialect } from '../db';
-import { toCount } from '../db';
+import { selectArrays, toCount } from '../db';
 import type { Database } from '../db/schema';
 
 /**
@@ -139,8 +139,7 @@ interface EventColumn {
 const lowerAscii = (value: string) => value.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
 const epoch = (value: string | null | undefined) => (value ? Date.parse(value) : Number.NaN);
 
-type PlayerRow = Record<string, unknown> & { id: number | string; updated_at: string };
-
+/** The columns the copy reads of a player, in this order: its rows come as arrays (selectArrays), see COLUMN. */
 const PLAYER_COLUMNS = [
   'id',
   'updated_at',
@@ -152,6 +151,13 @@ const PLAYER_COLUMNS = [
   'last_seen_at',
   ...FIELDS.map(([name]) => name),
 ] as const;
+/** A player's values, in PLAYER_COLUMNS' order. */
+type PlayerValues = readonly unknown[];
+/** Where each column is among a player's values. */
+const COLUMN = Object.fromEntries(PLAYER_COLUMNS.map((name, index) => [name, index])) as Record<(typeof PLAYER_COLUMNS)[number], number>;
+const FIELD_COLUMNS = FIELDS.map(([name, kind]) => ({ name, kind, index: COLUMN[name] }));
+/** The columns the copy reads of an event, in this order. */
+const EVENT_COLUMNS = ['id', 'name', 'player_id', 'occurred_at'] as const;
 
 /** One application's copy. */
 export class AudienceIndex {
@@ -207,17 +213,13 @@ export class AudienceIndex {
     // Players in pages of the key, each page's tags and attributes by the same key range.
     let after = 0;
     for (;;) {
-      const rows = (await this.db
-        .selectFrom('players')
-        .select([...PLAYER_COLUMNS])
-        .where('application_id', '=', this.applicationId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(PAGE)
-        .execute()) as unknown as PlayerRow[];
+      const rows = await selectArrays(
+        this.db,
+        this.db.selectFrom('players').select([...PLAYER_COLUMNS]).where('application_id', '=', this.applicationId).where('id', '>', after).orderBy('id').limit(PAGE),
+      );
       if (rows.length === 0) break;
       for (const row of rows) this.applyPlayer(row);
-      const last = Number(rows[rows.length - 1].id);
+      const last = Number(rows[rows.length - 1][COLUMN.id]);
       await this.readTagsAndAttributes({ from: after, to: last });
       after = last;
       if (rows.length < PAGE) break;
@@ -226,22 +228,25 @@ export class AudienceIndex {
 
     let eventAfter = 0;
     for (;;) {
-      const rows = await this.db
-        .selectFrom('events')
-        .select(['id', 'name', 'player_id', 'occurred_at'])
-        .where('application_id', '=', this.applicationId)
-        .where('id', '>', eventAfter)
-        .where('id', '<=', eventCeiling)
-        .orderBy('id')
-        .limit(PAGE * 5)
-        .execute();
+      const rows = await selectArrays(
+        this.db,
+        this.db
+          .selectFrom('events')
+          .select([...EVENT_COLUMNS])
+          .where('application_id', '=', this.applicationId)
+          .where('id', '>', eventAfter)
+          .where('id', '<=', eventCeiling)
+          .orderBy('id')
+          .limit(PAGE * 5),
+      );
       if (rows.length === 0) break;
-      for (const row of rows) {
-        this.applyEvent(row.name, Number(row.player_id), row.occurred_at);
+      for (const [rowId, name, playerId, occurredAt] of rows) {
+        const id = Number(rowId);
+        this.applyEvent(name as string, Number(playerId), occurredAt as string);
         // Remembered so the next refresh, which reads this window again, doesn't count them twice.
-        if (this.dialect === 'postgres' && Number(row.id) > eventCeiling - EVENT_ID_WINDOW) this.recentEventIds.add(Number(row.id));
+        if (this.dialect === 'postgres' && id > eventCeiling - EVENT_ID_WINDOW) this.recentEventIds.add(id);
       }
-      eventAfter = Number(rows[rows.length - 1].id);
+      eventAfter = Number(rows[rows.length - 1][0]);
     }
     this.eventId = eventCeiling;
   }
@@ -253,25 +258,21 @@ export class AudienceIndex {
     const pending: { name: string; playerId: number; occurredAt: string }[] = [];
     const floor = this.dialect === 'postgres' && (await this.windowChanged()) ? Math.max(0, this.eventId - EVENT_ID_WINDOW) : this.eventId;
     for (let after = floor; ; ) {
-      const rows = await this.db
-        .selectFrom('events')
-        .select(['id', 'name', 'player_id', 'occurred_at'])
-        .where('application_id', '=', this.applicationId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(PAGE * 5)
-        .execute();
+      const rows = await selectArrays(
+        this.db,
+        this.db.selectFrom('events').select([...EVENT_COLUMNS]).where('application_id', '=', this.applicationId).where('id', '>', after).orderBy('id').limit(PAGE * 5),
+      );
       if (rows.length === 0) break;
-      for (const row of rows) {
-        const id = Number(row.id);
+      for (const [rowId, name, playerId, occurredAt] of rows) {
+        const id = Number(rowId);
         if (id <= this.eventId && (this.dialect !== 'postgres' || this.recentEventIds.has(id))) continue;
         if (this.dialect === 'postgres') this.recentEventIds.add(id);
-        if (!this.applyEvent(row.name, Number(row.player_id), row.occurred_at)) {
-          pending.push({ name: row.name, playerId: Number(row.player_id), occurredAt: row.occurred_at });
+        if (!this.applyEvent(name as string, Number(playerId), occurredAt as string)) {
+          pending.push({ name: name as string, playerId: Number(playerId), occurredAt: occurredAt as string });
         }
         if (id > this.eventId) this.eventId = id;
       }
-      after = Number(rows[rows.length - 1].id);
+      after = Number(rows[rows.length - 1][0]);
     }
     if (this.dialect === 'postgres') {
       const below = this.eventId - EVENT_ID_WINDOW;
@@ -281,20 +282,22 @@ export class AudienceIndex {
     // Players (and with them their tags and attributes) whose row moved, in (updated_at, id) order.
     for (;;) {
       const { at, id } = this.watermark;
-      const rows = (await this.db
-        .selectFrom('players')
-        .select([...PLAYER_COLUMNS])
-        .where('application_id', '=', this.applicationId)
-        .where((eb) => eb.or([eb('updated_at', '>', at), eb.and([eb('updated_at', '=', at), eb('id', '>', id)])]))
-        .orderBy('updated_at')
-        .orderBy('id')
-        .limit(PAGE)
-        .execute()) as unknown as PlayerRow[];
+      const rows = await selectArrays(
+        this.db,
+        this.db
+          .selectFrom('players')
+          .select([...PLAYER_COLUMNS])
+          .where('application_id', '=', this.applicationId)
+          .where((eb) => eb.or([eb('updated_at', '>', at), eb.and([eb('updated_at', '=', at), eb('id', '>', id)])]))
+          .orderBy('updated_at')
+          .orderBy('id')
+          .limit(PAGE),
+      );
       if (rows.length === 0) break;
       for (const row of rows) this.applyPlayer(row);
-      await this.readTagsAndAttributes({ ids: rows.map((row) => Number(row.id)) });
+      await this.readTagsAndAttributes({ ids: rows.map((row) => Number(row[COLUMN.id])) });
       const last = rows[rows.length - 1];
-      this.watermark = { at: last.updated_at, id: Number(last.id) };
+      this.watermark = { at: last[COLUMN.updated_at] as string, id: Number(last[COLUMN.id]) };
       if (rows.length < PAGE) break;
     }
     if (this.dialect === 'postgres' && this.watermark.at) {
@@ -356,26 +359,28 @@ export class AudienceIndex {
     this.capacity = capacity;
   }
 
-  private applyPlayer(row: PlayerRow): void {
-    const at = this.slot(Number(row.id));
-    for (const [name, kind] of FIELDS) {
+  private applyPlayer(row: PlayerValues): void {
+    const id = Number(row[COLUMN.id]);
+    const updatedAt = row[COLUMN.updated_at] as string;
+    const at = this.slot(id);
+    for (const { name, kind, index } of FIELD_COLUMNS) {
       const column = this.columns.get(name)!;
-      const value = row[name] as string | number | null;
+      const value = row[index] as string | number | null;
       if (column.kind === 'text') column.codes.data[at] = column.dict.id(value === null ? null : String(value));
       else if (column.kind === 'presence') column.flags[at] = value !== null && value !== '' ? 1 : 0;
       else column.values.data[at] = value === null ? Number.NaN : kind === 'date' ? epoch(String(value)) : Number(value);
     }
-    const subscribed = Number(row.subscribed) === 1;
-    const platform = row.platform as string | null;
+    const subscribed = Number(row[COLUMN.subscribed]) === 1;
+    const platform = row[COLUMN.platform] as string | null;
     this.channels[at] =
-      (subscribed && row.push_endpoint !== null ? CHANNEL_BITS.web_push : 0) |
-      (subscribed && row.device_token !== null && (platform === 'ios' || platform === 'android') ? CHANNEL_BITS.mobile_push : 0) |
-      (row.mobile_number !== null ? CHANNEL_BITS.sms : 0) |
-      (row.fb_psid !== null ? CHANNEL_BITS.facebook : 0) |
+      (subscribed && row[COLUMN.push_endpoint] !== null ? CHANNEL_BITS.web_push : 0) |
+      (subscribed && row[COLUMN.device_token] !== null && (platform === 'ios' || platform === 'android') ? CHANNEL_BITS.mobile_push : 0) |
+      (row[COLUMN.mobile_number] !== null ? CHANNEL_BITS.sms : 0) |
+      (row[COLUMN.fb_psid] !== null ? CHANNEL_BITS.facebook : 0) |
       (subscribed ? SUBSCRIBED_BIT : 0);
-    this.lastSeen.data[at] = epoch(row.last_seen_at as string | null);
-    if (row.updated_at > this.newest.at || (row.updated_at === this.newest.at && Number(row.id) > this.newest.id)) {
-      this.newest = { at: row.updated_at, id: Number(row.id) };
+    this.lastSeen.data[at] = epoch(row[COLUMN.last_seen_at] as string | null);
+    if (updatedAt > this.newest.at || (updatedAt === this.newest.at && id > this.newest.id)) {
+      this.newest = { at: updatedAt, id };
     }
   }
 
@@ -425,21 +430,21 @@ export class AudienceIndex {
       }
       const scope = (query: any) =>
         chunk ? query.where('player_id', 'in', chunk) : query.where('player_id', '>', (which as { from: number }).from).where('player_id', '<=', (which as { to: number }).to);
-      const tags = await scope(db.selectFrom('player_tags').select(['player_id', 'tag'])).execute();
-      for (const row of tags) {
-        const at = this.position.get(Number(row.player_id));
+      const tags = await selectArrays(this.db, scope(db.selectFrom('player_tags').select(['player_id', 'tag'])));
+      for (const [playerId, tag] of tags) {
+        const at = this.position.get(Number(playerId));
         if (at === undefined) continue;
-        let holders = this.tags.get(row.tag);
-        if (!holders) this.tags.set(row.tag, (holders = new Set()));
+        let holders = this.tags.get(tag as string);
+        if (!holders) this.tags.set(tag as string, (holders = new Set()));
         holders.add(at);
       }
-      const attributes = await scope(db.selectFrom('player_attributes').select(['player_id', 'name', 'value', 'number_value'])).execute();
-      for (const row of attributes) {
-        const at = this.position.get(Number(row.player_id));
+      const attributes = await selectArrays(this.db, scope(db.selectFrom('player_attributes').select(['player_id', 'name', 'value', 'number_value'])));
+      for (const [playerId, name, value, numberValue] of attributes) {
+        const at = this.position.get(Number(playerId));
         if (at === undefined) continue;
-        const column = this.attribute(row.name);
-        column.text.data[at] = column.dict.id(row.value);
-        column.numbers.data[at] = row.number_value === null ? Number.NaN : Number(row.number_value);
+        const column = this.attribute(name as string);
+        column.text.data[at] = column.dict.id(value as string | null);
+        column.numbers.data[at] = numberValue === null ? Number.NaN : Number(numberValue);
       }
     }
   }
