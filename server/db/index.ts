@@ -16,7 +16,7 @@ export interface Db {
 }
 
 /** The driver behind each Kysely that openDatabase made, for `selectArrays`. */
-const drivers = new WeakMap<Kysely<Database>, { pool: pg.Pool } | { sqlite: SQLite.Database; raw: Map<string, SQLite.Statement> }>();
+const drivers = new WeakMap<Kysely<Database>, { pool: pg.Pool } | { statements: ReturnType<typeof withStatementCache> }>();
 
 /** Opens the database the configuration names: a SQLite file by default, PostgreSQL when DATABASE_URL says so. */
 export function openDatabase(config: DatabaseConfig): Db {
@@ -46,8 +46,9 @@ export function openDatabase(config: DatabaseConfig): Db {
   // few MB at most); sorts that find no index are kept in memory too.
   sqlite.pragma('temp_store = MEMORY');
   const checkpointer = sqlite.memory ? null : startCheckpointer(sqlite);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }) });
-  drivers.set(kysely, { sqlite, raw: new Map() });
+  const statements = withStatementCache(sqlite, checkpointer);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  drivers.set(kysely, { statements });
   return { kysely, dialect: 'sqlite' };
 }
 
@@ -66,15 +67,7 @@ export async function selectArrays(kysely: Kysely<Database>, query: Compilable):
   const driver = drivers.get(kysely);
   if (driver && 'pool' in driver) return (await driver.pool.query<unknown[]>({ text, values: [...parameters], rowMode: 'array' })).rows;
   if (driver) {
-    return kysely.connection().execute(async () => {
-      let statement = driver.raw.get(text);
-      if (!statement) {
-        statement = driver.sqlite.prepare(text).raw(true);
-        if (driver.raw.size >= STATEMENT_CACHE_SIZE) driver.raw.delete(driver.raw.keys().next().value as string);
-        driver.raw.set(text, statement);
-      }
-      return statement.all(...parameters) as unknown[][];
-    });
+    return kysely.connection().execute(async () => driver.statements.prepareRaw(text).all(...parameters) as unknown[][]);
   }
   return (await kysely.executeQuery<Record<string, unknown>>(compiled)).rows.map((row) => Object.values(row));
 }
@@ -133,21 +126,26 @@ const STATEMENT_CACHE_SIZE = 500;
 /**
  * Kysely prepares every query anew; parsing and planning the same SQL again cost a tenth of an ingestion
  * request's CPU (tests/bench/ingest.ts profile). better-sqlite3 statements are reusable, and Kysely runs one
- * query at a time on its single SQLite connection, so one statement per SQL text is safe to share.
+ * query at a time on its single SQLite connection, so one statement per SQL text is safe to share. `prepareRaw`
+ * keeps statements in raw mode (rows as arrays, for selectArrays) apart: the mode is the statement's own.
  */
 function withStatementCache(sqlite: SQLite.Database, checkpointer: { stop(): void } | null) {
   const cache = new Map<string, SQLite.Statement>();
+  const rawCache = new Map<string, SQLite.Statement>();
+  const cached = (statements: Map<string, SQLite.Statement>, text: string, raw: boolean) => {
+    let statement = statements.get(text);
+    if (statement) return statement;
+    statement = raw ? sqlite.prepare(text).raw(true) : sqlite.prepare(text);
+    if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+    statements.set(text, statement);
+    return statement;
+  };
   return {
-    prepare(text: string): SQLite.Statement {
-      let statement = cache.get(text);
-      if (statement) return statement;
-      statement = sqlite.prepare(text);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      cache.set(text, statement);
-      return statement;
-    },
+    prepare: (text: string): SQLite.Statement => cached(cache, text, false),
+    prepareRaw: (text: string): SQLite.Statement => cached(rawCache, text, true),
     close(): void {
       cache.clear();
+      rawCache.clear();
       checkpointer?.stop();
       sqlite.close();
     },
