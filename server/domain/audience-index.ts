@@ -228,17 +228,7 @@ export class AudienceIndex {
 
     let eventAfter = 0;
     for (;;) {
-      const rows = await selectArrays(
-        this.db,
-        this.db
-          .selectFrom('events')
-          .select([...EVENT_COLUMNS])
-          .where('application_id', '=', this.applicationId)
-          .where('id', '>', eventAfter)
-          .where('id', '<=', eventCeiling)
-          .orderBy('id')
-          .limit(PAGE * 5),
-      );
+      const rows = await this.eventsAfter(eventAfter, eventCeiling);
       if (rows.length === 0) break;
       for (const [rowId, name, playerId, occurredAt] of rows) {
         const id = Number(rowId);
@@ -251,6 +241,21 @@ export class AudienceIndex {
     this.eventId = eventCeiling;
   }
 
+  /** The next page of the application's events after id `after` (up to `ceiling`), in id order: EVENT_COLUMNS' values. */
+  private eventsAfter(after: number, ceiling?: number): Promise<unknown[][]> {
+    return selectArrays(
+      this.db,
+      this.db
+        .selectFrom('events')
+        .select([...EVENT_COLUMNS])
+        .where('application_id', '=', this.applicationId)
+        .where('id', '>', after)
+        .$if(ceiling !== undefined, (query) => query.where('id', '<=', ceiling as number))
+        .orderBy('id')
+        .limit(PAGE * 5),
+    );
+  }
+
   /** Reads what changed since the last read. */
   async refresh(): Promise<void> {
     // Events first: a new player's events commit with the player, so any player they name is committed and is
@@ -258,10 +263,7 @@ export class AudienceIndex {
     const pending: { name: string; playerId: number; occurredAt: string }[] = [];
     const floor = this.dialect === 'postgres' && (await this.windowChanged()) ? Math.max(0, this.eventId - EVENT_ID_WINDOW) : this.eventId;
     for (let after = floor; ; ) {
-      const rows = await selectArrays(
-        this.db,
-        this.db.selectFrom('events').select([...EVENT_COLUMNS]).where('application_id', '=', this.applicationId).where('id', '>', after).orderBy('id').limit(PAGE * 5),
-      );
+      const rows = await this.eventsAfter(after);
       if (rows.length === 0) break;
       for (const [rowId, name, playerId, occurredAt] of rows) {
         const id = Number(rowId);
