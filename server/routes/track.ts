@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   DeviceAttributesBody,
@@ -110,15 +110,23 @@ async function registeredDevice(request: FastifyRequest, deviceId: string): Prom
 const routeOptions = { logLevel: 'warn', config: { public: true, rateLimit: false } } as const;
 
 /**
+ * Bodies sent as text/plain are parsed as JSON, as application/json is: the SDK posts its batches so (a "simple"
+ * request, no preflight; sendBeacon sends them so too). Also the ingestion benchmark's floor route
+ * (tests/bench/ingest.ts), which must parse as this does.
+ */
+export function parseTextAsJson(app: Pick<FastifyInstance, 'getDefaultJsonParser' | 'removeContentTypeParser' | 'addContentTypeParser'>): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
+}
+
+/**
  * Ingestion: the storefront SDK's batches (POST /api/sdk/track) and the REST device API for mobile apps and
  * servers (/api/v1/devices…). Every write goes through the same group-commit queue (server/domain/ingest.ts):
  * a 200 means stored.
  */
 export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
-  // The SDK posts JSON as text/plain (a "simple" request, no preflight; sendBeacon sends it so too).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
+  parseTextAsJson(app);
   app.addHook('onClose', async () => closeIngest(app.services));
 
   app.post(

@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
+import { parseTextAsJson } from '../../server/routes/track';
 import { loadConfig } from '../../server/config';
 import { migrateToLatest, toCount, type Dialect } from '../../server/db';
 import { ensureSeedApplication, seedAudience } from '../../scripts/seed-lib';
@@ -88,6 +89,16 @@ const memory = () => {
  * rates, in (c), 500 new devices among 16,000 batches and 5,000 among 64,000 single events.
  */
 const VISITORS = { batch: 500, single: 5_000 } as const;
+
+/**
+ * (c)'s runs at the target rates (batches of 10 at the events target over ten, single events at the requests
+ * target), each with enough connections that the pace never waits for one while the server keeps up; the
+ * loopback floor runs the same.
+ */
+const PACED = {
+  batch: { rate: TARGETS.eventsPerSecond / 10, connections: 64 },
+  single: { rate: TARGETS.requestsPerSecond, connections: 128 },
+} as const;
 
 function load(options: { port: number; key: string; mode: 'batch' | 'single'; seconds: number; connections: number; prefix: string; rate?: number }): Promise<LoadResult> {
   const script = join(import.meta.dirname, 'ingest-load.ts');
@@ -212,9 +223,9 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     const singleCpuMs = cpuTimeMs(process.cpuUsage(cpu));
     const singleDatabaseMs = database();
     const written2 = writtenSoFar();
-    // At the target rates: enough connections that the pace never waits for one while the server keeps up.
-    const batchPaced = await load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, connections: 64, prefix: 'batchpaced', rate: TARGETS.eventsPerSecond / 10 });
-    const singlePaced = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 128, prefix: 'singlepaced', rate: TARGETS.requestsPerSecond });
+    // At the target rates (PACED).
+    const batchPaced = await load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, prefix: 'batchpaced', ...PACED.batch });
+    const singlePaced = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, prefix: 'singlepaced', ...PACED.single });
     const memoryAfter = memory();
 
     const count = async (prefix: string) =>
@@ -274,7 +285,7 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     const paced = (run: LoadResult, what: string, rate: number) =>
       `${what} at ${f(rate)}/s: ${f(run.requests)} of ${f(run.due)} due answered in ${run.elapsed.toFixed(1)} s, p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, max ${run.max.toFixed(1)} ms (the generator's own pace timer late: p99 ${run.lateP99.toFixed(1)} ms)`;
     console.log(
-      `(c) at the target rates: ${paced(batchPaced, 'batches', TARGETS.eventsPerSecond / 10)}; ${paced(singlePaced, 'single events', TARGETS.requestsPerSecond)} — p99 ≤ ${TARGETS.p99Ms} ms in both: ${mark(checks.p99)}`,
+      `(c) at the target rates: ${paced(batchPaced, 'batches', PACED.batch.rate)}; ${paced(singlePaced, 'single events', PACED.single.rate)} — p99 ≤ ${TARGETS.p99Ms} ms in both: ${mark(checks.p99)}`,
     );
     console.log(`every answer 200: ${mark(checks.errors)}`);
     console.log(
@@ -302,21 +313,18 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
  */
 async function loopbackFloor(): Promise<void> {
   const app = Fastify({ logger: false });
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
+  parseTextAsJson(app);
   app.post('/api/sdk/track', async (request) => ({ success: true, data: { accepted: (request.body as { items: unknown[] }).items.length } }));
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as { port: number }).port;
-    const paced = (mode: 'batch' | 'single', seconds: number) =>
-      load({ port, key: 'floor', mode, seconds, connections: mode === 'batch' ? 64 : 128, prefix: `floor${mode}`, rate: mode === 'batch' ? TARGETS.eventsPerSecond / 10 : TARGETS.requestsPerSecond });
+    const paced = (mode: 'batch' | 'single', seconds: number) => load({ port, key: 'floor', mode, seconds, prefix: `floor${mode}`, ...PACED[mode] });
     await paced('single', 2);
     const batch = await paced('batch', SECONDS);
     const single = await paced('single', SECONDS);
     const line = (run: LoadResult) => `p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, max ${run.max.toFixed(1)} ms`;
     console.log(
-      `loopback floor (no database: a route that parses the body and answers, the same generator, paces and connections as (c); not judged): batches at ${(TARGETS.eventsPerSecond / 10).toLocaleString('en')}/s ${line(batch)}; single events at ${TARGETS.requestsPerSecond.toLocaleString('en')}/s ${line(single)}`,
+      `loopback floor (no database: a route that parses the body and answers, the same generator, paces and connections as (c); not judged): batches at ${PACED.batch.rate.toLocaleString('en')}/s ${line(batch)}; single events at ${PACED.single.rate.toLocaleString('en')}/s ${line(single)}`,
     );
   } finally {
     await app.close();
