@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectArrays } from '../../server/db';
+import type { Kysely } from 'kysely';
+import { selectArrays, type Database } from '../../server/db';
 import { createApplication, createUser, db, startServer, type TestServer } from './helpers';
 
 /**
@@ -19,8 +20,9 @@ describe('rows as arrays', () => {
     await server?.close();
   });
 
-  const query = () =>
-    db(server).selectFrom('applications').select(['application_id', 'name', 'audience_epoch', 'deleting_at']).where('application_id', 'like', 'arrays_%').orderBy('application_id');
+  /** The two applications' rows, read through `kysely` (the server's database, or a transaction of it). */
+  const query = (kysely: Kysely<Database> = db(server)) =>
+    kysely.selectFrom('applications').select(['application_id', 'name', 'audience_epoch', 'deleting_at']).where('application_id', 'like', 'arrays_%').orderBy('application_id');
 
   it('gives the rows of the query as arrays of their columns in order, nulls and numbers included', async () => {
     const objects = await query().execute();
@@ -33,7 +35,7 @@ describe('rows as arrays', () => {
   it('inside a transaction reads through it, the same arrays', async () => {
     const arrays = await db(server)
       .transaction()
-      .execute((trx) => selectArrays(trx, trx.selectFrom('applications').select(['application_id', 'name', 'audience_epoch', 'deleting_at']).where('application_id', 'like', 'arrays_%').orderBy('application_id')));
+      .execute((trx) => selectArrays(trx, query(trx)));
     expect(arrays).toEqual(await selectArrays(db(server), query()));
   });
 
