@@ -54,6 +54,17 @@ export function LoadFailed({ message, onRetry, align = 'start' }: LoadFailedProp
 }
 
 /**
+ * The record id in an address (`/player/17`, `?id=17`): a positive whole number, or null when the address can't
+ * name a record ("abc", "0", "create"). A screen shows its "not found" for null without asking the server, which
+ * would refuse such an id as INVALID_PARAM, an error Retry cannot mend.
+ */
+export function recordId(value: string | null | undefined): number | null {
+  if (!value || !/^\d{1,15}$/.test(value)) return null;
+  const id = Number(value);
+  return id > 0 ? id : null;
+}
+
+/**
  * What a screen says when its record could not load: its own "not found" when the server answered 404 or the
  * id in the address can't be one (no error then), with nothing to retry; otherwise the error and Retry.
  */

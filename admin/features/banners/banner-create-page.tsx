@@ -7,7 +7,7 @@ import { BANNER_TYPES, Widget, type WidgetType } from '../../../shared/contract'
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
-import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import {
   BannerSettingsSection,
@@ -144,7 +144,7 @@ export function BannerCreatePage() {
   const params = new URLSearchParams(useSearch());
   const idParam = params.get('id');
   const typeParam = params.get('type');
-  const id = idParam && /^\d+$/.test(idParam) ? Number(idParam) : null;
+  const id = recordId(idParam);
   // The widget just created, so opening its edit URL doesn't load it again.
   const [saved, setSaved] = useState<Widget | null>(null);
   const known = saved && saved.id === id ? saved : null;

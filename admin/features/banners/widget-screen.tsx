@@ -7,7 +7,7 @@ import { Widget, type WidgetType } from '../../../shared/contract';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
-import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { type SettingsSectionProps, WidgetEditor } from './widget-editor';
 import type { PathErrors, SettingsOf } from './widget-drafts';
@@ -39,7 +39,7 @@ export function WidgetScreen<T extends WidgetType>(props: WidgetScreenProps<T>) 
   const readOnly = isViewerOnly(useAppStore((state) => state.roles));
   const params = new URLSearchParams(useSearch());
   const idParam = params.get('id');
-  const id = idParam && /^\d+$/.test(idParam) ? Number(idParam) : null;
+  const id = recordId(idParam);
   const creating = id === null && params.get('new') === '1';
   const [saved, setSaved] = useState<Widget | null>(null);
   const known = saved && saved.id === id ? saved : null;

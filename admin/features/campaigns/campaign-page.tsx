@@ -8,7 +8,7 @@ import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure, recordId } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { isLive, useLiveRefresh } from '../notifications/notification-bits';
 import { NotificationTable } from '../notifications/notification-table';
@@ -33,7 +33,7 @@ export function CampaignPage() {
   const showToast = useAppStore((state) => state.showToast);
   const [pageNumber, setPageNumber] = useState(1);
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'pick' | null>(null);
-  const campaignId = /^\d+$/.test(campaignParam) ? Number(campaignParam) : null;
+  const campaignId = recordId(campaignParam);
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const path = `${base}/campaign/${campaignParam}`;
 

@@ -23,7 +23,7 @@ import { contentDraftOf } from './notification-form-model';
 import { NotificationPreview } from './notification-preview';
 import { StatCards, useStatsCards } from './stat-cards';
 import { useNotificationActions } from './use-notification-actions';
-import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 
 /** "Label: value" lines of the message's settings. */
@@ -59,7 +59,7 @@ export function NotificationDetailPage() {
   const { notification_id: idParam = '' } = useParams<{ notification_id: string }>();
   const [, navigate] = useLocation();
   const lang = i18n.language === 'en' ? 'en' : 'vi';
-  const id = /^\d+$/.test(idParam) ? Number(idParam) : null;
+  const id = recordId(idParam);
   const base = `/application/${encodeURIComponent(applicationId)}/notification/${idParam}`;
   const message = useApiQuery(id !== null ? base : null, NotificationSchema, undefined, { showsFailure: true });
   const report = useApiQuery(id !== null ? `${base}/report` : null, NotificationReport);

@@ -39,7 +39,7 @@ import { NotificationPreview } from './notification-preview';
 import { ScheduleSection } from './schedule-section';
 import { SaveTemplateModal } from './template-modals';
 import { TagsField } from './tags-field';
-import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 
 const CampaignPage = page(Campaign);
@@ -48,10 +48,6 @@ const TemplatePage = page(Template);
 /** Paths with a field of their own on the form; other problems are listed at the top so none goes unseen. */
 const PLACED = ['name', 'tags', 'content.', 'audience.', 'schedule', 'ttl_seconds', 'campaign_id', 'template_id', 'type'];
 const isPlaced = (path: string) => PLACED.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('.') ? prefix : `${prefix}.`));
-
-function positiveId(value: string | null): number | null {
-  return value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : null;
-}
 
 /** The console path of the form (for the visited-view tab it leaves behind). */
 function formPath(applicationId: string, type: NotificationType, search: string): string {
@@ -68,8 +64,8 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
   const { applicationId, application } = useCurrentApplication();
   const search = useSearch();
   const params = new URLSearchParams(search);
-  const editId = positiveId(params.get('id'));
-  const copyId = editId === null ? positiveId(params.get('copy')) : null;
+  const editId = recordId(params.get('id'));
+  const copyId = editId === null ? recordId(params.get('copy')) : null;
   const sourceId = editId ?? copyId;
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const source = useApiQuery(sourceId !== null ? `${base}/notification/${sourceId}` : null, Notification, undefined, { showsFailure: true });
@@ -93,7 +89,7 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
 
   const initial = source.data
     ? draftOf(source.data, { copy: copyId !== null })
-    : { ...newDraft(type), campaignId: positiveId(params.get('campaign_id')), templateId: positiveId(params.get('template_id')) };
+    : { ...newDraft(type), campaignId: recordId(params.get('campaign_id')), templateId: recordId(params.get('template_id')) };
   return (
     <NotificationForm
       key={`${type}:${editId ?? ''}:${copyId ?? ''}`}

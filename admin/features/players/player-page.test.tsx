@@ -187,6 +187,13 @@ describe("a player's page", () => {
     expect(useAppStore.getState().toasts).toHaveLength(0);
   });
 
+  it.each(['abc', '0', '4.2'])('says a player address that names none (/player/%s) is not found, without asking the server or offering Try again', async (id) => {
+    open(id);
+    expect(await screen.findByText('This player does not exist or was deleted.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(calls.filter((call) => call.path.includes('/player/'))).toHaveLength(0);
+  });
+
   it('offers Try again when the player could not be loaded, and shows the player once it can', async () => {
     detailFails = true;
     open();

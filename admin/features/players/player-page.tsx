@@ -27,7 +27,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { Missing, PlatformLabel, SubscribedBadge, countryName, languageName } from './player-bits';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
-import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { DeliveryStatusBadge } from '../messages/delivery-status';
 
@@ -360,11 +360,12 @@ export function PlayerPage() {
   const readOnly = isViewerOnly(useAppStore((state) => state.roles));
   const [confirming, setConfirming] = useState(false);
   const lang: Lang = i18n.language === 'en' ? 'en' : 'vi';
-  const base = `/application/${encodeURIComponent(applicationId)}/player/${encodeURIComponent(playerId)}`;
-  const detail = useApiQuery(base, PlayerDetail, undefined, { showsFailure: true });
+  const id = recordId(playerId);
+  const base = `/application/${encodeURIComponent(applicationId)}/player/${id}`;
+  const detail = useApiQuery(id !== null ? base : null, PlayerDetail, undefined, { showsFailure: true });
   const backAction = { content: t('menu.players'), onAction: () => navigate('/player') };
 
-  if (detail.error && !detail.data) {
+  if (id === null || (detail.error && !detail.data)) {
     return (
       <LoadFailedPage
         title={t('menu.player')}

@@ -228,4 +228,11 @@ describe('the segment editor', () => {
     expect(asked).not.toContain('/api/application/shop_one/attribute');
     expect(asked).not.toContain('/api/application/shop_one/event');
   });
+
+  it.each(['create', '0', 'seven'])('says a segment address that names none (/segment/%s) is not found, without asking the server or offering Try again', async (id) => {
+    open(id);
+    expect(await screen.findByText('This segment does not exist or was deleted.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(calls.filter((call) => call.path.includes('/segment/'))).toHaveLength(0);
+  });
 });

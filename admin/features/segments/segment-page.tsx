@@ -16,7 +16,7 @@ import { type DraftRule, checkRule, emptyRule, fromRule } from './segment-editor
 import { LiveCountLine, SegmentEditor } from './segment-editor';
 import { useLiveCount } from './use-live-count';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
-import { LoadFailedPage, PageSkeleton, recordLoadFailure } from '../../components/query-state';
+import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { FailureBanner } from '../../components/failure-banner';
 
@@ -44,10 +44,11 @@ export function SegmentPage() {
   const readOnly = isViewerOnly(roles);
   const lang = i18n.language === 'en' ? 'en' : 'vi';
   const isNew = segmentId === NEW_SEGMENT;
+  const id = isNew ? null : recordId(segmentId);
   const base = `/application/${encodeURIComponent(applicationId)}`;
-  const path = `${base}/segment/${encodeURIComponent(segmentId)}`;
+  const path = `${base}/segment/${id}`;
 
-  const saved = useApiQuery(isNew ? null : path, SegmentDetail, undefined, { showsFailure: true });
+  const saved = useApiQuery(id !== null ? path : null, SegmentDetail, undefined, { showsFailure: true });
   // Attribute and event lists need their own areas (spec §6); without them names are typed instead.
   const attributes = useApiQuery(canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition), { limit: 100 });
   const events = useApiQuery(canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition), { limit: 100 });
@@ -103,7 +104,7 @@ export function SegmentPage() {
 
   const backAction = { content: t('menu.segments'), onAction: () => navigate('/segment') };
 
-  if (!isNew && saved.error && !saved.data) {
+  if (!isNew && (id === null || (saved.error && !saved.data))) {
     return (
       <LoadFailedPage
         title={t('menu.segment')}
