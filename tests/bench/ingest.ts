@@ -321,10 +321,13 @@ async function loopbackFloor(): Promise<void> {
     const paced = (mode: 'batch' | 'single', seconds: number) => load({ port, key: 'floor', mode, seconds, prefix: `floor${mode}`, ...PACED[mode] });
     await paced('single', 2);
     const batch = await paced('batch', SECONDS);
+    const cpu = process.cpuUsage();
     const single = await paced('single', SECONDS);
+    // Beside (b)'s server CPU per single-event request: the part of it any Fastify route on this machine spends.
+    const singleCpuUs = (cpuTimeMs(process.cpuUsage(cpu)) * 1000) / Math.max(1, single.requests);
     const line = (run: LoadResult) => `p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, max ${run.max.toFixed(1)} ms`;
     console.log(
-      `loopback floor (no database: a route that parses the body and answers, the same generator, paces and connections as (c); not judged): batches at ${PACED.batch.rate.toLocaleString('en')}/s ${line(batch)}; single events at ${PACED.single.rate.toLocaleString('en')}/s ${line(single)}`,
+      `loopback floor (no database: a route that parses the body and answers, the same generator, paces and connections as (c); not judged): batches at ${PACED.batch.rate.toLocaleString('en')}/s ${line(batch)}; single events at ${PACED.single.rate.toLocaleString('en')}/s ${line(single)}, ${singleCpuUs.toFixed(0)} µs of this process's CPU per request`,
     );
   } finally {
     await app.close();
