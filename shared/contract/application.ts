@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MemberRole, Plan, Role } from '../permissions/schema';
 import { APPLICATION_ID_MAX_LENGTH, V, isApplicationId, isNotBlank } from '../validation';
 import { Email } from './user';
-import { Timestamp } from './common';
+import { PageQuery, Timestamp } from './common';
 
 export const ApplicationId = z.string().trim().refine(isApplicationId, { message: V.applicationId });
 
@@ -39,11 +39,7 @@ export type UpdateApplicationBody = z.infer<typeof UpdateApplicationBody>;
 
 export const ApplicationParams = z.object({ application_id: z.string().max(APPLICATION_ID_MAX_LENGTH) });
 
-export const ApplicationListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  q: z.string().trim().max(100).optional(),
-});
+export const ApplicationListQuery = PageQuery.extend({ q: z.string().trim().max(100).optional() });
 export type ApplicationListQuery = z.infer<typeof ApplicationListQuery>;
 
 /** The user's standing in one application: GET /application/{application_id}/access (spec §7). */
