@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { ApiError } from './api-error';
+import { PAGE_LIMIT_MAX } from '../../shared/contract';
 import type { Query } from './client';
 import { api } from './index';
 
@@ -23,33 +24,32 @@ export interface ApiQueryOptions {
 }
 
 /**
- * Loads `path` through the one API client and checks the answer against `schema`. A null path loads
- * nothing. A newer request cancels the one in flight, so a slow answer never overwrites a newer one.
+ * The load behind both hooks: runs `load` when `active`, again when `key` changes or on reload, and cancels the
+ * run in flight, so a slow answer never overwrites a newer one. `quiet(hasData)` says whether the client's
+ * failure toast is left out.
  */
-export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?: Query, options: ApiQueryOptions = {}): ApiQuery<T> {
+function useLoad<T>(active: boolean, key: string, load: (signal: AbortSignal, hasData: boolean) => Promise<T>): ApiQuery<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const hasData = useRef(false);
   hasData.current = data !== undefined;
-  const showsFailure = options.showsFailure ?? false;
   const [error, setError] = useState<ApiError | undefined>(undefined);
-  const [loading, setLoading] = useState(path !== null);
+  const [loading, setLoading] = useState(active);
   const [generation, setGeneration] = useState(0);
-  const schemaRef = useRef(schema);
-  schemaRef.current = schema;
-  const queryKey = JSON.stringify(query ?? {});
+  const loadRef = useRef(load);
+  loadRef.current = load;
 
   useEffect(() => {
-    if (path === null) {
+    if (!active) {
       setLoading(false);
       return;
     }
     const controller = new AbortController();
     setLoading(true);
-    api
-      .get(path, schemaRef.current, { query: JSON.parse(queryKey) as Query, signal: controller.signal, quiet: showsFailure && !hasData.current })
+    loadRef
+      .current(controller.signal, hasData.current)
       .then((result) => {
         if (controller.signal.aborted) return;
-        setData(result.data);
+        setData(result);
         setError(undefined);
         setLoading(false);
       })
@@ -59,8 +59,43 @@ export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?
         setLoading(false);
       });
     return () => controller.abort();
-  }, [path, queryKey, generation, showsFailure]);
+  }, [active, key, generation]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   return { data, error, loading, reload };
+}
+
+/**
+ * Loads `path` through the one API client and checks the answer against `schema`. A null path loads
+ * nothing. A newer request cancels the one in flight, so a slow answer never overwrites a newer one.
+ */
+export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?: Query, options: ApiQueryOptions = {}): ApiQuery<T> {
+  const showsFailure = options.showsFailure ?? false;
+  const key = JSON.stringify([path, query ?? {}, showsFailure]);
+  return useLoad(path !== null, key, async (signal, hasData) => {
+    const result = await api.get(path as string, schema, { query, signal, quiet: showsFailure && !hasData });
+    return result.data;
+  });
+}
+
+/** How many items a picker loads at most: ten of the API's largest pages. */
+export const PICKER_MAX = 10 * PAGE_LIMIT_MAX;
+
+/**
+ * Every item of a paged list, for a picker (segments, attributes, events, campaigns, templates), loaded page
+ * after page of the API's largest page until the list ends or PICKER_MAX items are in, so an application with
+ * more than one page of them can still choose the last. `total` is the list's own total, more than `items` only
+ * past PICKER_MAX. A null path loads nothing; a change of path or query cancels the pages in flight.
+ */
+export function useAllPages<T>(path: string | null, schema: z.ZodType<{ items: T[]; total: number }>, query?: Query): ApiQuery<{ items: T[]; total: number }> {
+  return useLoad(path !== null, JSON.stringify([path, query ?? {}]), async (signal) => {
+    const items: T[] = [];
+    let total = 0;
+    for (let page = 1; ; page += 1) {
+      const { data } = await api.get(path as string, schema, { query: { ...query, page, limit: PAGE_LIMIT_MAX }, signal });
+      items.push(...data.items);
+      total = data.total;
+      if (data.items.length < PAGE_LIMIT_MAX || items.length >= total || items.length >= PICKER_MAX) return { items, total };
+    }
+  });
 }

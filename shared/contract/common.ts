@@ -54,10 +54,13 @@ export function ok<T extends z.ZodTypeAny>(data: T) {
   return z.object({ success: z.literal(true), data, message: z.string().optional() });
 }
 
+/** The largest page a list gives (`limit`). */
+export const PAGE_LIMIT_MAX = 100;
+
 /** Paging query shared by every list. */
 export const PageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(20),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AttributeDefinition, EventDefinition, type Notification, Segment, type NotificationType, page } from '../../../shared/contract';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
-import { useApiQuery } from '../../api/use-api-query';
+import { useAllPages } from '../../api/use-api-query';
 import { useAppStore } from '../../stores/store';
 import { checkRule } from '../segments/segment-editor-model';
 import { LiveCountLine, SegmentEditor } from '../segments/segment-editor';
@@ -37,9 +37,9 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
   const roles = useAppStore((state) => state.roles);
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const maySegment = canAccessRoute(roles, { roles: AREA_ROLES.segments });
-  const segments = useApiQuery(maySegment ? `${base}/segment` : null, SegmentPage, { limit: 100 });
-  const attributes = useApiQuery(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition), { limit: 100 });
-  const events = useApiQuery(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition), { limit: 100 });
+  const segments = useAllPages(maySegment ? `${base}/segment` : null, SegmentPage);
+  const attributes = useAllPages(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition));
+  const events = useAllPages(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition));
   const eventNames = useMemo(() => events.data?.items.map((event) => event.name), [events.data]);
   const [filtersTouched, setFiltersTouched] = useState(false);
 

@@ -17,7 +17,7 @@ import { Campaign, Notification, type NotificationType, Template, isEditable, pa
 import { formatDate } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
-import { useApiQuery } from '../../api/use-api-query';
+import { useAllPages, useApiQuery } from '../../api/use-api-query';
 import { useApplicationPlan, useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { AudienceSection } from './audience-section';
@@ -150,8 +150,8 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   const available = typeAvailable(type, activePlatforms);
   const mayConfigure = canAccessRoute(roles, { roles: AREA_ROLES.platform });
 
-  const campaigns = useApiQuery(`${base}/campaign`, CampaignPage, { limit: 100 });
-  const templates = useApiQuery(`${base}/template`, TemplatePage, { type, limit: 100 });
+  const campaigns = useAllPages(`${base}/campaign`, CampaignPage);
+  const templates = useAllPages(`${base}/template`, TemplatePage, { type });
   const startTemplate = useApiQuery(fillFromTemplate !== null ? `${base}/template/${fillFromTemplate}` : null, Template);
 
   const patch = (next: Partial<NotificationDraft>) => setDraft((current) => ({ ...current, ...next }));

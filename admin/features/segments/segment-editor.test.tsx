@@ -17,6 +17,8 @@ const counts = () =>
 const writes = () => writesOf(calls).filter((call) => call.path !== COUNT);
 /** When set, count requests wait until they are cancelled (to hold one in flight). */
 let holdCounts = false;
+/** How many attributes the application has (vip and note_001…). */
+let attributeCount = 1;
 
 const saved: SegmentDetail = {
   id: 7,
@@ -36,11 +38,18 @@ const saved: SegmentDetail = {
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['manager'] });
   holdCounts = false;
+  attributeCount = 1;
   calls = fakeApi(
     {
-      'GET /api/application/shop_one/attribute': () => {
-        const items = [{ id: 1, name: 'vip', type: 'boolean', description: null, source: 'sdk', players: 3, created_at: '2025-01-01', updated_at: '2025-01-01' }];
-        return { items, total: 1, page: 1, limit: 100 };
+      'GET /api/application/shop_one/attribute': (call) => {
+        // vip, then plain text attributes up to attributeCount, paged as the API pages them.
+        const all = Array.from({ length: attributeCount }, (_, index) => ({
+          ...{ id: index + 1, description: null, source: 'sdk', players: 3, created_at: '2025-01-01', updated_at: '2025-01-01' },
+          ...(index === 0 ? { name: 'vip', type: 'boolean' } : { name: `note_${String(index).padStart(3, '0')}`, type: 'text' }),
+        }));
+        const pageNumber = Number(call.query.get('page') ?? 1);
+        const limit = Number(call.query.get('limit') ?? 20);
+        return { items: all.slice((pageNumber - 1) * limit, pageNumber * limit), total: all.length, page: pageNumber, limit };
       },
       'GET /api/application/shop_one/event': () => {
         const items = [{ name: 'purchase', count: 10, first_seen_at: '2025-01-01', last_seen_at: '2025-03-01', properties: {} }];
@@ -234,5 +243,21 @@ describe('the segment editor', () => {
     expect(await screen.findByText('This segment does not exist or was deleted.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
     expect(calls.filter((call) => call.path.includes('/segment/'))).toHaveLength(0);
+  });
+
+  it('offers every attribute of an application with more than one page of them', async () => {
+    attributeCount = 150;
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'attribute' } });
+    const picker = await within(row('1.1')).findByLabelText('Condition 1.1: attribute');
+    await waitFor(() => expect(within(picker).getAllByRole('option').map((option) => option.getAttribute('value'))).toContain('note_149'));
+    fireEvent.change(picker, { target: { value: 'note_149' } });
+    expect((picker as HTMLSelectElement).value).toBe('note_149');
+    const pages = calls.filter((call) => call.path === '/api/application/shop_one/attribute').map((call) => [call.query.get('page'), call.query.get('limit')]);
+    expect(pages).toEqual([
+      ['1', '100'],
+      ['2', '100'],
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import { AttributeDefinition, EventDefinition, SegmentBody, SegmentDetail, page 
 import { formatDate, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
-import { useApiQuery } from '../../api/use-api-query';
+import { useAllPages, useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
@@ -50,8 +50,8 @@ export function SegmentPage() {
 
   const saved = useApiQuery(id !== null ? path : null, SegmentDetail, undefined, { showsFailure: true });
   // Attribute and event lists need their own areas (spec §6); without them names are typed instead.
-  const attributes = useApiQuery(canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition), { limit: 100 });
-  const events = useApiQuery(canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition), { limit: 100 });
+  const attributes = useAllPages(canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition));
+  const events = useAllPages(canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition));
   const eventNames = useMemo(() => events.data?.items.map((event) => event.name), [events.data]);
 
   const [name, setName] = useState('');
