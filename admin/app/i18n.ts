@@ -1,5 +1,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { useCallback } from 'react';
+import { initReactI18next, useTranslation } from 'react-i18next';
+import { formatNumber } from '../../shared/format';
 import { type Language, resources } from '../../shared/i18n';
 import { selectLanguage } from '../stores/settings-slice';
 import { useAppStore } from '../stores/store';
@@ -30,3 +32,10 @@ useAppStore.subscribe((state) => {
   if (i18n.language !== language) void i18n.changeLanguage(language);
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 });
+
+/** Numbers as the console's current language writes them (shared/format formatNumber): `number(1234)`. */
+export function useFormatNumber(): (value: number) => string {
+  const { i18n: instance } = useTranslation();
+  const lang: Language = instance.language === 'en' ? 'en' : 'vi';
+  return useCallback((value: number) => formatNumber(value, lang), [lang]);
+}

@@ -1,6 +1,7 @@
 import { BlockStack, InlineStack, Text } from '@shopify/polaris';
 import { useEffect, useId, useRef, useState } from 'react';
 import { abbreviateNumber } from '../../shared/format';
+import { useFormatNumber } from '../app/i18n';
 
 /** One line or set of bars of a chart. */
 export interface ChartSeries {
@@ -72,6 +73,7 @@ function useWidth(fallback: number) {
  */
 export function TimeChart({ title, days, series, kind = 'line', height = 180, formatDay = (day) => day }: TimeChartProps) {
   const { ref, width } = useWidth(600);
+  const number = useFormatNumber();
   const titleId = useId();
   const [active, setActive] = useState<number | null>(null);
   const plotWidth = Math.max(60, width - AXIS_WIDTH - 8);
@@ -201,7 +203,7 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
                   </Text>
                 </InlineStack>
                 <Text as="span" variant="bodySm" numeric>
-                  {(line.values[active] ?? 0).toLocaleString()}
+                  {number(line.values[active] ?? 0)}
                 </Text>
               </InlineStack>
             ))}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../i18n';
-import { abbreviateNumber, DEFAULT_DATE_PATTERN, formatDate, relativeTime, toDate } from './index';
+import { abbreviateNumber, DEFAULT_DATE_PATTERN, formatDate, formatNumber, relativeTime, toDate } from './index';
 
 // Every assertion names its zone, so the suite gives the same answers on any machine.
 const UTC = 'UTC';
@@ -295,5 +295,16 @@ describe('abbreviateNumber', () => {
     expect(abbreviateNumber(Number.NaN)).toBe('');
     expect(abbreviateNumber(Number.POSITIVE_INFINITY)).toBe('');
     expect(abbreviateNumber(Number.NEGATIVE_INFINITY)).toBe('');
+  });
+});
+
+describe('formatNumber', () => {
+  it('groups digits as the language writes them: dots in Vietnamese (a comma is its decimal mark), commas in English', () => {
+    expect(formatNumber(1234567, 'vi')).toBe('1.234.567');
+    expect(formatNumber(1234567.5, 'vi')).toBe('1.234.567,5');
+    expect(formatNumber(1234567, 'en')).toBe('1,234,567');
+    expect(formatNumber(1234567.5, 'en')).toBe('1,234,567.5');
+    expect(formatNumber(-0.125, 'en')).toBe('-0.125');
+    expect(formatNumber(999)).toBe('999');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Display helpers of spec §9: dates with a token pattern, relative time and number abbreviation.
+ * Display helpers of spec §9: dates with a token pattern, relative time, numbers and number abbreviation.
  * Pure and dependency-free (besides the shared dictionaries), so the console, the embedded admin and the
  * server format the same value the same way.
  */
@@ -197,6 +197,20 @@ export function relativeTime(
 }
 
 /** k, M, G, T, P, E: powers of 1000 (spec §9). */
+/** The locale whose digit grouping each console language writes numbers with. */
+const NUMBER_LOCALES: Record<Language, string> = { vi: 'vi-VN', en: 'en-US' };
+const numberFormats = new Map<Language, Intl.NumberFormat>();
+
+/**
+ * A number grouped as the console's language writes it, whatever the browser's own locale: 1.234.567,5 in
+ * Vietnamese (where a comma is the decimal mark), 1,234,567.5 in English; at most three decimals.
+ */
+export function formatNumber(value: number, lang: Language = 'vi'): string {
+  let format = numberFormats.get(lang);
+  if (!format) numberFormats.set(lang, (format = new Intl.NumberFormat(NUMBER_LOCALES[lang])));
+  return format.format(value);
+}
+
 const SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'] as const;
 
 /**

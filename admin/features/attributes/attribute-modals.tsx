@@ -5,6 +5,7 @@ import { ATTRIBUTE_TYPES, AttributeBody, AttributeDefinition, type AttributeType
 import { api } from '../../api';
 import { FormModal, useFormSubmit } from '../../components/form-modal';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
+import { useFormatNumber } from '../../app/i18n';
 
 export interface AttributeModalProps {
   /** The attribute's list path (`/application/{id}/attribute`). */
@@ -74,11 +75,12 @@ export function AttributeModal({ base, attribute, onClose, onDone }: AttributeMo
 /** The confirmation before an attribute definition is deleted. */
 export function DeleteAttributeModal({ base, attribute, onClose, onDone }: Required<Pick<AttributeModalProps, 'base' | 'attribute' | 'onClose'>> & { onDone(): void }) {
   const { t } = useTranslation();
+  const number = useFormatNumber();
   return (
     <ConfirmDeleteModal
       path={`${base}/${attribute.id}`}
       title={t('attributes.delete.title')}
-      body={t('attributes.delete.body', { name: attribute.name, players: attribute.players.toLocaleString() })}
+      body={t('attributes.delete.body', { name: attribute.name, players: number(attribute.players) })}
       onClose={onClose}
       onDone={onDone}
     />

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AttributeDefinition, page } from '../../../shared/contract';
 import { abbreviateNumber } from '../../../shared/format';
+import { useFormatNumber } from '../../app/i18n';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -21,6 +22,7 @@ type Dialog = { kind: 'create' } | { kind: 'edit'; attribute: AttributeDefinitio
 /** /attribute: the attribute definitions (text, number, boolean, date) the segment editor and templates use. */
 export function AttributesPage() {
   const { t } = useTranslation();
+  const number = useFormatNumber();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const showToast = useAppStore((state) => state.showToast);
@@ -96,7 +98,7 @@ export function AttributesPage() {
         </IndexTable.Cell>
         <IndexTable.Cell>{source(attribute)}</IndexTable.Cell>
         <IndexTable.Cell>
-          <span title={attribute.players.toLocaleString()}>
+          <span title={number(attribute.players)}>
             <Text as="span" numeric alignment="end">
               {abbreviateNumber(attribute.players)}
             </Text>

@@ -1,17 +1,19 @@
 import { BlockStack, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import type { ReactNode } from 'react';
 import { abbreviateNumber } from '../../../shared/format';
+import { useFormatNumber } from '../../app/i18n';
 import { SectionCard } from '../../components/section-card';
 
 /** One figure of the dashboard: its label, the number (whole in the tooltip) and a line under it. */
 export function Metric({ label, value, detail }: { label: string; value: number; detail?: string }) {
+  const number = useFormatNumber();
   return (
     <Card>
       <BlockStack gap="100">
         <Text as="h3" variant="bodyMd" tone="subdued">
           {label}
         </Text>
-        <span title={value.toLocaleString()}>
+        <span title={number(value)}>
           <Text as="p" variant="heading2xl">
             {abbreviateNumber(value)}
           </Text>

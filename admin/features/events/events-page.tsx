@@ -2,7 +2,7 @@ import { Badge, BlockStack, Box, Card, EmptyState, IndexTable, InlineStack, Page
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AttributeType, EventDefinition, isBuiltinEvent, page } from '../../../shared/contract';
-import { abbreviateNumber, formatDate, relativeTime } from '../../../shared/format';
+import { abbreviateNumber, formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
@@ -97,7 +97,7 @@ export function EventsPage() {
       <IndexTable.Row id={event.name} key={event.name} position={index}>
         <IndexTable.Cell>{name(event)}</IndexTable.Cell>
         <IndexTable.Cell>
-          <span title={event.count.toLocaleString()}>
+          <span title={formatNumber(event.count, lang)}>
             <Text as="span" numeric alignment="end">
               {abbreviateNumber(event.count)}
             </Text>

@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { type Notification, ctr } from '../../../shared/contract';
-import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { abbreviateNumber, formatDate, formatNumber } from '../../../shared/format';
 import { tablePagination } from '../../components/query-state';
 import { StatusBadge, TypeBadge, titleOf } from './notification-bits';
 import type { NotificationActions } from './use-notification-actions';
@@ -130,7 +130,7 @@ export function NotificationTable({ items, total, page, pageSize, onPage, loadin
           <StatusBadge status={message.status} />
         </IndexTable.Cell>
         <IndexTable.Cell>
-          <span title={`${message.stats.sent.toLocaleString()} / ${message.stats.targeted.toLocaleString()}`}>
+          <span title={`${formatNumber(message.stats.sent, lang)} / ${formatNumber(message.stats.targeted, lang)}`}>
             <Text as="span" alignment="end" numeric>
               {recipients(message)}
             </Text>

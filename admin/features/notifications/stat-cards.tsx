@@ -2,6 +2,7 @@ import { BlockStack, Card, InlineGrid, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { type NotificationStats, ctr } from '../../../shared/contract';
 import { abbreviateNumber } from '../../../shared/format';
+import { useFormatNumber } from '../../app/i18n';
 
 export interface StatCard {
   label: string;
@@ -12,6 +13,7 @@ export interface StatCard {
 
 /** A row of figure cards in Polaris' analytics style; two a row on a phone. */
 export function StatCards({ cards }: { cards: readonly StatCard[] }) {
+  const number = useFormatNumber();
   return (
     <InlineGrid columns={{ xs: 2, sm: 3, lg: cards.length > 4 ? 6 : 4 }} gap="400">
       {cards.map((card) => (
@@ -20,7 +22,7 @@ export function StatCards({ cards }: { cards: readonly StatCard[] }) {
             <Text as="h3" variant="bodyMd" tone="subdued">
               {card.label}
             </Text>
-            <span title={typeof card.value === 'number' ? card.value.toLocaleString() : undefined}>
+            <span title={typeof card.value === 'number' ? number(card.value) : undefined}>
               <Text as="p" variant="headingXl">
                 {typeof card.value === 'number' ? abbreviateNumber(card.value) : card.value}
               </Text>

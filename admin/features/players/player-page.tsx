@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
 import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, Tag as TagName } from '../../../shared/contract';
-import { formatDate, relativeTime } from '../../../shared/format';
+import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
@@ -89,7 +89,7 @@ function scalarText(value: unknown, type: string, lang: Lang, t: (key: string) =
   if (value === null || value === undefined) return '—';
   if (type === 'date') return formatDate(value as string | number, '{y}-{m}-{d}', { lang }) || String(value);
   if (typeof value === 'boolean') return value ? t('players.detail.true') : t('players.detail.false');
-  if (typeof value === 'number') return value.toLocaleString();
+  if (typeof value === 'number') return formatNumber(value, lang);
   return String(value);
 }
 
@@ -439,8 +439,8 @@ export function PlayerPage() {
                 <Field label={t('players.fields.first_session_at')}>{when(player.first_session_at)}</Field>
                 <Field label={t('players.fields.last_session_at')}>{when(player.last_session_at)}</Field>
                 <Field label={t('players.fields.last_seen_at')}>{when(player.last_seen_at)}</Field>
-                <Field label={t('players.fields.session_count')}>{player.session_count.toLocaleString()}</Field>
-                <Field label={t('players.fields.page_views')}>{player.page_views.toLocaleString()}</Field>
+                <Field label={t('players.fields.session_count')}>{formatNumber(player.session_count, lang)}</Field>
+                <Field label={t('players.fields.page_views')}>{formatNumber(player.page_views, lang)}</Field>
                 <Field label={t('players.fields.created_at')}>{when(player.created_at)}</Field>
               </FieldCard>
               <FieldCard title={t('players.detail.utm')}>

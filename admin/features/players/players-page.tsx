@@ -18,7 +18,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { DEVICE_TYPES, PLAYER_PLATFORMS, Player, page } from '../../../shared/contract';
-import { relativeTime } from '../../../shared/format';
+import { formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
@@ -296,7 +296,7 @@ export function PlayersPage() {
         </IndexTable.Cell>
         <IndexTable.Cell>
           <Text as="span" numeric alignment="end">
-            {player.session_count.toLocaleString()}
+            {formatNumber(player.session_count, lang)}
           </Text>
         </IndexTable.Cell>
         <IndexTable.Cell>{seen(player) ?? <Missing />}</IndexTable.Cell>
@@ -314,7 +314,7 @@ export function PlayersPage() {
   );
 
   return (
-    <Page title={t('menu.players')} subtitle={players.data ? t('players.total', { count: total.toLocaleString() }) : t('players.subtitle')}>
+    <Page title={t('menu.players')} subtitle={players.data ? t('players.total', { count: formatNumber(total, lang) }) : t('players.subtitle')}>
       <Card padding="0">
         <Filters
           queryValue={queryText}

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { SegmentDetail, SegmentRule } from '../../../shared/contract';
@@ -259,5 +259,13 @@ describe('the segment editor', () => {
       ['1', '100'],
       ['2', '100'],
     ]);
+  });
+
+  it('writes the live count as the console language does, whatever the browser: 1.234 in Vietnamese, 1,234 in English', async () => {
+    open();
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
+    act(() => useAppStore.getState().setLanguage('vi'));
+    expect(await screen.findByText('1.234 trên 5.000 người dùng')).toBeTruthy();
   });
 });

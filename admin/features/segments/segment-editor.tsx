@@ -33,6 +33,7 @@ import {
 } from './segment-editor-model';
 import { CODE_FIELDS, isCodeField, typedCodeName } from '../players/player-bits';
 import type { LiveCount } from './use-live-count';
+import { useFormatNumber } from '../../app/i18n';
 
 /** The player fields the editor offers, grouped the way a merchant looks for them. */
 const FIELD_GROUPS: { key: string; fields: SegmentField[] }[] = [
@@ -448,13 +449,14 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
 /** "N of M players" with a spinner while the current rule is being counted. */
 export function LiveCountLine({ live }: { live: LiveCount }) {
   const { t } = useTranslation();
+  const number = useFormatNumber();
   return (
     <div aria-live="polite">
       <InlineStack gap="200" blockAlign="center" wrap={false}>
         {live.counting ? <Spinner size="small" accessibilityLabel={t('segments.count.counting')} /> : null}
         {live.count ? (
           <Text as="p" variant="headingMd" tone={live.counting ? 'subdued' : undefined}>
-            {t('segments.count.of', { count: live.count.count.toLocaleString(), total: live.count.total.toLocaleString() })}
+            {t('segments.count.of', { count: number(live.count.count), total: number(live.count.total) })}
           </Text>
         ) : live.error ? (
           <Text as="p" tone="critical">

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
 import { AttributeDefinition, EventDefinition, SegmentBody, SegmentDetail, page } from '../../../shared/contract';
-import { formatDate, relativeTime } from '../../../shared/format';
+import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
 import { useAllPages, useApiQuery } from '../../api/use-api-query';
@@ -179,7 +179,7 @@ export function SegmentPage() {
               {saved.data.size !== null ? (
                 <BlockStack gap="050">
                   <Text as="p" variant="headingLg">
-                    {t('segments.size.players', { count: saved.data.size.toLocaleString() })}
+                    {t('segments.size.players', { count: formatNumber(saved.data.size, lang) })}
                   </Text>
                   {saved.data.measured_at ? (
                     <Text as="p" tone="subdued" variant="bodySm">

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { Segment, page } from '../../../shared/contract';
-import { abbreviateNumber, formatDate, relativeTime } from '../../../shared/format';
+import { abbreviateNumber, formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -41,7 +41,7 @@ export function SegmentsPage() {
         {t('segments.list.notMeasured')}
       </Text>
     ) : (
-      <span title={segment.size.toLocaleString()}>
+      <span title={formatNumber(segment.size, lang)}>
         <Text as="span" numeric>
           {abbreviateNumber(segment.size)}
         </Text>
