@@ -25,8 +25,8 @@ export interface ApiQueryOptions {
 
 /**
  * The load behind both hooks: runs `load` when `active`, again when `key` changes or on reload, and cancels the
- * run in flight, so a slow answer never overwrites a newer one. `quiet(hasData)` says whether the client's
- * failure toast is left out.
+ * run in flight, so a slow answer never overwrites a newer one. `load` is told whether data is already on screen
+ * (useApiQuery keeps the client's failure toast for that case).
  */
 function useLoad<T>(active: boolean, key: string, load: (signal: AbortSignal, hasData: boolean) => Promise<T>): ApiQuery<T> {
   const [data, setData] = useState<T | undefined>(undefined);
