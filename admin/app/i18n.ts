@@ -33,9 +33,17 @@ useAppStore.subscribe((state) => {
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 });
 
+/**
+ * The console's current language, as shared/format's formatters take it. Read through useTranslation, so the
+ * component renders again when the language changes, together with its `t`.
+ */
+export function useLanguage(): Language {
+  const { i18n: instance } = useTranslation();
+  return instance.language === 'en' ? 'en' : 'vi';
+}
+
 /** Numbers as the console's current language writes them (shared/format formatNumber): `number(1234)`. */
 export function useFormatNumber(): (value: number) => string {
-  const { i18n: instance } = useTranslation();
-  const lang: Language = instance.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   return useCallback((value: number) => formatNumber(value, lang), [lang]);
 }

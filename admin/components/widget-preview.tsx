@@ -3,6 +3,7 @@ import { DesktopIcon, MobileIcon } from '@shopify/polaris-icons';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PublicWidget } from '../../shared/contract';
+import { useLanguage } from '../app/i18n';
 
 /** The messages between the console and its preview frame carry this `source`. */
 export const PREVIEW_SOURCE = 'nudge-preview';
@@ -74,14 +75,14 @@ export interface WidgetPreviewProps {
  * which posts `{ source: 'nudge-preview', ready: true }`; from then on every change is posted to it.
  */
 export function WidgetPreview({ widget, initialDevice = 'desktop' }: WidgetPreviewProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [device, setDevice] = useState<PreviewDevice>(initialDevice);
   const [ready, setReady] = useState(false);
   const [timedOut, setTimedOut] = useState(false);
   const [width, setWidth] = useState(0);
   const frameRef = useRef<HTMLIFrameElement | null>(null);
   const boxRef = useRef<HTMLDivElement | null>(null);
-  const lang: 'vi' | 'en' = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const srcDoc = useMemo(() => previewDocument(window.location.origin), []);
 
   const message = useMemo<PreviewMessage>(() => ({ source: PREVIEW_SOURCE, widget, lang, device }), [widget, lang, device]);

@@ -29,6 +29,7 @@ import { useAppStore } from '../../stores/store';
 import { CreateApplicationModal } from './create-application-modal';
 import { RenameApplicationModal } from './rename-application-modal';
 import { QueryState, tablePagination } from '../../components/query-state';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const ApplicationPage = page(Application);
@@ -90,7 +91,8 @@ function ClientKey({ application }: { application: Application }) {
 
 /** The application list (spec §2): name, total users, platforms, created, client key; search, pages, create. */
 export function ApplicationsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const { smDown } = useBreakpoints();
   const [pageNumber, setPageNumber] = useState(1);
   const [searchText, setSearchText] = useState('');
@@ -121,7 +123,7 @@ export function ApplicationsPage() {
   );
 
   const rows = items.map((application, index) => {
-    const created = formatDate(application.created, '{y}-{m}-{d}', { lang: i18n.language === 'en' ? 'en' : 'vi' });
+    const created = formatDate(application.created, '{y}-{m}-{d}', { lang });
     const home = applicationHome(application);
     const title = (
       <Text as="span" fontWeight="semibold">

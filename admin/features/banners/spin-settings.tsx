@@ -9,6 +9,7 @@ import { SectionCard } from '../../components/section-card';
 import { setter, TitleTextFields } from './settings-fields';
 import type { SettingsSectionProps } from './widget-editor';
 import { newSliceId } from './widget-drafts';
+import { useLanguage } from '../../app/i18n';
 
 /** The contract's bounds on a wheel. */
 export const MIN_SLICES = 2;
@@ -29,9 +30,10 @@ export function sliceChances(slices: ReadonlyArray<Pick<SpinSlice, 'weight'>>): 
 
 /** The spin wheel: its texts, the contact it asks for, and its slices with their odds, stocks and codes. */
 export function SpinSettingsSection({ settings, onChange, errors, disabled }: SettingsSectionProps<'spin'>) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const errorOf = useErrorOf(errors);
-  const percent = new Intl.NumberFormat(i18n.language === 'en' ? 'en' : 'vi', { maximumFractionDigits: 1 });
+  const percent = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
   const chances = sliceChances(settings.slices);
   const set = setter(settings, onChange);
 

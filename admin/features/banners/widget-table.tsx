@@ -23,6 +23,7 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const WidgetPage = page(Widget);
@@ -68,7 +69,7 @@ function RowSwitch({ label, checked, busy, disabled, onChange }: { label: string
  * switch on or off in place, edit, delete after a confirmation.
  */
 export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTitleKey, emptyBodyKey, createLabelKey, showType }: WidgetTableProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [, navigate] = useLocation();
   const { smDown } = useBreakpoints();
   const roles = useAppStore((state) => state.roles);
@@ -77,7 +78,7 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
   const [pageNumber, setPageNumber] = useState(1);
   const [switching, setSwitching] = useState<number | null>(null);
   const [removing, setRemoving] = useState<Widget | null>(null);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
 
   const base = `/application/${encodeURIComponent(applicationId)}/widget`;
   const query = useMemo(() => ({ page: pageNumber, limit: PAGE_SIZE, types: types.join(',') }), [pageNumber, types]);

@@ -13,13 +13,14 @@ import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useAppStore } from '../../stores/store';
 import { NotificationsShell } from '../notifications/notifications-shell';
 import { CampaignFormModal } from './campaign-modals';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const CampaignPage = page(Campaign);
 
 /** /notification/campaign: campaigns (named groups of messages) with their totals; a row opens the campaign. */
 export function CampaignsTab() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const [, navigate] = useLocation();
   const { smDown } = useBreakpoints();
@@ -28,7 +29,7 @@ export function CampaignsTab() {
   const q = useDebouncedValue(text.trim(), 400);
   const [pageNumber, setPageNumber] = useState(1);
   const [creating, setCreating] = useState(false);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const list = useApiQuery(`/application/${encodeURIComponent(applicationId)}/campaign`, CampaignPage, { page: pageNumber, limit: PAGE_SIZE, q: q || undefined }, { showsFailure: true });
   const items = list.data?.items ?? [];
   const url = (campaign: Campaign) => `/campaign/${campaign.id}`;

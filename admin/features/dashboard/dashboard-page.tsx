@@ -29,6 +29,7 @@ import { Metric, Shares } from './dashboard-cards';
 import { MessageStatsSection } from './message-stats-section';
 import { LoadFailedCard } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
+import { useLanguage } from '../../app/i18n';
 
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
@@ -116,12 +117,12 @@ function InstallScript() {
  * see notifications) what the messages did over the same days.
  */
 export function DashboardPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId, application } = useCurrentApplication();
   const search = useSearch();
   const [location, navigate] = useLocation();
   const period = periodOf(search);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const range = periodRange(period);
   // Message statistics belong to the Notifications area (spec §6).
   const seesMessages = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.notifications });

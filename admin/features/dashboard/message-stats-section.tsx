@@ -11,6 +11,7 @@ import { StatCards } from '../notifications/stat-cards';
 import { Shares } from './dashboard-cards';
 import { LoadFailedCard } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
+import { useLanguage } from '../../app/i18n';
 
 export interface MessageStatsSectionProps {
   applicationId: string;
@@ -25,8 +26,8 @@ const share = (part: number, whole: number) => (whole > 0 ? `${Math.round((part 
  * clicked messages of the period with their click-through rate.
  */
 export function MessageStatsSection({ applicationId, days }: MessageStatsSectionProps) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const stats = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard/messages`, MessageStats, { days }, { showsFailure: true });
   const data = stats.data;
   const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });

@@ -7,6 +7,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, tablePagination } from '../../components/query-state';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const EventPage = page(EventDefinition);
@@ -35,11 +36,11 @@ const EXAMPLE = "nudge('event', 'purchase', { value: 250000, 'delivery.date': '2
 
 /** /event: the events the application's players sent, how often, when first and last, and their properties. */
 export function EventsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const [pageNumber, setPageNumber] = useState(1);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const events = useApiQuery(`/application/${encodeURIComponent(applicationId)}/event`, EventPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = events.data?.items ?? [];
   const total = events.data?.total ?? 0;

@@ -31,6 +31,7 @@ import { ButtonTypeBadge } from '../maxlead/button-types';
 import { downloadLeadsCsv } from './export-leads';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const LeadPage = page(Lead);
@@ -60,7 +61,7 @@ function shortPage(value: string): string {
 
 /** /maxlead_report: the leads of forms, spins and contact buttons, filtered by date and source; clicks per button. */
 export function LeadsReportPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const showToast = useAppStore((state) => state.showToast);
@@ -69,7 +70,7 @@ export function LeadsReportPage() {
   const [source, setSource] = useState<Source | ''>('');
   const [pageNumber, setPageNumber] = useState(1);
   const [exporting, setExporting] = useState(false);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
 
   const backwards = from !== '' && to !== '' && from > to;
   const range = useMemo(() => ({ from: dayBound(from, 'start'), to: dayBound(to, 'end') }), [from, to]);

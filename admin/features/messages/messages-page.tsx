@@ -11,6 +11,7 @@ import { QueryState } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { titleOf } from '../notifications/notification-bits';
 import { DeliveryStatusBadge } from './delivery-status';
+import { useLanguage } from '../../app/i18n';
 
 export const PAGE_SIZE = 50;
 type StatusFilter = 'all' | DeliveryStatus;
@@ -60,7 +61,7 @@ interface LogPosition {
  * user id, email or phone; filtered by status and by message (`?notification_id=` from a message's detail).
  */
 export function MessagesPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const search = useSearch();
@@ -72,7 +73,7 @@ export function MessagesPage() {
   };
   const [text, setText] = useState(filters.q);
   const settled = useDebouncedValue(text.trim(), 400);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const filtersKey = logSearchOf(filters);
   const [stored, setPosition] = useState<LogPosition>({ filters: filtersKey, cursor: null, previous: [] });

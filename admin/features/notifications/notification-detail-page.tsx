@@ -25,6 +25,7 @@ import { StatCards, useStatsCards } from './stat-cards';
 import { useNotificationActions } from './use-notification-actions';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
+import { useLanguage } from '../../app/i18n';
 
 /** "Label: value" lines of the message's settings. */
 function Facts({ rows }: { rows: { label: string; value: ReactNode }[] }) {
@@ -54,11 +55,11 @@ function expiryText(t: (key: string, params?: Record<string, string | number>) =
  * content as sent with its preview; the way to its recipients. Refreshes by itself while waiting or running.
  */
 export function NotificationDetailPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId, application } = useCurrentApplication();
   const { notification_id: idParam = '' } = useParams<{ notification_id: string }>();
   const [, navigate] = useLocation();
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const id = recordId(idParam);
   const base = `/application/${encodeURIComponent(applicationId)}/notification/${idParam}`;
   const message = useApiQuery(id !== null ? base : null, NotificationSchema, undefined, { showsFailure: true });

@@ -41,6 +41,7 @@ import { SaveTemplateModal } from './template-modals';
 import { TagsField } from './tags-field';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
+import { useLanguage } from '../../app/i18n';
 
 const CampaignPage = page(Campaign);
 const TemplatePage = page(Template);
@@ -127,7 +128,7 @@ interface NotificationFormProps {
 }
 
 function NotificationForm({ type, applicationId, appName, activePlatforms, initial, saved, savedSegment, base, leavePath, fillFromTemplate, onSaved }: NotificationFormProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [, navigate] = useLocation();
   const roles = useAppStore((state) => state.roles);
   const showToast = useAppStore((state) => state.showToast);
@@ -140,7 +141,7 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   const [saving, setSaving] = useState<'send' | 'draft' | null>(null);
   const [savingTemplate, setSavingTemplate] = useState(false);
   const [filledFrom, setFilledFrom] = useState<number | null>(null);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   useVisitedViewTitle(saved ? 'notificationUi.form.tabEdit' : 'menu.notificationCreate');
 
   const locked = saved !== undefined && !isEditable(saved.status);

@@ -8,6 +8,7 @@ import { abbreviateNumber, formatDate, formatNumber } from '../../../shared/form
 import { tablePagination } from '../../components/query-state';
 import { StatusBadge, TypeBadge, titleOf } from './notification-bits';
 import type { NotificationActions } from './use-notification-actions';
+import { useLanguage } from '../../app/i18n';
 
 export interface NotificationTableProps {
   items: readonly Notification[];
@@ -57,10 +58,10 @@ function RowActions({ message, actions }: { message: Notification; actions: Noti
  * rate, when it goes (or went), and the actions its status allows. The row opens the message's detail.
  */
 export function NotificationTable({ items, total, page, pageSize, onPage, loading, actions, emptyState }: NotificationTableProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { smDown } = useBreakpoints();
   const [, navigate] = useLocation();
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const date = (value: string | null) => (value ? formatDate(value, '{y}-{m}-{d} {h}:{i}', { lang }) : '');
   const detailUrl = (message: Notification) => `/notification/${message.id}/detail`;
 

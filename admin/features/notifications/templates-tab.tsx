@@ -17,13 +17,14 @@ import { TypeBadge, typeAvailable } from './notification-bits';
 import { NotificationsShell } from './notifications-shell';
 import { TemplateEditorModal } from './template-modals';
 import { createUrl } from './type-picker-modal';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const TemplatePage = page(Template);
 
 /** /notification/template: reusable content per type; create, edit, delete, and start a message from one. */
 export function TemplatesTab() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId, application } = useCurrentApplication();
   const [, navigate] = useLocation();
   const { smDown } = useBreakpoints();
@@ -35,7 +36,7 @@ export function TemplatesTab() {
   const [pageNumber, setPageNumber] = useState(1);
   const [editing, setEditing] = useState<Template | 'new' | null>(null);
   const [removing, setRemoving] = useState<Template | null>(null);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const base = `/application/${encodeURIComponent(applicationId)}/template`;
   const list = useApiQuery(base, TemplatePage, { page: pageNumber, limit: PAGE_SIZE, type, q: q || undefined }, { showsFailure: true });
   const items = list.data?.items ?? [];

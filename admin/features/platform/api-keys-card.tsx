@@ -27,6 +27,7 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { FailureBanner } from '../../components/failure-banner';
+import { useLanguage } from '../../app/i18n';
 
 const ApiKeyList = z.array(ApiKey);
 const PAGE_SIZE = 10;
@@ -68,8 +69,8 @@ function NewKeyModal({ created, onClose }: { created: ApiKeyCreated; onClose(): 
  * revoke with a confirmation, and the link to the API documentation.
  */
 export function ApiKeysCard({ applicationId }: { applicationId: string }) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const { smDown } = useBreakpoints();
   const { apiDocsUrl } = useConsoleLinks();
   const showToast = useAppStore((state) => state.showToast);

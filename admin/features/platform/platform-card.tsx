@@ -8,6 +8,7 @@ import { api, isApiError } from '../../api';
 import { useAppStore } from '../../stores/store';
 import { type FormSubmitState } from '../../components/form-modal';
 import { FailureBanner } from '../../components/failure-banner';
+import { useLanguage } from '../../app/i18n';
 
 /** Problems by field, by full dotted path (`site_url`, `box.text`, `auth.p8`): i18n keys or translated texts. */
 export type Problems = Partial<Record<string, string>>;
@@ -105,8 +106,8 @@ export interface PlatformCardProps {
 /** The frame every platform card shares: title, state badge, about, the form, and its save button. */
 export function PlatformCard({ title, about, state, updatedAt, form, onSave, active, children }: PlatformCardProps) {
   const { failure } = form;
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const banner = useRef<HTMLDivElement>(null);
   // The save button is at the bottom of a long card: bring the refusal into sight.
   useEffect(() => {

@@ -19,6 +19,7 @@ import {
 } from '../../../shared/contract';
 import { formatDate } from '../../../shared/format';
 import { PlatformCard, SecretField, usePlatformForm } from './platform-card';
+import { useLanguage } from '../../app/i18n';
 
 /** What every provider card gets: the application and its platform as the server holds it. */
 export interface ProviderCardProps<E> {
@@ -136,8 +137,8 @@ const IOS: ProviderForm<IosDraft, IosEntry> = {
 
 /** iOS (APNs): environment, bundle id, and an auth key (.p8) or a certificate (PEM file). */
 export function IosCard(props: ProviderCardProps<IosEntry>) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const { entry } = props;
   const form = useProviderForm('ios', props, IOS);
   const { draft, set, problem } = form;

@@ -9,6 +9,7 @@ import { type ApiError, api, isApiError } from '../../api';
 import { AuthLayout } from '../auth/auth-layout';
 import { PlatformLabel, SubscribedBadge, countryName } from '../players/player-bits';
 import { FailureBanner } from '../../components/failure-banner';
+import { useLanguage } from '../../app/i18n';
 
 /** The public address of one device's record. */
 export function playerInfoPath(applicationId: string, deviceId: string): string {
@@ -36,7 +37,7 @@ type State = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed'; error
  * in plain words, with a way to unsubscribe. Open to anyone: the device id is the key.
  */
 export function PlayerInfoPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { application_id: applicationId = '' } = useParams<{ application_id: string }>();
   const deviceId = new URLSearchParams(useSearch()).get('device')?.trim() ?? '';
   const [state, setState] = useState<State>(deviceId ? { kind: 'loading' } : { kind: 'missing' });
@@ -44,7 +45,7 @@ export function PlayerInfoPage() {
   const [unsubscribing, setUnsubscribing] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
 
   const load = useCallback(
     (signal?: AbortSignal) => {

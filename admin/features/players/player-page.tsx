@@ -30,6 +30,7 @@ import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { DeliveryStatusBadge } from '../messages/delivery-status';
+import { useLanguage } from '../../app/i18n';
 
 type Lang = 'vi' | 'en';
 
@@ -352,14 +353,14 @@ function MessagesCard({ player, lang }: { player: Player; lang: Lang }) {
  * events, the messages it received and its tags; add or remove a tag, delete the player.
  */
 export function PlayerPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { player_id: playerId = '' } = useParams<{ player_id: string }>();
   const [, navigate] = useLocation();
   const showToast = useAppStore((state) => state.showToast);
   const readOnly = isViewerOnly(useAppStore((state) => state.roles));
   const [confirming, setConfirming] = useState(false);
-  const lang: Lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const id = recordId(playerId);
   const base = `/application/${encodeURIComponent(applicationId)}/player/${id}`;
   const detail = useApiQuery(id !== null ? base : null, PlayerDetail, undefined, { showsFailure: true });

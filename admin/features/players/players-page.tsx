@@ -26,6 +26,7 @@ import { QueryState, tablePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { type PlayerFilterKey, type PlayerFilters, filtersFromSearch, isFiltered, searchOf, withFilter, withoutFilters } from './player-filters';
 import { CODE_FIELDS, Missing, PlatformLabel, SubscribedBadge, countryName, typedCodeName } from './player-bits';
+import { useLanguage } from '../../app/i18n';
 
 const PlayerPage = page(Player);
 const SEEN_CHOICES = [1, 7, 30, 90, 365];
@@ -92,13 +93,13 @@ function usePlayerFilters(): [PlayerFilters, (next: PlayerFilters) => void] {
  * platform, subscription, last seen and tag, and a search by device id, user id, email or mobile number.
  */
 export function PlayersPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const [filters, setFilters] = usePlayerFilters();
   const [queryText, setQueryText] = useState(filters.q ?? '');
   const settledQuery = useDebouncedValue(queryText, 400);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
 
   useEffect(() => setQueryText(filters.q ?? ''), [filters.q]);
   useEffect(() => {

@@ -33,7 +33,7 @@ import {
 } from './segment-editor-model';
 import { CODE_FIELDS, isCodeField, typedCodeName } from '../players/player-bits';
 import type { LiveCount } from './use-live-count';
-import { useFormatNumber } from '../../app/i18n';
+import { useFormatNumber, useLanguage } from '../../app/i18n';
 
 /** The player fields the editor offers, grouped the way a merchant looks for them. */
 const FIELD_GROUPS: { key: string; fields: SegmentField[] }[] = [
@@ -422,7 +422,8 @@ function AttributePicker({
 
 /** The value input a row's type and operator call for: none, text, a number, a day, or a number of days. */
 function ValueInput({ condition, label, error, onChange }: { condition: DraftCondition; label: string; error: string | undefined; onChange(value: string): void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const input = valueInputFor(valueTypeOf(condition), condition.op);
   if (input === 'none') return null;
   // Players carry their country and language as codes (VN, vi): the field says so, and names what is typed.
@@ -436,7 +437,7 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
         min={input === 'days' ? 1 : undefined}
         suffix={input === 'days' ? t('segments.editor.days') : undefined}
         placeholder={code ? CODE_FIELDS[code].placeholder : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
-        helpText={code ? typedCodeName(code, condition.value, i18n.language === 'en' ? 'en' : 'vi', t(CODE_FIELDS[code].hint)) : undefined}
+        helpText={code ? typedCodeName(code, condition.value, lang, t(CODE_FIELDS[code].hint)) : undefined}
         value={condition.value}
         onChange={(value) => onChange(code ? CODE_FIELDS[code].normalise(value) : value)}
         autoComplete="off"

@@ -19,6 +19,7 @@ import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { FailureBanner } from '../../components/failure-banner';
+import { useLanguage } from '../../app/i18n';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -35,14 +36,14 @@ function DeleteSegmentModal({ path, name, onClose, onDone }: { path: string; nam
  * count of the rule as it is edited, and, once saved, its size over time.
  */
 export function SegmentPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { segment_id: segmentId = NEW_SEGMENT } = useParams<{ segment_id: string }>();
   const [, navigate] = useLocation();
   const roles = useAppStore((state) => state.roles);
   const showToast = useAppStore((state) => state.showToast);
   const readOnly = isViewerOnly(roles);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const isNew = segmentId === NEW_SEGMENT;
   const id = isNew ? null : recordId(segmentId);
   const base = `/application/${encodeURIComponent(applicationId)}`;

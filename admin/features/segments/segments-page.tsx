@@ -11,6 +11,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const SegmentPage = page(Segment);
@@ -23,13 +24,13 @@ export function ruleSummary(segment: Pick<Segment, 'rule'>, t: (key: string, par
 
 /** /segment: the saved segments with their last measured size; a new one opens the editor. */
 export function SegmentsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const [, navigate] = useLocation();
   const readOnly = isViewerOnly(useAppStore((state) => state.roles));
   const [pageNumber, setPageNumber] = useState(1);
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const segments = useApiQuery(`${base}/segment`, SegmentPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = segments.data?.items ?? [];

@@ -25,6 +25,7 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
 import { EditMemberModal, InviteMemberModal, RemoveMemberModal } from './member-modals';
 import { QueryState, tablePagination } from '../../components/query-state';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const MemberPage = page(TeamMember);
@@ -45,7 +46,7 @@ function Explained({ reason, children }: { reason: string | null; children: Reac
  * and say why; the server refuses them anyway.
  */
 export function TeamPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { applicationId, application } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const roles = useAppStore((state) => state.roles);
@@ -63,7 +64,7 @@ export function TeamPage() {
   const items = members.data?.items ?? [];
   const total = members.data?.total ?? 0;
   const applicationName = application?.name ?? applicationId;
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const lang = useLanguage();
 
   /** Why this member's role can't be changed or the member removed by this user, or null when it can. */
   function lockedReason(member: TeamMember): string | null {

@@ -6,6 +6,7 @@ import { formatDate, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { QueryState } from '../../components/query-state';
 import { AttemptResult } from './attempt-result';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const AttemptPage = page(WebhookAttempt);
@@ -19,8 +20,8 @@ export interface AttemptsModalProps {
 
 /** The webhook's delivery attempts, newest first: when, which event and message, attempt number, answer, what next. */
 export function AttemptsModal({ path, webhook, onClose }: AttemptsModalProps) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const [pageNumber, setPageNumber] = useState(1);
   const attempts = useApiQuery(`${path}/attempts`, AttemptPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = attempts.data?.items ?? [];

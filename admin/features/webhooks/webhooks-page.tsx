@@ -29,6 +29,7 @@ import { AttemptResult } from './attempt-result';
 import { AttemptsModal } from './attempts-modal';
 import { RotateSecretModal, SecretModal } from './secret-modals';
 import { WebhookModal } from './webhook-modal';
+import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const WebhookPage = page(Webhook);
@@ -71,8 +72,8 @@ function MoreActions({ label, items }: { label: string; items: { content: string
  * off or back on, delete after a confirmation.
  */
 export function WebhooksPage() {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const { t } = useTranslation();
+  const lang = useLanguage();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const showToast = useAppStore((state) => state.showToast);
