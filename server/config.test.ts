@@ -53,7 +53,18 @@ describe('loadConfig', () => {
 
   it('picks PostgreSQL for a postgres:// DATABASE_URL', () => {
     const config = loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: 'k', DATABASE_URL: 'postgres://u@db:5432/nudge' });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/nudge' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/nudge', ingestSynchronousCommit: false });
+  });
+
+  it('reads PG_INGEST_SYNCHRONOUS_COMMIT as on or off, off by default, and refuses anything else', () => {
+    const read = (value?: string) => {
+      const { database } = loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: 'k', DATABASE_URL: 'postgres://u@db/nudge', PG_INGEST_SYNCHRONOUS_COMMIT: value });
+      return database.kind === 'postgres' && database.ingestSynchronousCommit;
+    };
+    expect(read()).toBe(false);
+    expect(read('ON')).toBe(true);
+    expect(read('off')).toBe(false);
+    expect(() => read('yes')).toThrow(/PG_INGEST_SYNCHRONOUS_COMMIT must be on or off/);
   });
 
   it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {

@@ -4,7 +4,17 @@ import { join, resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | {
+      kind: 'postgres';
+      url: string;
+      /**
+       * Ingestion's commits wait for PostgreSQL's WAL flush (PG_INGEST_SYNCHRONOUS_COMMIT=on) or not (off, the
+       * default): see `ingestionDb` in server/db/index.ts.
+       */
+      ingestSynchronousCommit: boolean;
+    };
 
 /** The server's configuration, read from the environment once at start. */
 export interface Config {
@@ -166,6 +176,14 @@ function shopifyConfig(env: NodeJS.ProcessEnv, publicUrl: string): ShopifyConfig
   };
 }
 
+/** `on` or `off` (any case); unset or empty gives the default. */
+function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  const raw = text(value)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  throw new Error(`${name} must be on or off, got "${value}"`);
+}
+
 /** Reads the configuration from `env` (defaults: port 3000, SQLite under ./data). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer('PORT', env.PORT, 3000, 0, 65535);
@@ -173,7 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = text(env.DATABASE_URL);
   const database: DatabaseConfig =
     databaseUrl && /^postgres(ql)?:\/\//i.test(databaseUrl)
-      ? { kind: 'postgres', url: databaseUrl }
+      ? { kind: 'postgres', url: databaseUrl, ingestSynchronousCommit: onOff('PG_INGEST_SYNCHRONOUS_COMMIT', env.PG_INGEST_SYNCHRONOUS_COMMIT, false) }
       : { kind: 'sqlite', file: join(dataDir, 'nudge.db') };
   if (database.kind === 'sqlite') mkdirSync(dataDir, { recursive: true });
 

@@ -11,7 +11,7 @@ import {
 } from '../../shared/contract/audience';
 import { isEmail, isMobileNumber, V } from '../../shared/validation';
 import type { Services } from '../context';
-import type { Dialect } from '../db';
+import { ingestionDb, type Dialect } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { GroupCommit, type GroupCommitOptions } from './ingest-queue';
@@ -555,10 +555,11 @@ export class KnownPlayers {
 
 /** Writes a group and keeps its players' ids for the next ones (see KnownPlayers). */
 async function writeGroup(s: Services, known: KnownPlayers, batches: IngestBatch[]): Promise<IngestResult[]> {
-  // PostgreSQL: two statements, the second all or nothing by itself (writeBatches); SQLite: one transaction.
+  // PostgreSQL: two statements, the second all or nothing by itself (writeBatches), committed asynchronously
+  // by default (ingestionDb); SQLite: one transaction.
   const write = (ids?: KnownPlayers) =>
     s.dialect === 'postgres'
-      ? writeBatches(s.db, s.dialect, batches, s.clock(), ids)
+      ? writeBatches(ingestionDb(s.db), s.dialect, batches, s.clock(), ids)
       : s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock(), ids));
   let results: IngestResult[];
   try {

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
-import { sql, type CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestionDb, INGESTION_APPLICATION_NAME, openDatabase, type Database } from '../../server/db';
 import { writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
 import { BATCH_MAX, nextBatch } from '../../storefront-widgets/sdk/outbox';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
@@ -366,6 +367,37 @@ describe('a player another server process creates at the same moment', () => {
       expect((await eventsOf(Number(player?.id))).map((event) => event.name)).toEqual(['session_start']);
     } finally {
       await other.end();
+    }
+  });
+});
+
+describe('ingestion commits on PostgreSQL', () => {
+  // Ingestion's many small commits do not wait for the WAL flush (server/db/index.ts ingestionDb); everything else
+  // does. PG_INGEST_SYNCHRONOUS_COMMIT=on makes ingestion wait too.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('writes batches on connections that commit asynchronously, and nothing else does', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const visitor = id('async');
+    expect((await track({ key, visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), session_id: id('session'), name: 'async_commit' }] })).status).toBe(200);
+    // The batch's rows are there for every other connection at once.
+    const player = await playerOf(visitor);
+    expect((await eventsOf(Number(player?.id))).map((event) => event.name)).toEqual(['async_commit']);
+
+    // The events were written by ingestion's own connections, which run with synchronous_commit off.
+    const ingestion = (
+      await sql<{ query: string }>`select query from pg_stat_activity where application_name = ${INGESTION_APPLICATION_NAME} and datname = current_database()`.execute(db(server))
+    ).rows;
+    expect(ingestion.some((connection) => connection.query.includes('INSERT INTO events'))).toBe(true);
+    const setting = async (kysely: Kysely<Database>) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(kysely)).rows[0].synchronous_commit;
+    expect(await setting(ingestionDb(db(server)))).toBe('off');
+    expect(await setting(db(server))).toBe('on');
+
+    const synchronous = openDatabase({ ...config, ingestSynchronousCommit: true });
+    try {
+      expect(ingestionDb(synchronous.kysely)).toBe(synchronous.kysely);
+      expect(await setting(ingestionDb(synchronous.kysely))).toBe('on');
+    } finally {
+      await synchronous.kysely.destroy();
     }
   });
 });

@@ -344,7 +344,10 @@ export async function benchIngest(only?: Dialect): Promise<boolean> {
   if (base) {
     const schema = await freshSchema(base);
     try {
-      ok = (await benchOne('PostgreSQL', { DATABASE_URL: schema.url })) && ok;
+      // Ingestion's commits as configured (server/db/index.ts ingestionDb): asynchronous unless
+      // PG_INGEST_SYNCHRONOUS_COMMIT=on is set for the run, to compare.
+      const synchronous = process.env.PG_INGEST_SYNCHRONOUS_COMMIT ?? 'off';
+      ok = (await benchOne(`PostgreSQL (PG_INGEST_SYNCHRONOUS_COMMIT=${synchronous})`, { DATABASE_URL: schema.url, PG_INGEST_SYNCHRONOUS_COMMIT: synchronous })) && ok;
     } finally {
       await schema.drop();
     }

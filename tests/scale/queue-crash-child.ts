@@ -34,7 +34,7 @@ let closeDb = async () => {};
 if (env.CRASH_QUEUE === 'bullmq') {
   queue = new BullmqJobQueue({ url: env.CRASH_REDIS_URL!, log, lockDurationMs: leaseMs, stalledIntervalMs: Math.floor(leaseMs / 2), graceMs: 2_000 });
 } else {
-  const db = openDatabase(env.CRASH_DATABASE_URL ? { kind: 'postgres', url: env.CRASH_DATABASE_URL } : { kind: 'sqlite', file: env.CRASH_DB_FILE! });
+  const db = openDatabase(env.CRASH_DATABASE_URL ? { kind: 'postgres', url: env.CRASH_DATABASE_URL, ingestSynchronousCommit: false } : { kind: 'sqlite', file: env.CRASH_DB_FILE! });
   queue = new DbJobQueue({ db: db.kysely, dialect: db.dialect, log, leaseMs, pollMs: 50, graceMs: 2_000 });
   closeDb = () => db.kysely.destroy();
 }

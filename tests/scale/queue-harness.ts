@@ -63,7 +63,7 @@ export async function openTestDb(kind: 'sqlite' | 'postgres'): Promise<TestDb> {
   await admin.end();
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const config: DatabaseConfig = { kind: 'postgres', url: url.toString() };
+  const config: DatabaseConfig = { kind: 'postgres', url: url.toString(), ingestSynchronousCommit: false };
   const db = openDatabase(config);
   await migrateToLatest(db);
   return {
