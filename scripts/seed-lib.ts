@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { inferValueType, type AttributeType, type ScalarValue } from '../shared/contract/audience';
+import { inferValueType, SESSION_IDLE_MINUTES, type AttributeType, type ScalarValue } from '../shared/contract/audience';
 import type { Dialect } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { insertRows, type Column, type Row } from '../server/domain/ingest-sql';
@@ -213,10 +213,15 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
       const appVersion = platform === 'web' ? null : random.pick(['2.1.0', '2.2.0', '2.3.1', '3.0.0']);
       const model = platform === 'android' ? random.pick(['SM-S918B', 'SM-A546E', 'Pixel 8', 'Redmi Note 13']) : platform === 'ios' ? random.pick(['iPhone14,5', 'iPhone15,2', 'iPhone16,1']) : null;
 
-      // First seen somewhere in the history; last seen after it, more often recently.
+      // First seen somewhere in the history; last seen after it, more often recently. A player of one session was
+      // last seen during it: a session ends after SESSION_IDLE_MINUTES without activity, so "1 session" with a
+      // last session weeks after the first cannot happen.
       const created = now - Math.floor(random.next() * historyMs);
-      const lastSeen = Math.min(now, created + Math.floor(Math.pow(random.next(), 0.5) * (now - created)));
       const sessions = 1 + Math.floor(-Math.log(1 - random.next() * 0.999) * 3);
+      const lastSeen =
+        sessions === 1
+          ? Math.min(now, created + Math.floor(random.next() * SESSION_IDLE_MINUTES * 60_000))
+          : Math.min(now, created + Math.floor(Math.pow(random.next(), 0.5) * (now - created)));
       const pageViews = sessions + Math.floor(random.next() * sessions * 5);
       const withUtm = random.next() < 0.4;
       const [utmSource, utmMedium] = withUtm ? random.pick(UTM_SOURCES) : [null, null];

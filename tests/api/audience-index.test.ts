@@ -6,6 +6,7 @@ import { audienceBySql, dashboardPeriod } from '../../server/domain/dashboard';
 import { holdersBySql } from '../../server/domain/attributes';
 import { countMatching } from '../../server/domain/segments';
 import { seedAudience } from '../../scripts/seed-lib';
+import { SESSION_IDLE_MINUTES } from '../../shared/contract/audience';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /**
@@ -169,6 +170,23 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+});
+
+describe('the seed generator (npm run seed)', () => {
+  it('gives each player sessions that agree with their times: one session lasts at most the idle limit', async () => {
+    const players = await db(server)
+      .selectFrom('players')
+      .select(['session_count', 'first_session_at', 'last_session_at', 'last_seen_at'])
+      .where('application_id', '=', APP)
+      .execute();
+    expect(players).toHaveLength(PLAYERS);
+    const minutes = (from: string | null, to: string | null) => (Date.parse(to ?? '') - Date.parse(from ?? '')) / 60_000;
+    const single = players.filter((player) => Number(player.session_count) === 1);
+    // About a quarter of the seed's players come once; each was last seen within that one visit.
+    expect(single.length).toBeGreaterThan(PLAYERS / 10);
+    expect(single.filter((player) => minutes(player.first_session_at, player.last_seen_at) > SESSION_IDLE_MINUTES)).toEqual([]);
+    expect(players.filter((player) => !(minutes(player.first_session_at, player.last_session_at) >= 0 && minutes(player.last_session_at, player.last_seen_at) >= 0))).toEqual([]);
+  });
 });
 
 describe('the in-memory audience copy', () => {

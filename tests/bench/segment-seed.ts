@@ -18,7 +18,7 @@ export const BENCH_APPLICATION = 'bench_audience';
 export const BENCH_PLAYERS = Number(process.env.BENCH_PLAYERS ?? 1_000_000);
 /** The seed's "now": fixed, so conditions relative to today select the same players on every run. */
 export const BENCH_NOW = new Date('2025-06-01T12:00:00.000Z');
-const MARKER = `bench v1: ${BENCH_PLAYERS} players, 5 events each, seed 7, now ${BENCH_NOW.toISOString()}`;
+const MARKER = `bench v2: ${BENCH_PLAYERS} players, 5 events each, seed 7, now ${BENCH_NOW.toISOString()}`;
 
 /** PostgreSQL server of the benchmarks (loopback only); its `nudge_bench` database holds the seed. */
 const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
