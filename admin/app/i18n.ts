@@ -1,7 +1,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { useCallback } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
-import { formatNumber } from '../../shared/format';
+import { abbreviateNumber, formatNumber } from '../../shared/format';
 import { type Language, resources } from '../../shared/i18n';
 import { selectLanguage } from '../stores/settings-slice';
 import { useAppStore } from '../stores/store';
@@ -46,4 +46,13 @@ export function useLanguage(): Language {
 export function useFormatNumber(): (value: number) => string {
   const lang = useLanguage();
   return useCallback((value: number) => formatNumber(value, lang), [lang]);
+}
+
+/**
+ * Numbers abbreviated with k, M, G… (shared/format abbreviateNumber) with the decimal mark of the console's
+ * language: `abbreviate(1500)` is 1,5k in Vietnamese and 1.5k in English.
+ */
+export function useAbbreviateNumber(): (value: number, digits?: number) => string {
+  const lang = useLanguage();
+  return useCallback((value: number, digits?: number) => abbreviateNumber(value, digits, lang), [lang]);
 }

@@ -1,7 +1,8 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AppProvider } from '@shopify/polaris';
 import polarisEn from '@shopify/polaris/locales/en.json';
+import { useAppStore } from '../stores/store';
 import { TimeChart, niceMax } from './time-chart';
 // Unmounts between tests (vitest runs without globals).
 import '../test-utils';
@@ -56,11 +57,17 @@ describe('the time chart', () => {
     expect(container.ownerDocument.querySelectorAll('[data-testid="single-point"]')).toHaveLength(2);
   });
 
-  it('labels its axis with abbreviated round values', () => {
+  it('labels its axis with abbreviated round values, with the decimal mark of the console language', () => {
     draw();
-    // 1,500 at most: four steps of 400.
-    expect(screen.getByText('1.6k')).toBeTruthy();
+    // 1,500 at most: four steps of 400. Vietnamese (the console's default) writes decimals with a comma.
+    expect(screen.getByText('1,6k')).toBeTruthy();
     expect(screen.getByText('800')).toBeTruthy();
+    try {
+      act(() => useAppStore.getState().setLanguage('en'));
+      expect(screen.getByText('1.6k')).toBeTruthy();
+    } finally {
+      act(() => useAppStore.getState().setLanguage('vi'));
+    }
   });
 });
 

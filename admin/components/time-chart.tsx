@@ -1,7 +1,6 @@
 import { BlockStack, InlineStack, Text } from '@shopify/polaris';
 import { useEffect, useId, useRef, useState } from 'react';
-import { abbreviateNumber } from '../../shared/format';
-import { useFormatNumber } from '../app/i18n';
+import { useFormatNumber, useAbbreviateNumber } from '../app/i18n';
 
 /** One line or set of bars of a chart. */
 export interface ChartSeries {
@@ -72,6 +71,7 @@ function useWidth(fallback: number) {
  * table for screen readers.
  */
 export function TimeChart({ title, days, series, kind = 'line', height = 180, formatDay = (day) => day }: TimeChartProps) {
+  const abbreviate = useAbbreviateNumber();
   const { ref, width } = useWidth(600);
   const number = useFormatNumber();
   const titleId = useId();
@@ -130,7 +130,7 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
             <g key={tick}>
               <line x1={AXIS_WIDTH} x2={AXIS_WIDTH + plotWidth} y1={y(tick)} y2={y(tick)} stroke="var(--p-color-border-secondary)" strokeDasharray={tick === 0 ? undefined : '2 3'} />
               <text x={AXIS_WIDTH - 6} y={y(tick) + 4} textAnchor="end" fontSize="11" fill="var(--p-color-text-secondary)">
-                {abbreviateNumber(tick)}
+                {abbreviate(tick)}
               </text>
             </g>
           ))}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../i18n';
-import { abbreviateNumber, DEFAULT_DATE_PATTERN, formatDate, formatNumber, relativeTime, toDate } from './index';
+import { abbreviateNumber, DEFAULT_DATE_PATTERN, formatDate, formatNumber, formatPercent, relativeTime, toDate } from './index';
 
 // Every assertion names its zone, so the suite gives the same answers on any machine.
 const UTC = 'UTC';
@@ -306,5 +306,27 @@ describe('formatNumber', () => {
     expect(formatNumber(1234567.5, 'en')).toBe('1,234,567.5');
     expect(formatNumber(-0.125, 'en')).toBe('-0.125');
     expect(formatNumber(999)).toBe('999');
+  });
+});
+
+describe('abbreviateNumber in a language', () => {
+  it("writes the decimal mark as the language does: 1,5k in Vietnamese, 1.5k in English; whole numbers alike", () => {
+    expect(abbreviateNumber(1_500, 1, 'vi')).toBe('1,5k');
+    expect(abbreviateNumber(1_234_567, 2, 'vi')).toBe('1,23M');
+    expect(abbreviateNumber(-1_500, 1, 'vi')).toBe('-1,5k');
+    expect(abbreviateNumber(2_000_000, 1, 'vi')).toBe('2M');
+    expect(abbreviateNumber(999, 1, 'vi')).toBe('999');
+    expect(abbreviateNumber(1_500, 1, 'en')).toBe('1.5k');
+  });
+});
+
+describe('formatPercent', () => {
+  it('writes a percentage with at most one decimal (or the digits asked) in the language: 12,5% and 12.5%', () => {
+    expect(formatPercent(12.5, 'vi')).toBe('12,5%');
+    expect(formatPercent(12.5, 'en')).toBe('12.5%');
+    expect(formatPercent(33.333, 'en')).toBe('33.3%');
+    expect(formatPercent(49.6, 'vi', 0)).toBe('50%');
+    expect(formatPercent(0, 'vi')).toBe('0%');
+    expect(formatPercent(100, 'en')).toBe('100%');
   });
 });

@@ -216,9 +216,10 @@ const SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'] as const;
 /**
  * Abbreviates a number with k, M, G, T, P, E and at most `digits` decimals, dropping trailing zeros:
  * 999 → '999', 1500 → '1.5k', 999_950 → '1M' (rounding carries into the next suffix). Negative numbers keep
- * their sign. Beyond E the number of E grows (1e21 → '1000E'). NaN and infinities give ''.
+ * their sign. Beyond E the number of E grows (1e21 → '1000E'). NaN and infinities give ''. With `lang`, the
+ * decimal mark is that language's: '1,5k' in Vietnamese, '1.5k' in English.
  */
-export function abbreviateNumber(n: number, digits = 1): string {
+export function abbreviateNumber(n: number, digits = 1, lang?: Language): string {
   if (!Number.isFinite(n)) return '';
   const places = Math.max(0, Math.min(20, Math.trunc(digits)));
   const size = Math.abs(n);
@@ -232,7 +233,25 @@ export function abbreviateNumber(n: number, digits = 1): string {
   }
   const text = scaled.toFixed(places).replace(/\.0+$|(\.\d*?[1-9])0+$/, '$1');
   const sign = n < 0 && scaled !== 0 ? '-' : '';
-  return `${sign}${text}${SUFFIXES[index]}`;
+  return `${sign}${lang === 'vi' ? text.replace('.', ',') : text}${SUFFIXES[index]}`;
+}
+
+const percentFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A percentage (12.5 for 12.5 %) as the console's language writes it, with at most `digits` decimals: '12,5%'
+ * in Vietnamese, '12.5%' in English.
+ */
+export function formatPercent(value: number, lang: Language = 'vi', digits = 1): string {
+  const key = `${lang}:${digits}`;
+  let format = percentFormats.get(key);
+  if (!format) percentFormats.set(key, (format = new Intl.NumberFormat(NUMBER_LOCALES[lang], { maximumFractionDigits: digits })));
+  return `${format.format(value)}%`;
+}
+
+/** `part` as a percentage of `whole` (formatPercent); 0% when `whole` is 0. */
+export function formatShare(part: number, whole: number, lang: Language = 'vi', digits = 1): string {
+  return formatPercent(whole > 0 ? (part / whole) * 100 : 0, lang, digits);
 }
 
 /** Half-up rounding that survives binary fractions (1.005 → 1.01, not 1.00). */

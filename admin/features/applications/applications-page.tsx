@@ -19,7 +19,7 @@ import { ClipboardIcon, EditIcon, PlusIcon, SearchIcon } from '@shopify/polaris-
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Application, page } from '../../../shared/contract';
-import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { formatDate } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { copyText } from '../../components/clipboard';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
@@ -29,7 +29,7 @@ import { useAppStore } from '../../stores/store';
 import { CreateApplicationModal } from './create-application-modal';
 import { RenameApplicationModal } from './rename-application-modal';
 import { QueryState, tablePagination } from '../../components/query-state';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const ApplicationPage = page(Application);
@@ -91,6 +91,7 @@ function ClientKey({ application }: { application: Application }) {
 
 /** The application list (spec §2): name, total users, platforms, created, client key; search, pages, create. */
 export function ApplicationsPage() {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const lang = useLanguage();
   const { smDown } = useBreakpoints();
@@ -170,7 +171,7 @@ export function ApplicationsPage() {
                 </Text>
               </InlineStack>
               <Text as="span" tone="subdued" variant="bodySm">
-                <span className="nudge-mono">{application.application_id}</span> · {t('applications.usersCount', { count: abbreviateNumber(application.total_users) })}
+                <span className="nudge-mono">{application.application_id}</span> · {t('applications.usersCount', { count: abbreviate(application.total_users) })}
               </Text>
               <PlatformBadges platforms={application.platforms} />
               <ClientKey application={application} />
@@ -191,7 +192,7 @@ export function ApplicationsPage() {
         </IndexTable.Cell>
         <IndexTable.Cell>
           <Text as="span" alignment="end" numeric>
-            {abbreviateNumber(application.total_users)}
+            {abbreviate(application.total_users)}
           </Text>
         </IndexTable.Cell>
         <IndexTable.Cell>

@@ -3,8 +3,7 @@ import { DeleteIcon, EditIcon, PlusIcon } from '@shopify/polaris-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AttributeDefinition, page } from '../../../shared/contract';
-import { abbreviateNumber } from '../../../shared/format';
-import { useFormatNumber } from '../../app/i18n';
+import { useFormatNumber, useAbbreviateNumber } from '../../app/i18n';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -21,6 +20,7 @@ type Dialog = { kind: 'create' } | { kind: 'edit'; attribute: AttributeDefinitio
 
 /** /attribute: the attribute definitions (text, number, boolean, date) the segment editor and templates use. */
 export function AttributesPage() {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const number = useFormatNumber();
   const { applicationId } = useCurrentApplication();
@@ -71,7 +71,7 @@ export function AttributesPage() {
             <BlockStack gap="100">
               <PropertyBadge name={attribute.name} type={attribute.type} />
               <Text as="span" tone="subdued" variant="bodySm">
-                {[source(attribute), t('attributes.playersCount', { count: abbreviateNumber(attribute.players) })].join(' · ')}
+                {[source(attribute), t('attributes.playersCount', { count: abbreviate(attribute.players) })].join(' · ')}
               </Text>
               {attribute.description ? <Text as="p">{attribute.description}</Text> : null}
             </BlockStack>
@@ -100,7 +100,7 @@ export function AttributesPage() {
         <IndexTable.Cell>
           <span title={number(attribute.players)}>
             <Text as="span" numeric alignment="end">
-              {abbreviateNumber(attribute.players)}
+              {abbreviate(attribute.players)}
             </Text>
           </span>
         </IndexTable.Cell>

@@ -15,7 +15,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { Widget, type WidgetType, page } from '../../../shared/contract';
-import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { formatDate } from '../../../shared/format';
 import { isViewerOnly } from '../../../shared/permissions';
 import { api } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
@@ -23,7 +23,7 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const WidgetPage = page(Widget);
@@ -69,6 +69,7 @@ function RowSwitch({ label, checked, busy, disabled, onChange }: { label: string
  * switch on or off in place, edit, delete after a confirmation.
  */
 export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTitleKey, emptyBodyKey, createLabelKey, showType }: WidgetTableProps) {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const { smDown } = useBreakpoints();
@@ -184,9 +185,9 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
 
   const counters = (widget: Widget) =>
     t('widgets.list.counters', {
-      views: abbreviateNumber(widget.views),
-      clicks: abbreviateNumber(widget.clicks),
-      leads: abbreviateNumber(widget.leads),
+      views: abbreviate(widget.views),
+      clicks: abbreviate(widget.clicks),
+      leads: abbreviate(widget.leads),
     });
 
   const rows = items.map((widget, index) =>
@@ -212,17 +213,17 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
         <IndexTable.Cell>{status(widget)}</IndexTable.Cell>
         <IndexTable.Cell>
           <Text as="span" alignment="end" numeric>
-            {abbreviateNumber(widget.views)}
+            {abbreviate(widget.views)}
           </Text>
         </IndexTable.Cell>
         <IndexTable.Cell>
           <Text as="span" alignment="end" numeric>
-            {abbreviateNumber(widget.clicks)}
+            {abbreviate(widget.clicks)}
           </Text>
         </IndexTable.Cell>
         <IndexTable.Cell>
           <Text as="span" alignment="end" numeric>
-            {abbreviateNumber(widget.leads)}
+            {abbreviate(widget.leads)}
           </Text>
         </IndexTable.Cell>
         <IndexTable.Cell>{dates(widget)}</IndexTable.Cell>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { Campaign, ctr, page } from '../../../shared/contract';
-import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { formatDate, formatPercent } from '../../../shared/format';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -13,13 +13,14 @@ import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useAppStore } from '../../stores/store';
 import { NotificationsShell } from '../notifications/notifications-shell';
 import { CampaignFormModal } from './campaign-modals';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const CampaignPage = page(Campaign);
 
 /** /notification/campaign: campaigns (named groups of messages) with their totals; a row opens the campaign. */
 export function CampaignsTab() {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const [, navigate] = useLocation();
@@ -66,8 +67,8 @@ export function CampaignsTab() {
               <Text as="span" tone="subdued" variant="bodySm">
                 {[
                   t('campaignUi.list.messagesCount', { count: campaign.messages }),
-                  t('campaignUi.list.sentCount', { sent: abbreviateNumber(campaign.stats.sent) }),
-                  `${t('notificationUi.list.columns.ctr')} ${ctr(campaign.stats)}%`,
+                  t('campaignUi.list.sentCount', { sent: abbreviate(campaign.stats.sent) }),
+                  `${t('notificationUi.list.columns.ctr')} ${formatPercent(ctr(campaign.stats), lang)}`,
                 ].join(' · ')}
               </Text>
             </InlineStack>
@@ -78,9 +79,9 @@ export function CampaignsTab() {
       <IndexTable.Row id={String(campaign.id)} key={campaign.id} position={index} onClick={() => navigate(url(campaign))}>
         <IndexTable.Cell>{name(campaign)}</IndexTable.Cell>
         <IndexTable.Cell>{numeric(String(campaign.messages))}</IndexTable.Cell>
-        <IndexTable.Cell>{numeric(abbreviateNumber(campaign.stats.sent))}</IndexTable.Cell>
-        <IndexTable.Cell>{numeric(abbreviateNumber(campaign.stats.clicked))}</IndexTable.Cell>
-        <IndexTable.Cell>{numeric(`${ctr(campaign.stats)}%`)}</IndexTable.Cell>
+        <IndexTable.Cell>{numeric(abbreviate(campaign.stats.sent))}</IndexTable.Cell>
+        <IndexTable.Cell>{numeric(abbreviate(campaign.stats.clicked))}</IndexTable.Cell>
+        <IndexTable.Cell>{numeric(formatPercent(ctr(campaign.stats), lang))}</IndexTable.Cell>
         <IndexTable.Cell>{formatDate(campaign.created_at, '{y}-{m}-{d}', { lang })}</IndexTable.Cell>
       </IndexTable.Row>
     ),

@@ -10,13 +10,14 @@ import {
   TYPE_PLATFORMS,
   ctr,
 } from '../../../shared/contract';
-import { abbreviateNumber } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { periodRange } from '../dashboard/dashboard-page';
 import { LoadFailedCard } from '../../components/query-state';
+import { useAbbreviateNumber, useLanguage } from '../../app/i18n';
+import { formatPercent } from '../../../shared/format';
 
 /** The channels in the order the console names them, each with the notification type that sends through it. */
 export const CHANNELS: readonly { channel: AudienceChannel; type: NotificationType }[] = [
@@ -36,13 +37,14 @@ export function channelTotals(rows: readonly MessageStatsChannel[], kinds: reado
 }
 
 function Figure({ label, value, detail }: { label: string; value: number | string; detail?: string }) {
+  const abbreviate = useAbbreviateNumber();
   return (
     <BlockStack gap="050">
       <Text as="span" tone="subdued" variant="bodySm">
         {label}
       </Text>
       <Text as="span" variant="headingLg" numeric>
-        {typeof value === 'number' ? abbreviateNumber(value) : value}
+        {typeof value === 'number' ? abbreviate(value) : value}
       </Text>
       {detail ? (
         <Text as="span" tone="subdued" variant="bodySm">
@@ -59,6 +61,8 @@ function Figure({ label, value, detail }: { label: string; value: number | strin
  * and to send through it.
  */
 export function ChannelsPage() {
+  const abbreviate = useAbbreviateNumber();
+  const lang = useLanguage();
   const { t } = useTranslation();
   const { applicationId, application } = useCurrentApplication();
   const roles = useAppStore((state) => state.roles);
@@ -108,7 +112,7 @@ export function ChannelsPage() {
                       <Figure label={t('channelUi.reachable')} value={reachable} />
                       <Figure label={t('channelUi.sent', { count: DAYS })} value={totals?.sent ?? '—'} />
                       <Figure label={t('notificationUi.stats.clicked')} value={totals?.clicked ?? '—'} />
-                      <Figure label={t('notificationUi.stats.ctr')} value={totals ? `${ctr(totals)}%` : '—'} detail={totals && totals.failed > 0 ? t('channelUi.failed', { failed: abbreviateNumber(totals.failed) }) : undefined} />
+                      <Figure label={t('notificationUi.stats.ctr')} value={totals ? formatPercent(ctr(totals), lang) : '—'} detail={totals && totals.failed > 0 ? t('channelUi.failed', { failed: abbreviate(totals.failed) }) : undefined} />
                     </InlineGrid>
                   ) : (
                     <SkeletonBodyText lines={2} />

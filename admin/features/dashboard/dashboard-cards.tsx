@@ -1,11 +1,11 @@
 import { BlockStack, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import type { ReactNode } from 'react';
-import { abbreviateNumber } from '../../../shared/format';
-import { useFormatNumber } from '../../app/i18n';
+import { useFormatNumber, useAbbreviateNumber } from '../../app/i18n';
 import { SectionCard } from '../../components/section-card';
 
 /** One figure of the dashboard: its label, the number (whole in the tooltip) and a line under it. */
 export function Metric({ label, value, detail }: { label: string; value: number; detail?: string }) {
+  const abbreviate = useAbbreviateNumber();
   const number = useFormatNumber();
   return (
     <Card>
@@ -15,7 +15,7 @@ export function Metric({ label, value, detail }: { label: string; value: number;
         </Text>
         <span title={number(value)}>
           <Text as="p" variant="heading2xl">
-            {abbreviateNumber(value)}
+            {abbreviate(value)}
           </Text>
         </span>
         {detail ? (
@@ -30,6 +30,7 @@ export function Metric({ label, value, detail }: { label: string; value: number;
 
 /** A titled card of "name — count" lines with a bar for each share of the largest. */
 export function Shares({ title, rows, empty }: { title: string; rows: { key: string; label: ReactNode; value: number; detail?: string }[]; empty: string }) {
+  const abbreviate = useAbbreviateNumber();
   const largest = Math.max(1, ...rows.map((row) => row.value));
   return (
     <SectionCard gap="300" title={title}>
@@ -45,7 +46,7 @@ export function Shares({ title, rows, empty }: { title: string; rows: { key: str
                 <InlineStack align="space-between" gap="200" wrap={false}>
                   <Text as="span">{row.label}</Text>
                   <Text as="span" numeric fontWeight="semibold">
-                    {abbreviateNumber(row.value)}
+                    {abbreviate(row.value)}
                     {row.detail ? (
                       <Text as="span" tone="subdued" fontWeight="regular">
                         {` · ${row.detail}`}

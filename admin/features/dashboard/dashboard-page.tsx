@@ -17,7 +17,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { Dashboard } from '../../../shared/contract';
-import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { formatDate, formatShare } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -29,7 +29,7 @@ import { Metric, Shares } from './dashboard-cards';
 import { MessageStatsSection } from './message-stats-section';
 import { LoadFailedCard } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
@@ -117,6 +117,7 @@ function InstallScript() {
  * see notifications) what the messages did over the same days.
  */
 export function DashboardPage() {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const { applicationId, application } = useCurrentApplication();
   const search = useSearch();
@@ -129,7 +130,6 @@ export function DashboardPage() {
   const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, range, { showsFailure: true });
   const data = dashboard.data;
   const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
-  const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '0%');
 
   const periodPicker = (
     <ButtonGroup variant="segmented">
@@ -159,9 +159,9 @@ export function DashboardPage() {
       <BlockStack gap="400">
         <InlineGrid columns={{ xs: 2, md: 4 }} gap="400">
           <Metric label={t('dashboard.metrics.players')} value={data.players} />
-          <Metric label={t('dashboard.metrics.subscribers')} value={data.subscribers} detail={t('dashboard.metrics.ofPlayers', { share: percent(data.subscribers, data.players) })} />
+          <Metric label={t('dashboard.metrics.subscribers')} value={data.subscribers} detail={t('dashboard.metrics.ofPlayers', { share: formatShare(data.subscribers, data.players, lang, 0) })} />
           <Metric label={t('dashboard.metrics.newPlayers')} value={sum('new_players')} detail={t('dashboard.metrics.inPeriod', { count: period })} />
-          <Metric label={t('dashboard.metrics.sessions')} value={sum('sessions')} detail={t('dashboard.metrics.pageViews', { count: abbreviateNumber(sum('page_views')) })} />
+          <Metric label={t('dashboard.metrics.sessions')} value={sum('sessions')} detail={t('dashboard.metrics.pageViews', { count: abbreviate(sum('page_views')) })} />
         </InlineGrid>
         <Layout>
           <Layout.Section>
@@ -200,7 +200,7 @@ export function DashboardPage() {
                   key: row.platform,
                   label: t(`players.platforms.${row.platform}`),
                   value: row.players,
-                  detail: t('dashboard.subscribersShort', { count: abbreviateNumber(row.subscribers) }),
+                  detail: t('dashboard.subscribersShort', { count: abbreviate(row.subscribers) }),
                 }))}
               />
               <Shares

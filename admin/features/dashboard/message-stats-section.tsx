@@ -2,7 +2,7 @@ import { BlockStack, Box, Card, EmptyState, InlineStack, Layout, Link, SkeletonB
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageStats } from '../../../shared/contract';
-import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { formatDate, formatPercent, formatShare } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { TimeChart } from '../../components/time-chart';
@@ -11,7 +11,7 @@ import { StatCards } from '../notifications/stat-cards';
 import { Shares } from './dashboard-cards';
 import { LoadFailedCard } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 export interface MessageStatsSectionProps {
   applicationId: string;
@@ -19,13 +19,12 @@ export interface MessageStatsSectionProps {
   days: 7 | 30 | 90;
 }
 
-const share = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : '0%');
-
 /**
  * The dashboard's messages: recipients sent, delivered and clicked per day, totals per channel, and the most
  * clicked messages of the period with their click-through rate.
  */
 export function MessageStatsSection({ applicationId, days }: MessageStatsSectionProps) {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const lang = useLanguage();
   const stats = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard/messages`, MessageStats, { days }, { showsFailure: true });
@@ -98,8 +97,8 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
       <StatCards
         cards={[
           { label: t('notificationUi.stats.sent'), value: totals.sent },
-          { label: t('notificationUi.stats.delivered'), value: totals.delivered, detail: t('notificationUi.stats.ofSent', { share: share(totals.delivered, totals.sent) }) },
-          { label: t('notificationUi.stats.clicked'), value: totals.clicked, detail: t('dashboard.messages.ctr', { ctr: `${totals.ctr}%` }) },
+          { label: t('notificationUi.stats.delivered'), value: totals.delivered, detail: t('notificationUi.stats.ofSent', { share: formatShare(totals.delivered, totals.sent, lang) }) },
+          { label: t('notificationUi.stats.clicked'), value: totals.clicked, detail: t('dashboard.messages.ctr', { ctr: formatPercent(totals.ctr, lang) }) },
           { label: t('notificationUi.stats.failed'), value: totals.failed },
         ]}
       />
@@ -128,7 +127,7 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
                 key: row.platform,
                 label: t(`messageUi.platforms.${row.platform}`),
                 value: row.sent,
-                detail: t('dashboard.messages.clickedShort', { clicked: abbreviateNumber(row.clicked) }),
+                detail: t('dashboard.messages.clickedShort', { clicked: abbreviate(row.clicked) }),
               }))}
           />
         </Layout.Section>
@@ -158,9 +157,9 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
                   </BlockStack>
                   <Text as="span" numeric>
                     {t('dashboard.messages.topLine', {
-                      sent: abbreviateNumber(message.stats.sent),
-                      clicked: abbreviateNumber(message.stats.clicked),
-                      ctr: `${message.ctr}%`,
+                      sent: abbreviate(message.stats.sent),
+                      clicked: abbreviate(message.stats.clicked),
+                      ctr: formatPercent(message.ctr, lang),
                     })}
                   </Text>
                 </InlineStack>

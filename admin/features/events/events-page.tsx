@@ -2,12 +2,12 @@ import { Badge, BlockStack, Box, Card, EmptyState, IndexTable, InlineStack, Page
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AttributeType, EventDefinition, isBuiltinEvent, page } from '../../../shared/contract';
-import { abbreviateNumber, formatDate, formatNumber, relativeTime } from '../../../shared/format';
+import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, tablePagination } from '../../components/query-state';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const EventPage = page(EventDefinition);
@@ -36,6 +36,7 @@ const EXAMPLE = "nudge('event', 'purchase', { value: 250000, 'delivery.date': '2
 
 /** /event: the events the application's players sent, how often, when first and last, and their properties. */
 export function EventsPage() {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
@@ -84,7 +85,7 @@ export function EventsPage() {
             <InlineStack align="space-between" gap="200" wrap={false}>
               {name(event)}
               <Text as="span" numeric>
-                {abbreviateNumber(event.count)}
+                {abbreviate(event.count)}
               </Text>
             </InlineStack>
             <Text as="span" tone="subdued" variant="bodySm">
@@ -100,7 +101,7 @@ export function EventsPage() {
         <IndexTable.Cell>
           <span title={formatNumber(event.count, lang)}>
             <Text as="span" numeric alignment="end">
-              {abbreviateNumber(event.count)}
+              {abbreviate(event.count)}
             </Text>
           </span>
         </IndexTable.Cell>

@@ -19,7 +19,7 @@ import { ExportIcon } from '@shopify/polaris-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ButtonClicks, LEAD_SOURCES, Lead, page } from '../../../shared/contract';
-import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { formatDate } from '../../../shared/format';
 import { apiAuthorization, isApiError } from '../../api';
 import type { Query } from '../../api/client';
 import { useApiQuery } from '../../api/use-api-query';
@@ -31,7 +31,7 @@ import { ButtonTypeBadge } from '../maxlead/button-types';
 import { downloadLeadsCsv } from './export-leads';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const LeadPage = page(Lead);
@@ -61,6 +61,7 @@ function shortPage(value: string): string {
 
 /** /maxlead_report: the leads of forms, spins and contact buttons, filtered by date and source; clicks per button. */
 export function LeadsReportPage() {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
@@ -321,7 +322,7 @@ export function LeadsReportPage() {
                         <Text as="span">{typeName(item.button_type)}</Text>
                       </InlineStack>
                       <Text as="span" fontWeight="semibold" numeric>
-                        {t('leads.clicks.count', { clicks: abbreviateNumber(item.clicks) })}
+                        {t('leads.clicks.count', { clicks: abbreviate(item.clicks) })}
                       </Text>
                     </InlineStack>
                     <ProgressBar progress={(item.clicks / mostClicks) * 100} size="small" tone="primary" />

@@ -13,7 +13,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { Campaign, EMPTY_STATS, type Notification, NotificationReport, Notification as NotificationSchema, ctr } from '../../../shared/contract';
-import { abbreviateNumber, formatDate } from '../../../shared/format';
+import { formatDate, formatPercent } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
@@ -25,7 +25,7 @@ import { StatCards, useStatsCards } from './stat-cards';
 import { useNotificationActions } from './use-notification-actions';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 /** "Label: value" lines of the message's settings. */
 function Facts({ rows }: { rows: { label: string; value: ReactNode }[] }) {
@@ -55,6 +55,7 @@ function expiryText(t: (key: string, params?: Record<string, string | number>) =
  * content as sent with its preview; the way to its recipients. Refreshes by itself while waiting or running.
  */
 export function NotificationDetailPage() {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const { applicationId, application } = useCurrentApplication();
   const { notification_id: idParam = '' } = useParams<{ notification_id: string }>();
@@ -158,12 +159,12 @@ export function NotificationDetailPage() {
                     ]}
                     rows={report.data.by_platform.map((row) => [
                       t(`messageUi.platforms.${row.platform}`),
-                      abbreviateNumber(row.stats.targeted),
-                      abbreviateNumber(row.stats.sent),
-                      abbreviateNumber(row.stats.delivered),
-                      abbreviateNumber(row.stats.failed),
-                      abbreviateNumber(row.stats.clicked),
-                      `${ctr(row.stats)}%`,
+                      abbreviate(row.stats.targeted),
+                      abbreviate(row.stats.sent),
+                      abbreviate(row.stats.delivered),
+                      abbreviate(row.stats.failed),
+                      abbreviate(row.stats.clicked),
+                      formatPercent(ctr(row.stats), lang),
                     ])}
                   />
                 ) : (
@@ -183,7 +184,7 @@ export function NotificationDetailPage() {
                               {t(`messageUi.reasons.${row.reason}`)}
                             </Text>
                             <Text as="span" numeric>
-                              {abbreviateNumber(row.count)}
+                              {abbreviate(row.count)}
                             </Text>
                           </InlineStack>
                           <ProgressBar progress={(row.count / Math.max(1, failedTotal)) * 100} size="small" tone="critical" />

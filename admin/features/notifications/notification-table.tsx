@@ -4,11 +4,11 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { type Notification, ctr } from '../../../shared/contract';
-import { abbreviateNumber, formatDate, formatNumber } from '../../../shared/format';
+import { formatDate, formatNumber, formatPercent } from '../../../shared/format';
 import { tablePagination } from '../../components/query-state';
 import { StatusBadge, TypeBadge, titleOf } from './notification-bits';
 import type { NotificationActions } from './use-notification-actions';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 export interface NotificationTableProps {
   items: readonly Notification[];
@@ -58,6 +58,7 @@ function RowActions({ message, actions }: { message: Notification; actions: Noti
  * rate, when it goes (or went), and the actions its status allows. The row opens the message's detail.
  */
 export function NotificationTable({ items, total, page, pageSize, onPage, loading, actions, emptyState }: NotificationTableProps) {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const { smDown } = useBreakpoints();
   const [, navigate] = useLocation();
@@ -101,7 +102,7 @@ export function NotificationTable({ items, total, page, pageSize, onPage, loadin
     );
   }
 
-  const recipients = (message: Notification) => t('notificationUi.list.sentOf', { sent: abbreviateNumber(message.stats.sent, 2), targeted: abbreviateNumber(message.stats.targeted, 2) });
+  const recipients = (message: Notification) => t('notificationUi.list.sentOf', { sent: abbreviate(message.stats.sent, 2), targeted: abbreviate(message.stats.targeted, 2) });
 
   const rows = items.map((message, index) =>
     smDown ? (
@@ -115,7 +116,7 @@ export function NotificationTable({ items, total, page, pageSize, onPage, loadin
             <InlineStack gap="200" blockAlign="center">
               <StatusBadge status={message.status} />
               <Text as="span" tone="subdued" variant="bodySm">
-                {[recipients(message), t('notificationUi.list.clicks', { clicks: abbreviateNumber(message.stats.clicked) }), `${t('notificationUi.list.columns.ctr')} ${ctr(message.stats)}%`].join(' · ')}
+                {[recipients(message), t('notificationUi.list.clicks', { clicks: abbreviate(message.stats.clicked) }), `${t('notificationUi.list.columns.ctr')} ${formatPercent(ctr(message.stats), lang)}`].join(' · ')}
               </Text>
             </InlineStack>
             {when(message)}
@@ -139,12 +140,12 @@ export function NotificationTable({ items, total, page, pageSize, onPage, loadin
         </IndexTable.Cell>
         <IndexTable.Cell>
           <Text as="span" alignment="end" numeric>
-            {abbreviateNumber(message.stats.clicked)}
+            {abbreviate(message.stats.clicked)}
           </Text>
         </IndexTable.Cell>
         <IndexTable.Cell>
           <Text as="span" alignment="end" numeric>
-            {`${ctr(message.stats)}%`}
+            {formatPercent(ctr(message.stats), lang)}
           </Text>
         </IndexTable.Cell>
         <IndexTable.Cell>{when(message)}</IndexTable.Cell>

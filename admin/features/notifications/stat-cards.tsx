@@ -1,8 +1,8 @@
 import { BlockStack, Card, InlineGrid, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
 import { type NotificationStats, ctr } from '../../../shared/contract';
-import { abbreviateNumber } from '../../../shared/format';
-import { useFormatNumber } from '../../app/i18n';
+import { formatPercent, formatShare } from '../../../shared/format';
+import { useFormatNumber, useAbbreviateNumber, useLanguage } from '../../app/i18n';
 
 export interface StatCard {
   label: string;
@@ -13,6 +13,7 @@ export interface StatCard {
 
 /** A row of figure cards in Polaris' analytics style; two a row on a phone. */
 export function StatCards({ cards }: { cards: readonly StatCard[] }) {
+  const abbreviate = useAbbreviateNumber();
   const number = useFormatNumber();
   return (
     <InlineGrid columns={{ xs: 2, sm: 3, lg: cards.length > 4 ? 6 : 4 }} gap="400">
@@ -24,7 +25,7 @@ export function StatCards({ cards }: { cards: readonly StatCard[] }) {
             </Text>
             <span title={typeof card.value === 'number' ? number(card.value) : undefined}>
               <Text as="p" variant="headingXl">
-                {typeof card.value === 'number' ? abbreviateNumber(card.value) : card.value}
+                {typeof card.value === 'number' ? abbreviate(card.value) : card.value}
               </Text>
             </span>
             {card.detail ? (
@@ -39,17 +40,17 @@ export function StatCards({ cards }: { cards: readonly StatCard[] }) {
   );
 }
 
-const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : '0%');
-
 /** A message's (or a campaign's) counters as cards: targeted, sent, delivered, failed, clicked and the click-through rate. */
 export function useStatsCards(stats: NotificationStats): StatCard[] {
   const { t } = useTranslation();
+  const lang = useLanguage();
+  const percent = (part: number, whole: number) => formatShare(part, whole, lang);
   return [
     { label: t('notificationUi.stats.targeted'), value: stats.targeted },
     { label: t('notificationUi.stats.sent'), value: stats.sent, detail: t('notificationUi.stats.ofTargeted', { share: percent(stats.sent, stats.targeted) }) },
     { label: t('notificationUi.stats.delivered'), value: stats.delivered, detail: t('notificationUi.stats.ofSent', { share: percent(stats.delivered, stats.sent) }) },
     { label: t('notificationUi.stats.failed'), value: stats.failed, detail: t('notificationUi.stats.ofTargeted', { share: percent(stats.failed, stats.targeted) }) },
     { label: t('notificationUi.stats.clicked'), value: stats.clicked },
-    { label: t('notificationUi.stats.ctr'), value: `${ctr(stats)}%`, detail: t('notificationUi.stats.ctrHelp') },
+    { label: t('notificationUi.stats.ctr'), value: formatPercent(ctr(stats), lang), detail: t('notificationUi.stats.ctrHelp') },
   ];
 }

@@ -4,14 +4,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { Segment, page } from '../../../shared/contract';
-import { abbreviateNumber, formatDate, formatNumber, relativeTime } from '../../../shared/format';
+import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, tablePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
-import { useLanguage } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const SegmentPage = page(Segment);
@@ -24,6 +24,7 @@ export function ruleSummary(segment: Pick<Segment, 'rule'>, t: (key: string, par
 
 /** /segment: the saved segments with their last measured size; a new one opens the editor. */
 export function SegmentsPage() {
+  const abbreviate = useAbbreviateNumber();
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
@@ -44,7 +45,7 @@ export function SegmentsPage() {
     ) : (
       <span title={formatNumber(segment.size, lang)}>
         <Text as="span" numeric>
-          {abbreviateNumber(segment.size)}
+          {abbreviate(segment.size)}
         </Text>
       </span>
     );
