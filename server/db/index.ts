@@ -81,9 +81,9 @@ export function openDatabase(config: DatabaseConfig): Db {
  * Why: every commit otherwise waits for an fdatasync of the WAL, and ingestion's groups are many small commits
  * (hundreds a second). On a 2-core machine (tests/bench/ingest.ts, 2026-11-27) the flush usually took 0.13 ms,
  * but about once a second 50–100 ms, and both ingestion lanes' writes of that moment waited for it (timed around
- * each group's write: 50–65 ms at once, every 1.04 s; none over 37 ms without the wait). PostgreSQL's own CPU per
- * single-event request fell from 70–79 µs to 39–40 µs, and single-event requests/s rose from 7,358–8,272 to
- * 8,116–8,722.
+ * each group's write: 50–65 ms at once, every 1.04 s; none over 37 ms without the wait). In alternating runs there,
+ * at the target rates, the batches' 99th percentile was 27–31 ms against 40–41 ms (single events' 36–38 ms either
+ * way), and PostgreSQL's own CPU per single-event request 37–61 µs against 63–79 µs.
  *
  * What it costs: if PostgreSQL itself or its machine crashes, the last fraction of a second of devices' events,
  * sessions and attributes may be lost although their requests were answered 200 (the SDK does not send them
