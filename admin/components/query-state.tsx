@@ -1,5 +1,5 @@
 import { BlockStack, Box, Button, Card, Layout, Page, SkeletonBodyText, SkeletonPage, Text, type PageProps } from '@shopify/polaris';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/api-error';
 import type { ApiQuery } from '../api/use-api-query';
@@ -123,6 +123,29 @@ export function PageSkeleton({ title, backAction, primaryAction, lines = 8, asid
       )}
     </SkeletonPage>
   );
+}
+
+/**
+ * A list's pagination (tablePagination) that never stays past the list's end. When the page shown is past the
+ * last one there is (its last row deleted, here or by someone else; an old link; `?page=99` typed in), the list
+ * goes to its last page, instead of showing the empty state of a list that has rows, with no way back.
+ * `total` is the list's size once loaded, undefined before.
+ */
+export function usePagination(
+  t: (key: string, params?: Record<string, string | number>) => string,
+  pageNumber: number,
+  total: number | undefined,
+  pageSize: number,
+  setPageNumber: (update: (n: number) => number) => void,
+) {
+  const pages = Math.max(1, Math.ceil((total ?? 0) / pageSize));
+  const pastTheEnd = total !== undefined && pageNumber > pages;
+  useEffect(() => {
+    if (pastTheEnd) setPageNumber(() => pages);
+    // setPageNumber may be a new function on every render (a URL's filters): only the numbers decide.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pastTheEnd, pages]);
+  return tablePagination(t, pageNumber, total ?? 0, pageSize, setPageNumber);
 }
 
 /**

@@ -28,7 +28,7 @@ import { ROLE_LABEL_KEYS, sidebarRoutes } from '../../../shared/permissions';
 import { useAppStore } from '../../stores/store';
 import { CreateApplicationModal } from './create-application-modal';
 import { RenameApplicationModal } from './rename-application-modal';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
@@ -107,7 +107,7 @@ export function ApplicationsPage() {
   const query = useMemo(() => ({ page: pageNumber, limit: PAGE_SIZE, q: q || undefined }), [pageNumber, q]);
   const list = useApiQuery('/application', ApplicationPage, query, { showsFailure: true });
   const items = list.data?.items ?? [];
-  const total = list.data?.total ?? 0;
+  const pagination = usePagination(t, pageNumber, list.data?.total, PAGE_SIZE, setPageNumber);
 
   const createAction = {
     content: t('applications.create.open'),
@@ -238,7 +238,7 @@ export function ApplicationsPage() {
                 { title: t('applications.columns.created') },
                 { title: t('applications.columns.clientKey') },
               ]}
-              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>

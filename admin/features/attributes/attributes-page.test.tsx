@@ -78,4 +78,35 @@ describe('the attributes screen', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(writes()).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/attribute/3', body: undefined }]));
   });
+
+  it('goes back to the last page when deleting left its page empty, instead of saying there are none', async () => {
+    // 21 definitions: the 21st alone on page 2.
+    let definitions = Array.from({ length: 21 }, (_, index) => ({ ...vip, id: index + 1, name: `attr_${String(index + 1).padStart(2, '0')}` }));
+    calls = fakeApi(
+      {
+        'GET /api/application/shop_one/attribute': (call) => {
+          const page = Number(call.query.get('page') ?? 1);
+          const limit = Number(call.query.get('limit') ?? 20);
+          return { items: definitions.slice((page - 1) * limit, page * limit), total: definitions.length, page, limit };
+        },
+        'DELETE /api/application/shop_one/attribute/21': () => {
+          definitions = definitions.filter((definition) => definition.id !== 21);
+          return {};
+        },
+      },
+      application,
+    );
+    open();
+    await screen.findByText('attr_01');
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await screen.findByText('attr_21');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete attr_21' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    // Page 2 is now past the end: the list shows page 1, the twenty that are left.
+    expect(await screen.findByText('attr_01')).toBeTruthy();
+    expect(screen.queryByText('attr_21')).toBeNull();
+    expect(screen.queryByText('No attributes yet')).toBeNull();
+    const pages = calls.filter((call) => call.method === 'GET' && call.path.endsWith('/attribute')).map((call) => call.query.get('page'));
+    expect(pages.slice(-2)).toEqual(['2', '1']);
+  });
 });

@@ -8,7 +8,7 @@ import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { PropertyBadge } from '../events/events-page';
 import { AttributeModal, DeleteAttributeModal } from './attribute-modals';
@@ -32,7 +32,7 @@ export function AttributesPage() {
   const base = `/application/${encodeURIComponent(applicationId)}/attribute`;
   const attributes = useApiQuery(base, AttributePage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = attributes.data?.items ?? [];
-  const total = attributes.data?.total ?? 0;
+  const pagination = usePagination(t, pageNumber, attributes.data?.total, PAGE_SIZE, setPageNumber);
 
   function done(message: string) {
     setDialog(null);
@@ -144,7 +144,7 @@ export function AttributesPage() {
                 { title: t('attributes.columns.players'), alignment: 'end' },
                 { title: t('attributes.columns.actions') },
               ]}
-              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>

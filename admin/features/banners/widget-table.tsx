@@ -21,7 +21,7 @@ import { api } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
@@ -85,7 +85,7 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
   const query = useMemo(() => ({ page: pageNumber, limit: PAGE_SIZE, types: types.join(',') }), [pageNumber, types]);
   const list = useApiQuery(base, WidgetPage, query, { showsFailure: true });
   const items = list.data?.items ?? [];
-  const total = list.data?.total ?? 0;
+  const pagination = usePagination(t, pageNumber, list.data?.total, PAGE_SIZE, setPageNumber);
 
   async function setStatus(widget: Widget, on: boolean) {
     setSwitching(widget.id);
@@ -261,7 +261,7 @@ export function WidgetTable({ applicationId, types, editUrl, createUrl, emptyTit
                 { title: t('widgets.list.columns.dates') },
                 { title: t('widgets.list.columns.actions') },
               ]}
-              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>

@@ -84,7 +84,7 @@ export function CampaignPage() {
             {() => (
               <NotificationTable
                 items={items}
-                total={messages.data?.total ?? 0}
+                total={messages.data?.total}
                 page={pageNumber}
                 pageSize={PAGE_SIZE}
                 onPage={setPageNumber}

@@ -8,7 +8,7 @@ import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useAppStore } from '../../stores/store';
 import { NotificationsShell } from '../notifications/notifications-shell';
@@ -32,6 +32,7 @@ export function CampaignsTab() {
   const [creating, setCreating] = useState(false);
   const lang = useLanguage();
   const list = useApiQuery(`/application/${encodeURIComponent(applicationId)}/campaign`, CampaignPage, { page: pageNumber, limit: PAGE_SIZE, q: q || undefined }, { showsFailure: true });
+  const pagination = usePagination(t, pageNumber, list.data?.total, PAGE_SIZE, setPageNumber);
   const items = list.data?.items ?? [];
   const url = (campaign: Campaign) => `/campaign/${campaign.id}`;
 
@@ -134,7 +135,7 @@ export function CampaignsTab() {
                 { title: t('notificationUi.list.columns.ctr'), alignment: 'end' },
                 { title: t('campaignUi.list.columns.created') },
               ]}
-              pagination={tablePagination(t, pageNumber, list.data?.total ?? 0, PAGE_SIZE, setPageNumber)}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>

@@ -6,7 +6,7 @@ import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
@@ -44,7 +44,7 @@ export function EventsPage() {
   const lang = useLanguage();
   const events = useApiQuery(`/application/${encodeURIComponent(applicationId)}/event`, EventPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = events.data?.items ?? [];
-  const total = events.data?.total ?? 0;
+  const pagination = usePagination(t, pageNumber, events.data?.total, PAGE_SIZE, setPageNumber);
   const day = (value: string) => formatDate(value, '{y}-{m}-{d}', { lang });
 
   /** The event's name, marked when the SDK records it by itself. */
@@ -147,7 +147,7 @@ export function EventsPage() {
                 { title: t('events.columns.lastSeen') },
                 { title: t('events.columns.properties') },
               ]}
-              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>

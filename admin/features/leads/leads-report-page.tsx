@@ -29,7 +29,7 @@ import { selectLanguage } from '../../stores/settings-slice';
 import { useAppStore } from '../../stores/store';
 import { ButtonTypeBadge } from '../maxlead/button-types';
 import { downloadLeadsCsv } from './export-leads';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
@@ -81,6 +81,7 @@ export function LeadsReportPage() {
   const clicks = useApiQuery(backwards ? null : `${base}/clicks`, ButtonClicks, range, { showsFailure: true });
   const items = leads.data?.items ?? [];
   const total = leads.data?.total ?? 0;
+  const pagination = usePagination(t, pageNumber, leads.data?.total, PAGE_SIZE, setPageNumber);
   const filtered = from !== '' || to !== '' || source !== '';
 
   function change<T>(setter: (value: T) => void) {
@@ -285,7 +286,7 @@ export function LeadsReportPage() {
                   { title: t('leads.columns.prize') },
                   { title: t('leads.columns.page') },
                 ]}
-                pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+                pagination={pagination}
               >
                 {rows}
               </IndexTable>

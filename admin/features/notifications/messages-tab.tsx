@@ -123,7 +123,7 @@ export function MessagesTab() {
           {() => (
             <NotificationTable
               items={items}
-              total={list.data?.total ?? 0}
+              total={list.data?.total}
               page={filters.page}
               pageSize={PAGE_SIZE}
               onPage={(update) => setFilters(withFilter(filters, 'page', update(filters.page)))}

@@ -5,14 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { type Notification, ctr } from '../../../shared/contract';
 import { formatDate, formatNumber, formatPercent } from '../../../shared/format';
-import { tablePagination } from '../../components/query-state';
+import { usePagination } from '../../components/query-state';
 import { StatusBadge, TypeBadge, titleOf } from './notification-bits';
 import type { NotificationActions } from './use-notification-actions';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 export interface NotificationTableProps {
   items: readonly Notification[];
-  total: number;
+  /** The list's size once loaded, undefined before. */
+  total: number | undefined;
   page: number;
   pageSize: number;
   onPage(update: (page: number) => number): void;
@@ -63,6 +64,7 @@ export function NotificationTable({ items, total, page, pageSize, onPage, loadin
   const { smDown } = useBreakpoints();
   const [, navigate] = useLocation();
   const lang = useLanguage();
+  const pagination = usePagination(t, page, total, pageSize, onPage);
   const date = (value: string | null) => (value ? formatDate(value, '{y}-{m}-{d} {h}:{i}', { lang }) : '');
   const detailUrl = (message: Notification) => `/notification/${message.id}/detail`;
 
@@ -173,7 +175,7 @@ export function NotificationTable({ items, total, page, pageSize, onPage, loadin
         { title: t('notificationUi.list.columns.when') },
         { title: t('notificationUi.list.columns.actions'), hidden: true },
       ]}
-      pagination={tablePagination(t, page, total, pageSize, onPage)}
+      pagination={pagination}
     >
       {rows}
     </IndexTable>

@@ -10,7 +10,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useAppStore } from '../../stores/store';
 import { TypeBadge, typeAvailable } from './notification-bits';
@@ -39,6 +39,7 @@ export function TemplatesTab() {
   const lang = useLanguage();
   const base = `/application/${encodeURIComponent(applicationId)}/template`;
   const list = useApiQuery(base, TemplatePage, { page: pageNumber, limit: PAGE_SIZE, type, q: q || undefined }, { showsFailure: true });
+  const pagination = usePagination(t, pageNumber, list.data?.total, PAGE_SIZE, setPageNumber);
   const items = list.data?.items ?? [];
   const filtered = type !== 'all' || q !== '';
 
@@ -182,7 +183,7 @@ export function TemplatesTab() {
                 { title: t('notificationUi.templates.columns.updated') },
                 { title: t('notificationUi.list.columns.actions'), hidden: true },
               ]}
-              pagination={tablePagination(t, pageNumber, list.data?.total ?? 0, PAGE_SIZE, setPageNumber)}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>

@@ -119,6 +119,25 @@ describe('the player list', () => {
     expect(listCalls().at(-1)?.get('sort')).toBe('session_count');
   });
 
+  it('opens the last page when the address names a page past the end, not an empty list', async () => {
+    // 25 players: two pages of 20. An old link asks for page 9.
+    players = Array.from({ length: 25 }, (_, index) => ({ ...player, id: index + 1, device_id: `v_${String(index + 1).padStart(3, '0')}` }));
+    calls = fakeApi(
+      {
+        'GET /api/application/shop_one/player': (call) => {
+          const page = Number(call.query.get('page') ?? 1);
+          const limit = Number(call.query.get('limit') ?? 20);
+          return { items: players.slice((page - 1) * limit, page * limit), total: players.length, page, limit };
+        },
+      },
+      application,
+    );
+    open('/application/shop_one/player?page=9');
+    expect(await screen.findByRole('link', { name: 'v_021' })).toBeTruthy();
+    expect(screen.getByText('Page 2 of 2')).toBeTruthy();
+    expect(listCalls().map((query) => query.get('page'))).toEqual(['9', '2']);
+  });
+
   it('says no player matches when the filters leave none', async () => {
     open('/application/shop_one/player?country=FR');
     expect(await screen.findByText('No players match')).toBeTruthy();

@@ -22,7 +22,7 @@ import { formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { type PlayerFilterKey, type PlayerFilters, filtersFromSearch, isFiltered, searchOf, withFilter, withoutFilters } from './player-filters';
 import { CODE_FIELDS, Missing, PlatformLabel, SubscribedBadge, countryName, typedCodeName } from './player-bits';
@@ -111,6 +111,7 @@ export function PlayersPage() {
   const players = useApiQuery(`${base}/player`, PlayerPage, { ...filters }, { showsFailure: true });
   const items = players.data?.items ?? [];
   const total = players.data?.total ?? 0;
+  const pagination = usePagination(t, filters.page, players.data?.total, filters.limit, (update) => setFilters({ ...filters, page: update(filters.page) }));
   const filtered = isFiltered(filters);
 
   const set = <K extends PlayerFilterKey>(key: K) => (value: PlayerFilters[K] | undefined) => setFilters(withFilter(filters, key, value));
@@ -355,7 +356,7 @@ export function PlayersPage() {
               sortDirection={filters.order === 'asc' ? 'ascending' : 'descending'}
               defaultSortDirection="descending"
               onSort={onSort}
-              pagination={tablePagination(t, filters.page, total, filters.limit, (update) => setFilters({ ...filters, page: update(filters.page) }))}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>

@@ -9,7 +9,7 @@ import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
@@ -35,7 +35,7 @@ export function SegmentsPage() {
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const segments = useApiQuery(`${base}/segment`, SegmentPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = segments.data?.items ?? [];
-  const total = segments.data?.total ?? 0;
+  const pagination = usePagination(t, pageNumber, segments.data?.total, PAGE_SIZE, setPageNumber);
 
   const size = (segment: Segment) =>
     segment.size === null ? (
@@ -124,7 +124,7 @@ export function SegmentsPage() {
                 { title: t('segments.list.columns.measured') },
                 { title: t('segments.list.columns.updated') },
               ]}
-              pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+              pagination={pagination}
             >
               {rows}
             </IndexTable>

@@ -24,7 +24,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { useAppStore } from '../../stores/store';
 import { EditMemberModal, InviteMemberModal, RemoveMemberModal } from './member-modals';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useLanguage } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
@@ -62,7 +62,7 @@ export function TeamPage() {
   const assignable = useApiQuery(canManage ? `${base}/role` : null, AssignableRoles);
   const choices = assignable.data?.roles ?? [];
   const items = members.data?.items ?? [];
-  const total = members.data?.total ?? 0;
+  const pagination = usePagination(t, pageNumber, members.data?.total, PAGE_SIZE, setPageNumber);
   const applicationName = application?.name ?? applicationId;
   const lang = useLanguage();
 
@@ -205,7 +205,7 @@ export function TeamPage() {
                   { title: t('team.columns.joined') },
                   { title: t('team.columns.actions'), hidden: false },
                 ]}
-                pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+                pagination={pagination}
               >
                 {rows}
               </IndexTable>

@@ -23,7 +23,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { QueryState, tablePagination } from '../../components/query-state';
+import { QueryState, usePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { AttemptResult } from './attempt-result';
 import { AttemptsModal } from './attempts-modal';
@@ -84,6 +84,7 @@ export function WebhooksPage() {
   const webhooks = useApiQuery(base, WebhookPage, { page: pageNumber, limit: PAGE_SIZE }, { showsFailure: true });
   const items = webhooks.data?.items ?? [];
   const total = webhooks.data?.total ?? 0;
+  const pagination = usePagination(t, pageNumber, webhooks.data?.total, PAGE_SIZE, setPageNumber);
   const full = total >= WEBHOOK_MAX_PER_APPLICATION;
 
   function done(message: string) {
@@ -278,7 +279,7 @@ export function WebhooksPage() {
                   { title: t('webhook.columns.lastAttempt') },
                   { title: t('webhook.columns.actions') },
                 ]}
-                pagination={tablePagination(t, pageNumber, total, PAGE_SIZE, setPageNumber)}
+                pagination={pagination}
               >
                 {rows}
               </IndexTable>
