@@ -258,6 +258,9 @@ export function queueContract(c: QueueContractOptions): void {
   it('close() hands back, uncounted, a job still running after the grace period, and one that stopped on the signal', async () => {
     const q = c.queue({ graceMs: 300 });
     const stubborn = deferred();
+    // The polite job listens for the signal: closing before its handler has begun would abort a signal nobody
+    // listens to yet (the rows say "running" from the claim, a moment before the handler is called).
+    const listening = deferred();
     let sawAbort = false;
     q.work(
       'stop',
@@ -266,12 +269,13 @@ export function queueContract(c: QueueContractOptions): void {
           await stubborn.promise; // ignores the signal
         },
         async polite(_payload, context) {
-          await new Promise((_resolve, reject) =>
+          await new Promise((_resolve, reject) => {
             context.signal.addEventListener('abort', () => {
               sawAbort = true;
               reject(context.signal.reason);
-            }),
-          );
+            });
+            listening.resolve();
+          });
         },
       },
       { concurrency: 2 },
@@ -279,6 +283,7 @@ export function queueContract(c: QueueContractOptions): void {
     await q.add('stop', 'stubborn', {});
     await q.add('stop', 'polite', {});
     await waitFor('both running', async () => (await c.held('stop')).filter((job) => job.running).length === 2);
+    await listening.promise;
     const closing = Date.now();
     await q.close();
     expect(Date.now() - closing).toBeLessThan(2_000);
