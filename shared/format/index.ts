@@ -196,21 +196,27 @@ export function relativeTime(
   });
 }
 
-/** k, M, G, T, P, E: powers of 1000 (spec §9). */
 /** The locale whose digit grouping each console language writes numbers with. */
 const NUMBER_LOCALES: Record<Language, string> = { vi: 'vi-VN', en: 'en-US' };
-const numberFormats = new Map<Language, Intl.NumberFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** The language's number format with at most `digits` decimals, made once. */
+function numberFormat(lang: Language, digits: number): Intl.NumberFormat {
+  const key = `${lang}:${digits}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(NUMBER_LOCALES[lang], { maximumFractionDigits: digits })));
+  return format;
+}
 
 /**
  * A number grouped as the console's language writes it, whatever the browser's own locale: 1.234.567,5 in
  * Vietnamese (where a comma is the decimal mark), 1,234,567.5 in English; at most three decimals.
  */
 export function formatNumber(value: number, lang: Language = 'vi'): string {
-  let format = numberFormats.get(lang);
-  if (!format) numberFormats.set(lang, (format = new Intl.NumberFormat(NUMBER_LOCALES[lang])));
-  return format.format(value);
+  return numberFormat(lang, 3).format(value);
 }
 
+/** k, M, G, T, P, E: powers of 1000 (spec §9). */
 const SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'] as const;
 
 /**
@@ -236,17 +242,12 @@ export function abbreviateNumber(n: number, digits = 1, lang?: Language): string
   return `${sign}${lang === 'vi' ? text.replace('.', ',') : text}${SUFFIXES[index]}`;
 }
 
-const percentFormats = new Map<string, Intl.NumberFormat>();
-
 /**
  * A percentage (12.5 for 12.5 %) as the console's language writes it, with at most `digits` decimals: '12,5%'
  * in Vietnamese, '12.5%' in English.
  */
 export function formatPercent(value: number, lang: Language = 'vi', digits = 1): string {
-  const key = `${lang}:${digits}`;
-  let format = percentFormats.get(key);
-  if (!format) percentFormats.set(key, (format = new Intl.NumberFormat(NUMBER_LOCALES[lang], { maximumFractionDigits: digits })));
-  return `${format.format(value)}%`;
+  return `${numberFormat(lang, digits).format(value)}%`;
 }
 
 /** `part` as a percentage of `whole` (formatPercent); 0% when `whole` is 0. */

@@ -2,6 +2,7 @@ import { BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack,
 import { DeleteIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { SpinSlice } from '../../../shared/contract';
+import { formatPercent } from '../../../shared/format';
 import { LookSection, POPUP_POSITIONS } from './appearance-fields';
 import { ColorField, NumberField, useErrorOf } from './form-fields';
 import { ItemListFooter } from './item-controls';
@@ -33,7 +34,6 @@ export function SpinSettingsSection({ settings, onChange, errors, disabled }: Se
   const { t } = useTranslation();
   const lang = useLanguage();
   const errorOf = useErrorOf(errors);
-  const percent = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
   const chances = sliceChances(settings.slices);
   const set = setter(settings, onChange);
 
@@ -100,7 +100,7 @@ export function SpinSettingsSection({ settings, onChange, errors, disabled }: Se
                     <InlineStack gap="300" blockAlign="center">
                       <Text as="span" tone={chance === null ? 'critical' : 'subdued'} fontWeight="semibold">
                         <span data-testid={`slice-chance-${index}`}>
-                          {chance === null ? t('banners.spin.noChance') : t('banners.spin.chance', { percent: percent.format(chance) })}
+                          {chance === null ? t('banners.spin.noChance') : t('banners.spin.chance', { percent: formatPercent(chance, lang) })}
                         </span>
                       </Text>
                       <Button
