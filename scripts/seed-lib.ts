@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { inferValueType, SESSION_IDLE_MINUTES, type AttributeType, type ScalarValue } from '../shared/contract/audience';
 import type { Dialect } from '../server/db';
 import type { Database } from '../server/db/schema';
+import { bumpAudienceEpoch } from '../server/domain/audience-index';
 import { insertRows, type Column, type Row } from '../server/domain/ingest-sql';
 import { EVENT_COLUMNS, upsertEventDefinitions } from '../server/domain/ingest';
 import { defineSdkAttributes } from '../server/domain/players-write';
@@ -353,6 +354,9 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
     [...attributeTypes.entries()].map(([name, type]) => ({ applicationId: app, name, type })),
     at,
   );
+  // A bulk change behind a running server's back: its in-memory audience copy and the dashboard's kept days
+  // start again (audience-index.ts, dashboard.ts).
+  await bumpAudienceEpoch(db, app);
 
   if (cacheSize !== null) await sql.raw(`pragma cache_size = ${Math.trunc(cacheSize)}`).execute(db);
 

@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { AUDIENCE_CHANNELS, PLAYER_PLATFORMS, type Dashboard, type PlayerPlatform } from '../../shared/contract';
 import type { ApplicationContext, Ctx, Services } from '../context';
-import { toCount } from '../db';
+import { toCount, type Database } from '../db';
 import { AppError } from '../errors';
 import { audienceIndexes, type AudienceSummary } from './audience-index';
+import { MAX_PAST_MS } from './ingest';
 import { channelWhere } from './segment-sql';
 
 const DAY_MS = 86_400_000;
@@ -45,23 +46,11 @@ export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: 
   const applicationId = access.application.application_id;
   const period = dashboardPeriod(ctx.s.clock(), query.from, query.to);
 
-  const [audience, active, events] = await Promise.all([
+  const [audience, activeByDay, events] = await Promise.all([
     audienceIndexes(ctx.s)
       .read(applicationId, (index) => index.summary(Date.parse(`${period.from}T00:00:00.000Z`), period.days.length))
       .then((summary) => summary ?? audienceBySql(ctx.s, applicationId, period)),
-    db
-      .selectFrom('player_days')
-      .select((eb) => [
-        'day',
-        eb.fn.countAll<number | string>().as('players'),
-        eb.fn.sum<number | string>('sessions').as('sessions'),
-        eb.fn.sum<number | string>('page_views').as('page_views'),
-      ])
-      .where('application_id', '=', applicationId)
-      .where('day', '>=', period.from)
-      .where('day', '<=', period.to)
-      .groupBy('day')
-      .execute(),
+    activityByDay(ctx.s, access.application, period.days),
     db
       .selectFrom('event_definitions')
       .select(['name', 'count'])
@@ -72,7 +61,6 @@ export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: 
       .execute(),
   ]);
 
-  const activeByDay = new Map(active.map((row) => [row.day, row]));
   return {
     from: period.from,
     to: period.to,
@@ -89,13 +77,95 @@ export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: 
       return {
         day,
         new_players: audience.created[index],
-        active_players: toCount(activity?.players),
-        sessions: toCount(activity?.sessions),
-        page_views: toCount(activity?.page_views),
+        active_players: activity?.players ?? 0,
+        sessions: activity?.sessions ?? 0,
+        page_views: activity?.page_views ?? 0,
       };
     }),
     top_events: events.map((row) => ({ name: row.name, count: toCount(row.count) })),
   };
+}
+
+interface DayActivity {
+  players: number;
+  sessions: number;
+  page_views: number;
+}
+
+/**
+ * Days whose activity ingestion can no longer change: item times are clamped to the last 7 days (clampAt), so a
+ * UTC day that ended more than MAX_PAST_MS ago is final, but for deletions; a day more for other processes'
+ * clocks. A million players' 30 days of player_days are 1.5 million rows, which took PostgreSQL 0.6 s to add up
+ * (tests/bench/player-list.ts); the days before the last nine are added up once and kept in memory.
+ */
+const SETTLED_AFTER_DAYS = Math.ceil(MAX_PAST_MS / DAY_MS) + 2;
+/**
+ * How long kept days are trusted. Deleting players (and every bulk change) bumps the application's audience
+ * epoch, which every process sees with the application on its next call, and which drops its kept days at
+ * once; this bounds only what nothing announces, as rows written straight into the database (a seed).
+ */
+const SETTLED_TTL_MS = 15 * 60_000;
+/** Applications whose days a process keeps; past it the oldest go first. */
+const SETTLED_APPLICATIONS_MAX = 1_000;
+
+interface SettledDays {
+  /** The audience's generation (audience-index.ts `readEpoch`'s meaning): a change drops the days. */
+  epoch: string;
+  until: number;
+  days: Map<string, DayActivity>;
+}
+const settledDays = new WeakMap<Services, Map<string, SettledDays>>();
+
+/**
+ * Active players, sessions and page views on each day (from player_days): settled days (SETTLED_AFTER_DAYS) from
+ * memory, added up on their first request; the recent ones every time.
+ */
+async function activityByDay(
+  s: Services,
+  application: Pick<ApplicationContext['application'], 'application_id' | 'audience_epoch' | 'created_at'>,
+  days: readonly string[],
+): Promise<Map<string, DayActivity>> {
+  const nowMs = s.clock().getTime();
+  const lastSettled = new Date((Math.floor(nowMs / DAY_MS) - SETTLED_AFTER_DAYS) * DAY_MS).toISOString().slice(0, 10);
+  const applicationId = application.application_id;
+  const epoch = `${application.audience_epoch}:${application.created_at}`;
+  let kept = settledDays.get(s);
+  if (!kept) settledDays.set(s, (kept = new Map()));
+  let entry = kept.get(applicationId);
+  if (!entry || entry.epoch !== epoch || entry.until <= nowMs) {
+    kept.delete(applicationId);
+    if (kept.size >= SETTLED_APPLICATIONS_MAX) kept.delete(kept.keys().next().value as string);
+    entry = { epoch, until: nowMs + SETTLED_TTL_MS, days: new Map() };
+    kept.set(applicationId, entry);
+  }
+  const settled = entry.days;
+  const missing = days.filter((day) => day <= lastSettled && !settled.has(day));
+  const recent = days.filter((day) => day > lastSettled);
+  const [older, newer] = await Promise.all([
+    missing.length > 0 ? activityBetween(s.db, applicationId, missing[0], missing[missing.length - 1]) : new Map<string, DayActivity>(),
+    recent.length > 0 ? activityBetween(s.db, applicationId, recent[0], recent[recent.length - 1]) : new Map<string, DayActivity>(),
+  ]);
+  const none: DayActivity = { players: 0, sessions: 0, page_views: 0 };
+  for (const day of missing) settled.set(day, older.get(day) ?? none);
+  return new Map(days.map((day) => [day, settled.get(day) ?? newer.get(day) ?? none]));
+}
+
+/** player_days added up per day, from `from` to `to` (UTC days, both included); days without activity left out. */
+async function activityBetween(db: Kysely<Database>, applicationId: string, from: string, to: string): Promise<Map<string, DayActivity>> {
+  const rows = await db
+    .selectFrom('player_days')
+    .select((eb) => [
+      'day',
+      eb.fn.countAll<number | string>().as('players'),
+      eb.fn.sum<number | string>('sessions').as('sessions'),
+      eb.fn.sum<number | string>('page_views').as('page_views'),
+    ])
+    .where('application_id', '=', applicationId)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .groupBy('day')
+    .execute();
+  return new Map(rows.map((row) => [row.day, { players: toCount(row.players), sessions: toCount(row.sessions), page_views: toCount(row.page_views) }]));
 }
 
 /** The dashboard's figures of now and new players per day by SQL (AudienceIndex.summary's meaning), for audiences not held in memory. */

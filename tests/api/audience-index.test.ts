@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerListQuery, type SegmentCondition, type SegmentRule } from '../../shared/contract';
 import { AudienceIndex, audienceIndexes } from '../../server/domain/audience-index';
@@ -187,6 +188,7 @@ describe('the seed generator (npm run seed)', () => {
     expect(single.filter((player) => minutes(player.first_session_at, player.last_seen_at) > SESSION_IDLE_MINUTES)).toEqual([]);
     expect(players.filter((player) => !(minutes(player.first_session_at, player.last_session_at) >= 0 && minutes(player.last_session_at, player.last_seen_at) >= 0))).toEqual([]);
   });
+
 });
 
 describe('the in-memory audience copy', () => {
@@ -305,6 +307,8 @@ describe('the in-memory audience copy', () => {
     await index.refresh();
     expect(index.count(did('late_commit'), new Date())).toBe(1);
     expect(index.count(did('early_commit'), new Date())).toBe(1);
+    // The ids given here are past the sequence's: move it on, or later inserts would take them again.
+    await sql`select setval(pg_get_serial_sequence('events', 'id'), (select max(id) from events))`.execute(db(server));
   });
 
   it('answers the player list route, current with a tag just added, the dashboard and the attribute list', async () => {
@@ -359,5 +363,25 @@ describe('the in-memory audience copy', () => {
     const after = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, body: { rule } });
     expect(after.body.data.count).toBe(before.body.data.count - 1);
     expect(after.body.data.total).toBe(before.body.data.total - 1);
+  });
+});
+
+// Last: its dashboard calls make the process's copies with the default size threshold (the tests above need 0).
+describe('the seed generator, into a running server', () => {
+  it('shows what it seeds into a running server on its dashboard, past days included', async () => {
+    const seeded = 'seed_into_running';
+    await createApplication(server, owner, seeded, 'Seeded while running');
+    const now = server.clock.now();
+    const from = new Date(now.getTime() - 89 * 86_400_000).toISOString().slice(0, 10);
+    const activeDays = async () => {
+      const answer = await server.call('GET', `/api/application/${seeded}/dashboard?from=${from}&to=${now.toISOString().slice(0, 10)}`, { token: owner.token });
+      return (answer.body.data.days as { active_players: number }[]).reduce((total, day) => total + day.active_players, 0);
+    };
+    // Read once before: the dashboard keeps the days that ingestion can no longer change.
+    expect(await activeDays()).toBe(0);
+    await seedAudience(db(server), server.dialect, { applicationId: seeded, players: 300, eventsPerPlayer: 5, seed: 12, now });
+    const rows = await db(server).selectFrom('player_days').select((eb) => eb.fn.countAll().as('n')).where('application_id', '=', seeded).where('day', '>=', from).executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBeGreaterThan(300);
+    expect(await activeDays()).toBe(Number(rows.n));
   });
 });

@@ -91,6 +91,24 @@ describe('GET /dashboard', () => {
     ]);
   });
 
+  it('keeps days that can no longer change, and drops them when a player is deleted', async () => {
+    // Day -33 (not read before) is settled, since item times are clamped to the last week: it is added up on
+    // its first read, then served from memory.
+    const player = await insertPlayer(server, APP, 'dash-settled', { created_at: at(-60) });
+    await db(server).insertInto('player_days').values({ application_id: APP, day: day(-33), player_id: player, sessions: 4, page_views: 6, events: 1 }).execute();
+    const dayOf = async (offset: number) => {
+      const { data } = (await server.call('GET', url(`?from=${day(-35)}&to=${today}`), { token: owner.token })).body;
+      return data.days.find((entry: { day: string }) => entry.day === day(offset));
+    };
+    expect(await dayOf(-33)).toEqual({ day: day(-33), new_players: 0, active_players: 1, sessions: 4, page_views: 6 });
+    // Deleting the player, in the console, takes its activity away at once, from every process's kept days.
+    expect((await server.call('DELETE', `/api/application/${APP}/player/${player}`, { token: owner.token })).status).toBe(200);
+    expect(await dayOf(-33)).toEqual({ day: day(-33), new_players: 0, active_players: 0, sessions: 0, page_views: 0 });
+    // Recent days are added up on every call.
+    await db(server).insertInto('player_days').values({ application_id: APP, day: day(-1), player_id: await insertPlayer(server, APP, 'dash-recent'), sessions: 1, page_views: 2, events: 0 }).execute();
+    expect(await dayOf(-1)).toMatchObject({ active_players: 1, sessions: 1, page_views: 2 });
+  });
+
   it('refuses a period ending before it starts, longer than a year, or an impossible day', async () => {
     for (const query of [`?from=${day(0)}&to=${day(-1)}`, `?from=${day(-400)}&to=${day(0)}`, '?from=2025-02-30&to=2025-03-01']) {
       const answer = await server.call('GET', url(query), { token: owner.token, lang: 'en' });
