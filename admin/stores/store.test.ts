@@ -153,6 +153,16 @@ describe('the visited views', () => {
     expect(store.getState().visitedViews).toEqual([{ ...list, path: '/application?q=shop' }]);
   });
 
+  it('takes a path with a trailing slash for the same page', () => {
+    const store = createAppStore();
+    const dashboard = { path: '/application/shop_one', title: 'menu.dashboard', applicationId: 'shop_one' };
+    store.getState().addVisitedView(dashboard);
+    store.getState().addVisitedView({ ...dashboard, path: '/application/shop_one/?period=90' });
+    expect(store.getState().visitedViews).toEqual([{ ...dashboard, path: '/application/shop_one/?period=90' }]);
+    store.getState().removeVisitedView('/application/shop_one');
+    expect(store.getState().visitedViews).toEqual([]);
+  });
+
   it('removes one, removes the others, removes all', () => {
     const store = createAppStore();
     for (const view of [list, team, password]) store.getState().addVisitedView(view);

@@ -21,10 +21,13 @@ export interface VisitedViewsSlice {
   removeAllVisitedViews(): void;
 }
 
-/** Two paths are the same page when they differ only by their query. */
-function samePage(a: string, b: string): boolean {
-  return a.split('?')[0] === b.split('?')[0];
+/** Two paths are the same page when they differ only by their query or a trailing slash. */
+export function samePage(a: string, b: string): boolean {
+  return pageOf(a) === pageOf(b);
 }
+
+/** The path without its query and trailing slashes (`/` stays `/`). */
+const pageOf = (path: string) => path.split('?')[0].replace(/(.)\/+$/, '$1');
 
 export const createVisitedViewsSlice: StateCreator<AppState, [], [], VisitedViewsSlice> = (set) => ({
   visitedViews: [],

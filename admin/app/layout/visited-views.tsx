@@ -5,16 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { RouterLink } from '../../components/router-link';
 import { useAppStore } from '../../stores/store';
-import type { VisitedView } from '../../stores/visited-views-slice';
+import { samePage, type VisitedView } from '../../stores/visited-views-slice';
 import { HOME_PATH } from '../guard';
 
 export interface VisitedViewsProps {
   /** The current page, path and query, as the views store it. */
   current: string;
-}
-
-function pathOf(fullPath: string): string {
-  return fullPath.split('?')[0];
 }
 
 /** The tab bar of visited views (spec §2, §4): each page's title; close, refresh, close others, close all. */
@@ -24,7 +20,6 @@ export function VisitedViews({ current }: VisitedViewsProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const views = useAppStore((state) => state.visitedViews);
   const { removeVisitedView, removeOtherVisitedViews, removeAllVisitedViews } = useAppStore.getState();
-  const currentPath = pathOf(current);
 
   const label = (view: VisitedView) => {
     const title = t(view.title);
@@ -36,7 +31,7 @@ export function VisitedViews({ current }: VisitedViewsProps) {
   function close(view: VisitedView) {
     const remaining = views.filter((other) => other.path !== view.path);
     removeVisitedView(view.path);
-    if (pathOf(view.path) === currentPath) navigate(`~${remaining.at(-1)?.path ?? HOME_PATH}`);
+    if (samePage(view.path, current)) navigate(`~${remaining.at(-1)?.path ?? HOME_PATH}`);
   }
 
   // Re-enters the page through /redirect so its screen mounts again and reloads its data.
@@ -60,7 +55,7 @@ export function VisitedViews({ current }: VisitedViewsProps) {
     <nav className="nudge-tabs" aria-label={t('layout.visitedViews')}>
       <ul className="nudge-tabs-list">
         {views.map((view) => {
-          const active = pathOf(view.path) === currentPath;
+          const active = samePage(view.path, current);
           const text = label(view);
           return (
             <li key={view.path} className="nudge-tab" data-active={active ? 'true' : 'false'}>

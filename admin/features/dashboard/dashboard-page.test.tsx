@@ -91,7 +91,10 @@ describe('the dashboard', () => {
     expect(asked()[0].get('from')).toBe(periodRange(30).from);
     fireEvent.click(screen.getByRole('button', { name: '7 days' }));
     await waitFor(() => expect(asked().at(-1)?.get('from')).toBe(periodRange(7).from));
-    expect(view.location()).toBe('/application/shop_one/?period=7');
+    // The application's own address, without a slash added: one page, one tab.
+    expect(view.location()).toBe('/application/shop_one?period=7');
+    fireEvent.click(screen.getByRole('button', { name: '30 days' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one'));
   });
 
   it('shows a new application how to install the script, with its own client key', async () => {

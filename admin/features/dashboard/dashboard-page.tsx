@@ -15,12 +15,13 @@ import {
 import { ClipboardIcon } from '@shopify/polaris-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { Dashboard } from '../../../shared/contract';
 import { formatDate, formatShare } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
+import { useReplaceQuery } from '../../app/use-replace-query';
 import { copyText } from '../../components/clipboard';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { TimeChart } from '../../components/time-chart';
@@ -121,7 +122,7 @@ export function DashboardPage() {
   const { t } = useTranslation();
   const { applicationId, application } = useCurrentApplication();
   const search = useSearch();
-  const [location, navigate] = useLocation();
+  const replaceQuery = useReplaceQuery();
   const period = periodOf(search);
   const lang = useLanguage();
   const range = periodRange(period);
@@ -137,7 +138,7 @@ export function DashboardPage() {
         <Button
           key={days}
           pressed={period === days}
-          onClick={() => navigate(`${location}${days === DEFAULT_PERIOD ? '' : `?period=${days}`}`, { replace: true })}
+          onClick={() => replaceQuery(days === DEFAULT_PERIOD ? '' : `period=${days}`)}
         >
           {t('dashboard.period', { count: days })}
         </Button>

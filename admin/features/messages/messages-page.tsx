@@ -1,11 +1,12 @@
 import { BlockStack, Box, Card, ChoiceList, EmptySearchResult, EmptyState, Filters, IndexTable, InlineStack, Link, Page, Tag, Text, useBreakpoints } from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { DELIVERY_STATUSES, Delivery, DeliveryPage, type DeliveryStatus, Notification } from '../../../shared/contract';
 import { formatDate } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
+import { useReplaceQuery } from '../../app/use-replace-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -65,11 +66,11 @@ export function MessagesPage() {
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const search = useSearch();
-  const [location, navigate] = useLocation();
+  const replaceQuery = useReplaceQuery();
   const filters = useMemo(() => logFiltersFrom(search), [search]);
   const setFilters = (next: MessageLogFilters) => {
     const query = logSearchOf(next);
-    navigate(`${location}${query ? `?${query}` : ''}`, { replace: true });
+    replaceQuery(query);
   };
   const [text, setText] = useState(filters.q);
   const settled = useDebouncedValue(text.trim(), 400);

@@ -1,11 +1,12 @@
 import { Card, ChoiceList, EmptySearchResult, EmptyState, Filters } from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { NOTIFICATION_SOURCES, NOTIFICATION_STATUSES, NOTIFICATION_TYPES, Notification, page } from '../../../shared/contract';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
+import { useReplaceQuery } from '../../app/use-replace-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -23,11 +24,11 @@ const NotificationPage = page(Notification);
 /** The filters kept in the address, so a reload or a shared link shows the same list. */
 function useFilters(): [NotificationFilters, (next: NotificationFilters) => void] {
   const search = useSearch();
-  const [location, navigate] = useLocation();
+  const replaceQuery = useReplaceQuery();
   const filters = useMemo(() => filtersFromSearch(search), [search]);
   const setFilters = (next: NotificationFilters) => {
     const query = searchOf(next);
-    navigate(`${location}${query ? `?${query}` : ''}`, { replace: true });
+    replaceQuery(query);
   };
   return [filters, setFilters];
 }

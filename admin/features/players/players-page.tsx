@@ -16,11 +16,12 @@ import {
 } from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { DEVICE_TYPES, PLAYER_PLATFORMS, Player, page } from '../../../shared/contract';
 import { formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
+import { useReplaceQuery } from '../../app/use-replace-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, usePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
@@ -79,11 +80,11 @@ function TextFilter({
 /** The player list's filters, kept in the URL's query so a reload or a shared link shows the same list. */
 function usePlayerFilters(): [PlayerFilters, (next: PlayerFilters) => void] {
   const search = useSearch();
-  const [location, navigate] = useLocation();
+  const replaceQuery = useReplaceQuery();
   const filters = useMemo(() => filtersFromSearch(search), [search]);
   const setFilters = (next: PlayerFilters) => {
     const query = searchOf(next);
-    navigate(`${location}${query ? `?${query}` : ''}`, { replace: true });
+    replaceQuery(query);
   };
   return [filters, setFilters];
 }
