@@ -969,10 +969,19 @@ function byCount(candidates: Int32Array | null, n: number, counts: Uint32Array, 
   return out.subarray(0, k);
 }
 
-/** The copy's generation: bumped by deletions and bulk changes; the creation time tells a re-created application apart. */
+/**
+ * The generation of an application's audience: bumped by deletions and bulk changes; the creation time tells a
+ * re-created application apart. What is kept from the audience (this copy, the dashboard's settled days) is
+ * dropped when it changes.
+ */
+export function audienceEpochOf(application: { audience_epoch: number; created_at: string }): string {
+  return `${application.audience_epoch}:${application.created_at}`;
+}
+
+/** The copy's generation now (audienceEpochOf), 'none' for an application that is gone. */
 async function readEpoch(db: Kysely<Database>, applicationId: string): Promise<string> {
   const row = await db.selectFrom('applications').select(['audience_epoch', 'created_at']).where('application_id', '=', applicationId).executeTakeFirst();
-  return row ? `${row.audience_epoch}:${row.created_at}` : 'none';
+  return row ? audienceEpochOf(row) : 'none';
 }
 
 /** Deletions and bulk changes call this in their transaction: every process's copy is rebuilt. */

@@ -3,7 +3,7 @@ import { AUDIENCE_CHANNELS, PLAYER_PLATFORMS, type Dashboard, type PlayerPlatfor
 import type { ApplicationContext, Ctx, Services } from '../context';
 import { toCount, type Database } from '../db';
 import { AppError } from '../errors';
-import { audienceIndexes, type AudienceSummary } from './audience-index';
+import { audienceEpochOf, audienceIndexes, type AudienceSummary } from './audience-index';
 import { MAX_PAST_MS } from './ingest';
 import { channelWhere } from './segment-sql';
 
@@ -109,7 +109,7 @@ const SETTLED_TTL_MS = 15 * 60_000;
 const SETTLED_APPLICATIONS_MAX = 1_000;
 
 interface SettledDays {
-  /** The audience's generation (audience-index.ts `readEpoch`'s meaning): a change drops the days. */
+  /** The audience's generation (audienceEpochOf): a change drops the days. */
   epoch: string;
   until: number;
   days: Map<string, DayActivity>;
@@ -128,7 +128,7 @@ async function activityByDay(
   const nowMs = s.clock().getTime();
   const lastSettled = new Date((Math.floor(nowMs / DAY_MS) - SETTLED_AFTER_DAYS) * DAY_MS).toISOString().slice(0, 10);
   const applicationId = application.application_id;
-  const epoch = `${application.audience_epoch}:${application.created_at}`;
+  const epoch = audienceEpochOf(application);
   let kept = settledDays.get(s);
   if (!kept) settledDays.set(s, (kept = new Map()));
   let entry = kept.get(applicationId);

@@ -188,7 +188,6 @@ describe('the seed generator (npm run seed)', () => {
     expect(single.filter((player) => minutes(player.first_session_at, player.last_seen_at) > SESSION_IDLE_MINUTES)).toEqual([]);
     expect(players.filter((player) => !(minutes(player.first_session_at, player.last_session_at) >= 0 && minutes(player.last_session_at, player.last_seen_at) >= 0))).toEqual([]);
   });
-
 });
 
 describe('the in-memory audience copy', () => {
