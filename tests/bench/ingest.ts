@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -188,6 +189,33 @@ function writtenSoFar(): { bytes: number; calls: number } | null {
 }
 const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
+/**
+ * The server process's own stalls while `run` goes: how late its event loop ran (p99 and the longest, ms) and the
+ * garbage collector's pauses (their total and the longest, ms). Beside (c)'s p99: a stall of the event loop holds
+ * every request behind it, and at the target rate the queue it leaves takes several times as long to drain.
+ */
+async function withStalls<T>(run: () => Promise<T>): Promise<{ result: T; stalls: string }> {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  const pauses: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push(entry.duration);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  loop.enable();
+  try {
+    const result = await run();
+    const ms = (ns: number) => (ns / 1e6).toFixed(1);
+    const gcTotal = pauses.reduce((sum, pause) => sum + pause, 0);
+    return {
+      result,
+      stalls: `server event loop late p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms; GC ${pauses.length} pauses, ${gcTotal.toFixed(0)} ms in all, longest ${Math.max(0, ...pauses).toFixed(1)} ms`,
+    };
+  } finally {
+    loop.disable();
+    observer.disconnect();
+  }
+}
+
 async function benchOne(label: string, env: Record<string, string>): Promise<boolean> {
   const dataDir = mkdtempSync(join(tmpdir(), 'nudge-bench-ingest-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', SECRET_KEY: 'bench-secret', PORT: '0', HOST: '127.0.0.1', STATIC_DIR: join(dataDir, 'none'), ...env });
@@ -224,8 +252,8 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     const singleDatabaseMs = database();
     const written2 = writtenSoFar();
     // At the target rates (PACED).
-    const batchPaced = await load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, prefix: 'batchpaced', ...PACED.batch });
-    const singlePaced = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, prefix: 'singlepaced', ...PACED.single });
+    const { result: batchPaced, stalls: batchStalls } = await withStalls(() => load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, prefix: 'batchpaced', ...PACED.batch }));
+    const { result: singlePaced, stalls: singleStalls } = await withStalls(() => load({ port, key: clientKey, mode: 'single', seconds: SECONDS, prefix: 'singlepaced', ...PACED.single }));
     const memoryAfter = memory();
 
     const count = async (prefix: string) =>
@@ -287,6 +315,7 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     console.log(
       `(c) at the target rates: ${paced(batchPaced, 'batches', PACED.batch.rate)}; ${paced(singlePaced, 'single events', PACED.single.rate)} — p99 ≤ ${TARGETS.p99Ms} ms in both: ${mark(checks.p99)}`,
     );
+    console.log(`(c) stalls: batches: ${batchStalls}; single events: ${singleStalls}`);
     console.log(`every answer 200: ${mark(checks.errors)}`);
     console.log(
       `none lost: stored ${f(storedBatch)} / acknowledged ${f(batch.acknowledged)} (batches), ${f(storedSingle)} / ${f(single.acknowledged)} (single), ${f(storedPaced)} / ${f(batchPaced.acknowledged + singlePaced.acknowledged)} (at the target rates): ${mark(checks.lost)}`,
