@@ -82,6 +82,15 @@ export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?
 export const PICKER_MAX = 10 * PAGE_LIMIT_MAX;
 
 /**
+ * A picker's choices: the items `useAllPages` loaded when they are the whole list, undefined while it loads or when
+ * the list is longer than PICKER_MAX. A picker holding only the first PICKER_MAX would leave the rest impossible to
+ * choose; without a list the names are typed instead, as for a role that may not list them.
+ */
+export function wholeList<T>(data: { items: T[]; total: number } | undefined): T[] | undefined {
+  return data && data.items.length >= data.total ? data.items : undefined;
+}
+
+/**
  * Every item of a paged list, for a picker (segments, attributes, events, campaigns, templates), loaded page
  * after page of the API's largest page until the list ends or PICKER_MAX items are in, so an application with
  * more than one page of them can still choose the last. `total` is the list's own total, more than `items` only

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AttributeDefinition, EventDefinition, type Notification, Segment, type NotificationType, page } from '../../../shared/contract';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
-import { useAllPages } from '../../api/use-api-query';
+import { useAllPages, wholeList } from '../../api/use-api-query';
 import { useAppStore } from '../../stores/store';
 import { checkRule } from '../segments/segment-editor-model';
 import { LiveCountLine, SegmentEditor } from '../segments/segment-editor';
@@ -40,7 +40,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
   const segments = useAllPages(maySegment ? `${base}/segment` : null, SegmentPage);
   const attributes = useAllPages(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition));
   const events = useAllPages(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition));
-  const eventNames = useMemo(() => events.data?.items.map((event) => event.name), [events.data]);
+  const eventNames = useMemo(() => wholeList(events.data)?.map((event) => event.name), [events.data]);
   const [filtersTouched, setFiltersTouched] = useState(false);
 
   const check = useMemo(() => checkRule(draft.filters), [draft.filters]);
@@ -101,7 +101,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
               }}
               check={check}
               showAllErrors={showAllErrors || filtersTouched}
-              attributes={attributes.data?.items}
+              attributes={wholeList(attributes.data)}
               events={eventNames}
             />
           </Box>

@@ -19,6 +19,8 @@ const writes = () => writesOf(calls).filter((call) => call.path !== COUNT);
 let holdCounts = false;
 /** How many attributes the application has (vip and note_001…). */
 let attributeCount = 1;
+/** How many event names the application has (purchase and event_0001…). */
+let eventCount = 1;
 
 const saved: SegmentDetail = {
   id: 7,
@@ -39,6 +41,7 @@ beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['manager'] });
   holdCounts = false;
   attributeCount = 1;
+  eventCount = 1;
   calls = fakeApi(
     {
       'GET /api/application/shop_one/attribute': (call) => {
@@ -51,9 +54,14 @@ beforeEach(() => {
         const limit = Number(call.query.get('limit') ?? 20);
         return { items: all.slice((pageNumber - 1) * limit, pageNumber * limit), total: all.length, page: pageNumber, limit };
       },
-      'GET /api/application/shop_one/event': () => {
-        const items = [{ name: 'purchase', count: 10, first_seen_at: '2025-01-01', last_seen_at: '2025-03-01', properties: {} }];
-        return { items, total: 1, page: 1, limit: 100 };
+      'GET /api/application/shop_one/event': (call) => {
+        const all = Array.from({ length: eventCount }, (_, index) => ({
+          ...{ count: 10, first_seen_at: '2025-01-01', last_seen_at: '2025-03-01', properties: {} },
+          name: index === 0 ? 'purchase' : `event_${String(index).padStart(4, '0')}`,
+        }));
+        const pageNumber = Number(call.query.get('page') ?? 1);
+        const limit = Number(call.query.get('limit') ?? 20);
+        return { items: all.slice((pageNumber - 1) * limit, pageNumber * limit), total: all.length, page: pageNumber, limit };
       },
       [`POST ${COUNT}`]: async (call) => {
         const signal = call.signal as AbortSignal;
@@ -259,6 +267,21 @@ describe('the segment editor', () => {
       ['1', '100'],
       ['2', '100'],
     ]);
+  });
+
+  it('has event names typed when the application has more than a picker holds, so the ones past it can be chosen too', async () => {
+    eventCount = 1_001;
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'event' } });
+    // Ten pages of the API's largest, 1,000 names: the list stops there, one short.
+    await waitFor(() => expect(calls.filter((call) => call.path === '/api/application/shop_one/event')).toHaveLength(10));
+    // Let the last page's answer land, then look: while the list loads the field is typed too.
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    const field = within(row('1.1')).getByLabelText('Condition 1.1: event') as HTMLInputElement;
+    expect(field.tagName).toBe('INPUT');
+    fireEvent.change(field, { target: { value: 'event_1000' } });
+    expect(field.value).toBe('event_1000');
   });
 
   it('writes the live count as the console language does, whatever the browser: 1.234 in Vietnamese, 1,234 in English', async () => {

@@ -8,7 +8,7 @@ import { AttributeDefinition, EventDefinition, SegmentBody, SegmentDetail, page 
 import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
-import { useAllPages, useApiQuery } from '../../api/use-api-query';
+import { useAllPages, useApiQuery, wholeList } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
@@ -53,7 +53,7 @@ export function SegmentPage() {
   // Attribute and event lists need their own areas (spec §6); without them names are typed instead.
   const attributes = useAllPages(canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition));
   const events = useAllPages(canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition));
-  const eventNames = useMemo(() => events.data?.items.map((event) => event.name), [events.data]);
+  const eventNames = useMemo(() => wholeList(events.data)?.map((event) => event.name), [events.data]);
 
   const [name, setName] = useState('');
   const [rule, setRule] = useState<DraftRule>(emptyRule);
@@ -168,7 +168,7 @@ export function SegmentPage() {
                 onChange={setRule}
                 check={check}
                 showAllErrors={showAllErrors}
-                attributes={attributes.data?.items}
+                attributes={wholeList(attributes.data)}
                 events={eventNames}
               />
             </SectionCard>
