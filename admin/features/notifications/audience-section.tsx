@@ -2,8 +2,10 @@ import { Banner, BlockStack, Box, Checkbox, FormLayout, Select, Text } from '@sh
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AttributeDefinition, EventDefinition, type Notification, Segment, type NotificationType, page } from '../../../shared/contract';
+import { formatNumber } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useAllPages, wholeList } from '../../api/use-api-query';
+import { useLanguage } from '../../app/i18n';
 import { useAppStore } from '../../stores/store';
 import { checkRule } from '../segments/segment-editor-model';
 import { LiveCountLine, SegmentEditor } from '../segments/segment-editor';
@@ -34,6 +36,7 @@ export interface AudienceSectionProps {
  */
 export function AudienceSection({ applicationId, type, draft, savedSegment, onChange, problems, showAllErrors, disabled }: AudienceSectionProps) {
   const { t } = useTranslation();
+  const lang = useLanguage();
   const roles = useAppStore((state) => state.roles);
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const maySegment = canAccessRoute(roles, { roles: AREA_ROLES.segments });
@@ -57,12 +60,20 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
     { value: '', label: t('notificationUi.audience.everyone', { channel }) },
     ...(segments.data?.items ?? []).map((segment) => ({ value: String(segment.id), label: segment.name })),
   ];
-  // A message saved with a segment this list doesn't show (beyond the first 100, or no access) keeps it, by name;
+  // A message saved with a segment this list doesn't show (past the list's first PICKER_MAX, or no access) keeps it, by name;
   // one deleted since says so (sending it is refused until another audience is chosen).
   if (draft.segmentId !== null && !options.some((option) => option.value === String(draft.segmentId))) {
     const label = savedSegment?.id === draft.segmentId ? savedSegment.name : t('notificationUi.audience.segmentDeleted', { id: draft.segmentId });
     options.push({ value: String(draft.segmentId), label });
   }
+
+  // Past PICKER_MAX the list is cut (useAllPages): say so rather than let the oldest segments vanish silently.
+  const cut = segments.data && segments.data.total > segments.data.items.length ? segments.data : null;
+  const segmentsHelp = !maySegment
+    ? t('notificationUi.audience.noSegmentAccess')
+    : cut
+      ? t('notificationUi.audience.segmentsCut', { shown: formatNumber(cut.items.length, lang), total: formatNumber(cut.total, lang) })
+      : undefined;
 
   return (
     <SectionCard title={t('notificationUi.audience.title')} help={t('notificationUi.audience.help', { channel })}>
@@ -73,7 +84,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
           value={draft.segmentId === null ? '' : String(draft.segmentId)}
           onChange={(value) => onChange({ segmentId: value === '' ? null : Number(value) })}
           disabled={disabled || !maySegment}
-          helpText={maySegment ? undefined : t('notificationUi.audience.noSegmentAccess')}
+          helpText={segmentsHelp}
           error={problemText(t, problems['audience.segment_id'])}
         />
         <TagsField

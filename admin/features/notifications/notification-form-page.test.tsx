@@ -241,6 +241,34 @@ describe('the create form', () => {
     expect(select.selectedOptions[0].textContent).toBe('Lapsed VIP buyers');
   });
 
+  it('says when the segment list holds only the newest of more segments than a picker loads', async () => {
+    const segment = (id: number) => ({
+      ...{ rule: { any: [{ all: [{ kind: 'tag', op: 'has', tag: 'vip' }] }] }, size: null, measured_at: null },
+      ...{ id, name: `Segment ${id}`, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' },
+    });
+    start({
+      'GET /api/application/shop_one/segment': (call) => {
+        const pageNumber = Number(call.query.get('page'));
+        const limit = Number(call.query.get('limit'));
+        const ids = Array.from({ length: limit }, (_, index) => 1_234 - ((pageNumber - 1) * limit + index)).filter((id) => id > 0);
+        return { items: ids.map(segment), total: 1_234, page: pageNumber, limit };
+      },
+    });
+    open('/application/shop_one/notification/web_push');
+    expect(await screen.findByText('The list holds the newest 1,000 of 1,234 segments.')).toBeTruthy();
+    const select = screen.getByLabelText('Segment') as HTMLSelectElement;
+    // Everyone, then the 1,000 loaded.
+    expect(select.options).toHaveLength(1_001);
+  });
+
+  it('says nothing of the kind when every segment is in the list', async () => {
+    start({ 'GET /api/application/shop_one/segment': () => pageOf([]) });
+    open('/application/shop_one/notification/web_push');
+    await screen.findByLabelText('Heading');
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByText(/The list holds the newest/)).toBeNull();
+  });
+
   it('says a saved segment was deleted, rather than showing a bare number', async () => {
     const draft = message({ id: 42, status: 'new', send_at: null, audience: { segment_id: 313, filters: null, tags: [] }, audience_segment: null });
     start({ 'GET /api/application/shop_one/notification/42': () => draft });
