@@ -238,6 +238,16 @@ describe('the audience of a shop', () => {
       .toEqual(['Gold carts:2']);
     await resize(page, PHONE);
     await shot(page, 'audience-segment-en-375');
+    await resize(page, DESKTOP);
+
+    // From the saved segment, a message to it: the type, then its form with the segment as the audience.
+    await page.getByRole('button', { name: 'Send a message' }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'New Web push' }).click();
+    await page.waitForURL(/\/notification\/web_push\?segment_id=\d+$/);
+    const audience = page.getByLabel('Segment', { exact: true });
+    await expect.poll(async () => audience.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe('Gold carts');
+    await page.getByText(`${direct.n} of ${total} players`).first().waitFor({ timeout: 15_000 });
+    await shot(page, 'audience-segment-message-en');
     await merchant.context.close();
   });
 

@@ -255,7 +255,7 @@ describe('the create form', () => {
       },
     });
     open('/application/shop_one/notification/web_push');
-    expect(await screen.findByText('The list holds the newest 1,000 of 1,234 segments.')).toBeTruthy();
+    expect(await screen.findByText('The list holds the newest 1,000 of 1,234 segments; to send to an older one, open it in Segmentation and choose Send a message.')).toBeTruthy();
     const select = screen.getByLabelText('Segment') as HTMLSelectElement;
     // Everyone, then the 1,000 loaded.
     expect(select.options).toHaveLength(1_001);
@@ -267,6 +267,29 @@ describe('the create form', () => {
     await screen.findByLabelText('Heading');
     await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.queryByText(/The list holds the newest/)).toBeNull();
+  });
+
+  it("starts a new message to the segment it was opened for (a segment page's Send a message), named even when the list doesn't include it", async () => {
+    start({ 'GET /api/application/shop_one/segment/312': () => ({ id: 312, name: 'Lapsed VIP buyers', rule: { any: [{ all: [{ kind: 'tag', op: 'has', tag: 'vip' }] }] }, size: 40, measured_at: null, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z', sizes: [] }) });
+    open('/application/shop_one/notification/web_push?segment_id=312');
+    const select = (await screen.findByLabelText('Segment')) as HTMLSelectElement;
+    expect(select.value).toBe('312');
+    expect(select.selectedOptions[0].textContent).toBe('Lapsed VIP buyers');
+    type('Heading', 'Tết sale');
+    type('Message', 'Everything 30% off');
+    type('Link', 'https://shop.example.vn/sale');
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Send now' })[0]);
+    });
+    await waitFor(() => expect(posted()).toHaveLength(1));
+    expect((posted()[0].body as NotificationInput).audience.segment_id).toBe(312);
+  });
+
+  it('names a segment deleted before its message was started as deleted, not as a bare number', async () => {
+    start();
+    open('/application/shop_one/notification/web_push?segment_id=313');
+    const select = (await screen.findByLabelText('Segment')) as HTMLSelectElement;
+    expect(select.selectedOptions[0].textContent).toBe('Deleted segment (#313)');
   });
 
   it('says a saved segment was deleted, rather than showing a bare number', async () => {

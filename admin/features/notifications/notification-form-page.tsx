@@ -13,7 +13,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, useLocation, useSearch } from 'wouter';
-import { Campaign, Notification, type NotificationType, Template, isEditable, page } from '../../../shared/contract';
+import { Campaign, Notification, type NotificationType, Segment, Template, isEditable, page } from '../../../shared/contract';
 import { formatDate } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
@@ -57,7 +57,7 @@ function formPath(applicationId: string, type: NotificationType, search: string)
 
 /**
  * /notification/:type: a new message of a type (`?campaign_id=` in a campaign, `?template_id=` from a template,
- * `?copy=` from another message), or a saved draft or scheduled message (`?id=`). Content by type, audience,
+ * `?segment_id=` to a segment, `?copy=` from another message), or a saved draft or scheduled message (`?id=`). Content by type, audience,
  * schedule and expiry on the left; the preview beside them (under them on a phone).
  */
 export function NotificationFormPage({ type }: { type: NotificationType }) {
@@ -70,6 +70,10 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
   const sourceId = editId ?? copyId;
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const source = useApiQuery(sourceId !== null ? `${base}/notification/${sourceId}` : null, Notification, undefined, { showsFailure: true });
+  // A new message to a segment (its page's "Send a message"): the segment's name, which the audience's list may
+  // not hold (it loads the newest PICKER_MAX). One deleted meanwhile is named so, and sending is refused.
+  const segmentId = sourceId === null ? recordId(params.get('segment_id')) : null;
+  const segment = useApiQuery(segmentId !== null ? `${base}/segment/${segmentId}` : null, Segment);
 
   if (sourceId !== null && source.error && !source.data) {
     return (
@@ -85,22 +89,27 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
       <PageSkeleton backAction primaryAction lines={10} aside={6} />
     );
   }
+  if (segmentId !== null && !segment.data && !segment.error) {
+    return (
+      <PageSkeleton backAction primaryAction lines={10} aside={6} />
+    );
+  }
   // A saved message opens in its own type's form.
   if (source.data && source.data.type !== type) return <Redirect to={`/notification/${source.data.type}?${search}`} replace />;
 
   const initial = source.data
     ? draftOf(source.data, { copy: copyId !== null })
-    : { ...newDraft(type), campaignId: recordId(params.get('campaign_id')), templateId: recordId(params.get('template_id')) };
+    : { ...newDraft(type), campaignId: recordId(params.get('campaign_id')), templateId: recordId(params.get('template_id')), segmentId };
   return (
     <NotificationForm
-      key={`${type}:${editId ?? ''}:${copyId ?? ''}`}
+      key={`${type}:${editId ?? ''}:${copyId ?? ''}:${segmentId ?? ''}`}
       type={type}
       applicationId={applicationId}
       appName={application?.name ?? ''}
       activePlatforms={application?.platforms}
       initial={initial}
       saved={editId !== null ? source.data : undefined}
-      savedSegment={source.data?.audience_segment ?? null}
+      savedSegment={source.data?.audience_segment ?? (segment.data ? { id: segment.data.id, name: segment.data.name } : null)}
       base={base}
       leavePath={formPath(applicationId, type, search)}
       fillFromTemplate={sourceId === null ? initial.templateId : null}

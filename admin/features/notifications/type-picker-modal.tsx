@@ -15,13 +15,16 @@ export interface TypePickerModalProps {
   templateId?: number;
   /** Offer only this type (a template's). */
   onlyType?: NotificationType;
+  /** The new message goes to this segment. */
+  segmentId?: number;
 }
 
-/** The URL of the create form of a type, with the campaign or template it starts from. */
-export function createUrl(type: NotificationType, options: { campaignId?: number; templateId?: number } = {}): string {
+/** The URL of the create form of a type, with the campaign, template or segment it starts from. */
+export function createUrl(type: NotificationType, options: { campaignId?: number; templateId?: number; segmentId?: number } = {}): string {
   const params = new URLSearchParams();
   if (options.campaignId) params.set('campaign_id', String(options.campaignId));
   if (options.templateId) params.set('template_id', String(options.templateId));
+  if (options.segmentId) params.set('segment_id', String(options.segmentId));
   const query = params.toString();
   return `/notification/${type}${query ? `?${query}` : ''}`;
 }
@@ -30,7 +33,7 @@ export function createUrl(type: NotificationType, options: { campaignId?: number
  * "Create": the four types, each saying what it reaches; a type whose platform is not configured and active is
  * shown disabled with the way to Settings (spec §5 "A platform must be configured before a notification is created").
  */
-export function TypePickerModal({ onClose, campaignId, templateId, onlyType }: TypePickerModalProps) {
+export function TypePickerModal({ onClose, campaignId, templateId, onlyType, segmentId }: TypePickerModalProps) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const { application } = useCurrentApplication();
@@ -48,7 +51,7 @@ export function TypePickerModal({ onClose, campaignId, templateId, onlyType }: T
           <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 8 }}>
             {types.map((type) => {
               const available = typeAvailable(type, application?.platforms);
-              const open = () => navigate(createUrl(type, { campaignId, templateId }));
+              const open = () => navigate(createUrl(type, { campaignId, templateId, segmentId }));
               return (
                 <li key={type}>
                   <Box borderWidth="025" borderColor="border" borderRadius="200" padding="300" background={available ? 'bg-surface' : 'bg-surface-disabled'}>

@@ -78,7 +78,8 @@ beforeEach(() => {
       'GET /api/application/shop_one/segment/7': () => saved,
       'DELETE /api/application/shop_one/segment/7': () => ({}),
     },
-    application,
+    // Web push set up, so a message can be sent to a segment.
+    { ...application, platforms: ['web'] },
   );
 });
 
@@ -222,6 +223,24 @@ describe('the segment editor', () => {
     expect((within(row('1.1')).getByLabelText('Condition 1.1: tag') as HTMLInputElement).value).toBe('tea');
     expect(screen.getByText('1,200 players')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Segment size per day' })).toBeTruthy();
+  });
+
+  it('sends a message to a saved segment: the type is chosen, then its form opens with the segment as the audience', async () => {
+    const view = open('7');
+    await screen.findByDisplayValue('Tea lovers');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Send a message' })[0]);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'New Web push' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/notification/web_push?segment_id=7'));
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('offers no message to a role that may use segments but not notifications (Ads Manager)', async () => {
+    useAppStore.setState({ roles: ['ads_manager'] });
+    open('7');
+    await screen.findByDisplayValue('Tea lovers');
+    expect(screen.queryByRole('button', { name: 'Send a message' })).toBeNull();
+    expect(screen.getAllByRole('button', { name: 'Delete' }).length).toBeGreaterThan(0);
   });
 
   it('deletes a saved segment after the confirmation', async () => {

@@ -1,5 +1,5 @@
 import { BlockStack, Box, Card, Layout, Page, Text, TextField } from '@shopify/polaris';
-import { DeleteIcon } from '@shopify/polaris-icons';
+import { DeleteIcon, SendIcon } from '@shopify/polaris-icons';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
@@ -20,6 +20,7 @@ import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../..
 import { SectionCard } from '../../components/section-card';
 import { FailureBanner } from '../../components/failure-banner';
 import { useLanguage } from '../../app/i18n';
+import { TypePickerModal } from '../notifications/type-picker-modal';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -63,6 +64,9 @@ export function SegmentPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [picking, setPicking] = useState(false);
+  // Sending to the segment takes the notifications area too (spec §6), and more than viewing.
+  const maySend = !readOnly && canAccessRoute(roles, { roles: AREA_ROLES.notifications });
 
   // The saved segment fills the form once; later reloads (after a save) leave the edits alone.
   useEffect(() => {
@@ -131,7 +135,10 @@ export function SegmentPage() {
       secondaryActions={
         isNew
           ? []
-          : [{ content: t('common.delete'), icon: DeleteIcon, destructive: true, disabled: readOnly, onAction: () => setConfirming(true) }]
+          : [
+              ...(maySend ? [{ content: t('segments.sendMessage'), icon: SendIcon, onAction: () => setPicking(true) }] : []),
+              { content: t('common.delete'), icon: DeleteIcon, destructive: true, disabled: readOnly, onAction: () => setConfirming(true) },
+            ]
       }
     >
       <Layout>
@@ -206,6 +213,7 @@ export function SegmentPage() {
           </Layout.Section>
         ) : null}
       </Layout>
+      {picking && saved.data ? <TypePickerModal segmentId={saved.data.id} onClose={() => setPicking(false)} /> : null}
       {confirming && saved.data ? (
         <DeleteSegmentModal
           path={path}
