@@ -285,6 +285,15 @@ describe('the create form', () => {
     expect((posted()[0].body as NotificationInput).audience.segment_id).toBe(312);
   });
 
+  it("sends a role without segments' area to everyone, whatever segment the link names", async () => {
+    useAppStore.setState({ roles: ['user'] });
+    start();
+    open('/application/shop_one/notification/web_push?segment_id=312');
+    const select = (await screen.findByLabelText('Segment')) as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect(calls.map((call) => call.path)).not.toContain('/api/application/shop_one/segment/312');
+  });
+
   it('names a segment deleted before its message was started as deleted, not as a bare number', async () => {
     start();
     open('/application/shop_one/notification/web_push?segment_id=313');

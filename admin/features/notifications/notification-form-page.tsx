@@ -71,8 +71,10 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const source = useApiQuery(sourceId !== null ? `${base}/notification/${sourceId}` : null, Notification, undefined, { showsFailure: true });
   // A new message to a segment (its page's "Send a message"): the segment's name, which the audience's list may
-  // not hold (it loads the newest PICKER_MAX). One deleted meanwhile is named so, and sending is refused.
-  const segmentId = sourceId === null ? recordId(params.get('segment_id')) : null;
+  // not hold (it loads the newest PICKER_MAX). One deleted meanwhile is named so, and sending is refused. A role
+  // without the segments area (spec §6) sends to everyone, as its audience field says, whatever the link holds.
+  const maySegment = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.segments });
+  const segmentId = sourceId === null && maySegment ? recordId(params.get('segment_id')) : null;
   const segment = useApiQuery(segmentId !== null ? `${base}/segment/${segmentId}` : null, Segment);
 
   if (sourceId !== null && source.error && !source.data) {
