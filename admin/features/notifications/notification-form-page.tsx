@@ -57,8 +57,8 @@ function formPath(applicationId: string, type: NotificationType, search: string)
 
 /**
  * /notification/:type: a new message of a type (`?campaign_id=` in a campaign, `?template_id=` from a template,
- * `?segment_id=` to a segment, `?copy=` from another message), or a saved draft or scheduled message (`?id=`). Content by type, audience,
- * schedule and expiry on the left; the preview beside them (under them on a phone).
+ * `?segment_id=` to a segment, `?copy=` from another message), or a saved draft or scheduled message (`?id=`).
+ * Content by type, audience, schedule and expiry on the left; the preview beside them (under them on a phone).
  */
 export function NotificationFormPage({ type }: { type: NotificationType }) {
   const { t } = useTranslation();
@@ -86,12 +86,8 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
       />
     );
   }
-  if (sourceId !== null && source.data?.id !== sourceId) {
-    return (
-      <PageSkeleton backAction primaryAction lines={10} aside={6} />
-    );
-  }
-  if (segmentId !== null && !segment.data && !segment.error) {
+  // The message it starts from, or the segment it goes to, still loading.
+  if ((sourceId !== null && source.data?.id !== sourceId) || (segmentId !== null && !segment.data && !segment.error)) {
     return (
       <PageSkeleton backAction primaryAction lines={10} aside={6} />
     );
