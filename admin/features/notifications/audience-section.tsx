@@ -60,15 +60,15 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
     { value: '', label: t('notificationUi.audience.everyone', { channel }) },
     ...(segments.data?.items ?? []).map((segment) => ({ value: String(segment.id), label: segment.name })),
   ];
-  // A message saved with a segment this list doesn't show (past the list's first PICKER_MAX, or no access) keeps it, by name;
-  // one deleted since says so (sending it is refused until another audience is chosen).
+  // A message saved with a segment this list doesn't show (past its first PICKER_MAX, or no access) keeps it, by
+  // name; one deleted since says so (sending it is refused until another audience is chosen).
   if (draft.segmentId !== null && !options.some((option) => option.value === String(draft.segmentId))) {
     const label = savedSegment?.id === draft.segmentId ? savedSegment.name : t('notificationUi.audience.segmentDeleted', { id: draft.segmentId });
     options.push({ value: String(draft.segmentId), label });
   }
 
-  // Past PICKER_MAX the list is cut (useAllPages): say so rather than let the oldest segments vanish silently.
-  const cut = segments.data && segments.data.total > segments.data.items.length ? segments.data : null;
+  // Past PICKER_MAX the list is cut (not wholeList): say so rather than let the oldest segments vanish silently.
+  const cut = segments.data && !wholeList(segments.data) ? segments.data : null;
   const segmentsHelp = !maySegment
     ? t('notificationUi.audience.noSegmentAccess')
     : cut
