@@ -261,6 +261,12 @@ describe('the audience of a shop', () => {
     await page.goto(`${stack.url}/application/${APP}/player`);
     await page.getByText('other-match-01').first().waitFor();
     await shot(page, 'audience-players-vi-375');
+    // The condensed list has no headings to click: the sort menu sorts it, here the oldest device first.
+    await page.getByRole('combobox', { name: 'Sắp xếp theo' }).selectOption('created_at:asc');
+    await page.waitForURL(/sort=created_at&order=asc/);
+    const oldest = (await api(stack, token, 'GET', `/application/${APP}/player?sort=created_at&order=asc&limit=1`)).data.items[0].device_id;
+    await expect.poll(() => page.locator('a[data-primary-link]').first().innerText(), { timeout: 10_000 }).toBe(oldest);
+    await shot(page, 'audience-players-sorted-vi-375');
     await context.close();
   });
 

@@ -119,6 +119,24 @@ describe('the player list', () => {
     expect(listCalls().at(-1)?.get('sort')).toBe('session_count');
   });
 
+  it('sorts by any of its orders from the sort menu, also those without a column, back to the first page', async () => {
+    // Three pages of players: the second is a real page to leave.
+    players = Array.from({ length: 45 }, (_, index) => ({ ...player, id: index + 1, device_id: `v_${String(index + 1).padStart(3, '0')}` }));
+    const view = open('/application/shop_one/player?page=2');
+    await screen.findByRole('link', { name: 'v_001' });
+    expect(listCalls().at(-1)?.get('page')).toBe('2');
+    const menu = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement;
+    expect(menu.value).toBe('last_seen_at:desc');
+    expect([...menu.options].map((option) => option.text)).toContain('First seen, oldest first');
+    fireEvent.change(menu, { target: { value: 'page_views:desc' } });
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/player?sort=page_views'));
+    expect(Object.fromEntries(listCalls().at(-1) as URLSearchParams)).toMatchObject({ sort: 'page_views', order: 'desc', page: '1' });
+    // The menu follows a sort chosen by a column's heading.
+    fireEvent.click(screen.getAllByRole('button', { name: /Sessions/ })[0]);
+    await waitFor(() => expect(view.location()).toContain('sort=session_count'));
+    expect((screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement).value).toMatch(/^session_count:/);
+  });
+
   it('opens the last page when the address names a page past the end, not an empty list', async () => {
     // 25 players: two pages of 20. An old link asks for page 9.
     players = Array.from({ length: 25 }, (_, index) => ({ ...player, id: index + 1, device_id: `v_${String(index + 1).padStart(3, '0')}` }));

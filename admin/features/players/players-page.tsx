@@ -9,6 +9,7 @@ import {
   InlineStack,
   Link,
   Page,
+  Select,
   Tag,
   Text,
   TextField,
@@ -17,7 +18,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
-import { DEVICE_TYPES, PLAYER_PLATFORMS, Player, page } from '../../../shared/contract';
+import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, Player, page } from '../../../shared/contract';
 import { formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -32,6 +33,7 @@ import { useLanguage } from '../../app/i18n';
 const PlayerPage = page(Player);
 const SEEN_CHOICES = [1, 7, 30, 90, 365];
 const SORT_COLUMNS = { 6: 'session_count', 7: 'last_seen_at' } as const;
+const SORT_ORDERS = ['desc', 'asc'] as const;
 const TAGS_SHOWN = 3;
 
 /** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
@@ -226,6 +228,14 @@ export function PlayersPage() {
     setFilters({ ...filters, sort, order: direction === 'ascending' ? 'asc' : 'desc', page: 1 });
   }
 
+  // Every sort the list offers, also those without a column (first seen, page views) and on a phone, where the
+  // condensed table has no headings to click.
+  const sortOptions = PLAYER_SORTS.flatMap((sort) => SORT_ORDERS.map((order) => ({ value: `${sort}:${order}`, label: t(`players.sort.${sort}_${order}`) })));
+  function onSortChoice(value: string) {
+    const [sort, order] = value.split(':') as [PlayerFilters['sort'], PlayerFilters['order']];
+    setFilters({ ...filters, sort, order, page: 1 });
+  }
+
   const playerUrl = (player: Player) => `/player/${player.id}`;
   const seen = (player: Player) => (player.last_seen_at ? relativeTime(player.last_seen_at, Date.now(), t) : null);
   const software = (player: Player) => [player.os && [player.os, player.os_version].filter(Boolean).join(' '), player.browser ?? player.app_version].filter(Boolean).join(' · ');
@@ -331,7 +341,12 @@ export function PlayersPage() {
             setFilters(withoutFilters(filters));
           }}
           loading={players.loading && players.data !== undefined}
-        />
+        >
+          {/* On a phone it wraps under the search field: never wider than the card, its text cut instead. */}
+          <div style={{ maxWidth: '100%', minWidth: 0 }}>
+            <Select label={t('players.sort.label')} labelInline options={sortOptions} value={`${filters.sort}:${filters.order}`} onChange={onSortChoice} />
+          </div>
+        </Filters>
         <QueryState query={players} lines={8}>
           {() => (
             <IndexTable
