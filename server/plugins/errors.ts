@@ -15,6 +15,25 @@ function messageKey(code: string, message: string, params: Record<string, unknow
   return 'errors.invalidValue';
 }
 
+/**
+ * An enum or a literal (zod says the same when the value is left out), or a discriminated union's tag (a message's
+ * `type`), that is none of its choices: instead of the contract's plain "not valid", the API's caller is told the
+ * choices. The console offers those values in selects, so only a hand-made request meets this.
+ */
+function keyed(code: string, message: string, params: Record<string, unknown>): { key: string; params?: Record<string, string> } {
+  const choices = code === 'invalid_value' ? params.values : code === 'invalid_union' ? params.options : undefined;
+  const key = messageKey(code, message, params);
+  if (Array.isArray(choices) && choices.length > 0 && (key === 'validation.invalid' || key === 'errors.invalidValue')) {
+    return { key: 'validation.oneOf', params: { values: choices.map(String).join(', ') } };
+  }
+  return { key };
+}
+
+/** A field's problem as an i18n key, with the values its text names. */
+interface KeyedField extends FieldError {
+  params?: Record<string, string>;
+}
+
 interface Issue {
   code?: string;
   keyword?: string;
@@ -24,19 +43,20 @@ interface Issue {
   [key: string]: unknown;
 }
 
-function collect(out: FieldError[], path: (string | number)[], code: string, message: string, params: Issue): void {
+function collect(out: KeyedField[], path: (string | number)[], code: string, message: string, params: Issue): void {
   if (code === 'invalid_union' && Array.isArray(params.errors) && params.errors.length > 0) {
     // Report the alternative the input came closest to (fewest problems), not "invalid input".
     const closest = params.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
     for (const issue of closest) collect(out, [...path, ...(issue.path ?? [])], issue.code ?? '', issue.message, issue);
     return;
   }
-  out.push({ path: path.join('.'), message: messageKey(code, message, params) });
+  const problem = keyed(code, message, params);
+  out.push({ path: path.join('.'), message: problem.key, ...(problem.params ? { params: problem.params } : {}) });
 }
 
 /** The field problems of a request that failed its zod schema, with i18n keys as messages. */
-export function validationFields(error: FastifyError): FieldError[] {
-  const out: FieldError[] = [];
+export function validationFields(error: FastifyError): KeyedField[] {
+  const out: KeyedField[] = [];
   for (const item of error.validation ?? []) {
     const path = item.instancePath.split('/').filter(Boolean);
     collect(out, path, item.keyword, item.message ?? '', { ...(item.params as Record<string, unknown>), message: item.message ?? '' });
@@ -44,10 +64,10 @@ export function validationFields(error: FastifyError): FieldError[] {
   return out;
 }
 
-function envelope(request: FastifyRequest, code: ErrorCode, key: string, params?: Record<string, string | number>, fields?: FieldError[]): ErrorEnvelope {
+function envelope(request: FastifyRequest, code: ErrorCode, key: string, params?: Record<string, string | number>, fields?: KeyedField[]): ErrorEnvelope {
   const body: ErrorEnvelope = { success: false, error: code, message: translate(request.lang, key, params) };
   if (fields && fields.length > 0) {
-    body.fields = fields.map((field) => ({ path: field.path, message: translate(request.lang, field.message) }));
+    body.fields = fields.map((field) => ({ path: field.path, message: translate(request.lang, field.message, field.params) }));
   }
   return body;
 }
@@ -60,6 +80,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   return reply.status(error.statusCode).send(envelope(request, error.code, error.key, error.params, error.fields));
 }
 
+/** What is wrong with a body Fastify could not read, said to the API's caller (the console never sends one). */
+const BODY_PROBLEMS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'errors.bodyNotJson',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'errors.bodyTooLarge',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'errors.bodyMediaType',
+};
+
 /**
  * Every failure answers the envelope. Validation problems become INVALID_PARAM with their fields; anything
  * unexpected becomes INTERNAL, with its details in the log (with the request id) and never in the answer.
@@ -70,8 +97,7 @@ export function installErrorHandler(app: FastifyInstance): void {
 
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = validationFields(error);
-      const key = fields[0]?.message ?? 'errors.INVALID_PARAM';
-      return reply.status(400).send(envelope(request, 'INVALID_PARAM', key, {}, fields));
+      return reply.status(400).send(envelope(request, 'INVALID_PARAM', fields[0]?.message ?? 'errors.INVALID_PARAM', fields[0]?.params, fields));
     }
 
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
@@ -79,7 +105,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
       request.log.info({ code: error.code, message: error.message }, 'request rejected');
       const code: ErrorCode = status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : status === 401 ? 'NOT_AUTHORIZED' : 'INVALID_PARAM';
-      return reply.status(status).send(envelope(request, code, `errors.${code}`));
+      return reply.status(status).send(envelope(request, code, BODY_PROBLEMS[error.code] ?? `errors.${code}`));
     }
 
     request.log.error({ err: error, reqId: request.id }, 'request failed');

@@ -179,7 +179,7 @@ describe('creating a message', () => {
       ['additional data that is a JSON array', message('web_push', { content: { ...CONTENT.web_push, additional_data: '[1,2]' } }), [{ path: 'content.additional_data', message: 'Please enter valid JSON' }]],
       ['additional data B that is not JSON', message('mobile_push', { content: { ...CONTENT.mobile_push, additional_data_b: 'nope' } }), [{ path: 'content.additional_data_b', message: 'Please enter valid JSON' }]],
       ['a button without text', message('web_push', { content: { ...CONTENT.web_push, buttons: [{ action_id: 'buy', button_text: '' }] } }), [{ path: 'content.buttons.0.button_text', message: 'This field is required' }]],
-      ['an unknown type', { type: 'email', content: { content: 'Hi' } }, [{ path: 'type', message: 'This value is not valid' }]],
+      ['an unknown type', { type: 'email', content: { content: 'Hi' } }, [{ path: 'type', message: 'Must be one of: mobile_push, web_push, sms, facebook' }]],
       ['an expiry beyond 28 days', message('web_push', { ttl_seconds: 29 * 24 * 3600 }), [{ path: 'ttl_seconds', message: 'This value is out of range' }]],
       ['an empty list of direct recipients', message('web_push', { audience: { device_ids: [] } }), [{ path: 'audience.device_ids', message: 'This field is required' }]],
       ['a segment of another application', message('web_push', { audience: { segment_id: 999_999 } }), [{ path: 'audience.segment_id', message: "This segment doesn't exist in the application" }]],
@@ -471,7 +471,7 @@ describe('the list', () => {
   it('refuses an unknown filter value', async () => {
     const answer = await server.call('GET', `${url}?status=sent`, { token: owner().token, lang: 'en' });
     expect(answer.status).toBe(400);
-    expect(answer.body.fields).toEqual([{ path: 'status', message: 'This value is not valid' }]);
+    expect(answer.body.fields).toEqual([{ path: 'status', message: 'Must be one of: all, new, waiting, running, executed, opened, canceled' }]);
   });
 });
 

@@ -232,7 +232,7 @@ describe('when a visitor sends the contact form', () => {
     expect(bad.body).toMatchObject({ error: 'INVALID_PARAM', fields: [{ path: 'email', message: 'Please enter the correct email' }] });
     const garbage = await server.call('POST', '/api/sdk/lead', { body: '{"key": ', headers: { 'content-type': 'text/plain' }, lang: 'en' });
     expect(garbage.status).toBe(400);
-    expect(garbage.body).toEqual({ success: false, error: 'INVALID_PARAM', message: 'Some fields are not valid.' });
+    expect(garbage.body).toEqual({ success: false, error: 'INVALID_PARAM', message: 'The request body is not valid JSON.' });
   });
 
   it('answers a bot that filled the honeypot exactly like a person, and stores nothing', async () => {

@@ -26,7 +26,36 @@ describe('the API envelope and documents', () => {
       lang: 'en',
     });
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ success: false, error: 'INVALID_PARAM', message: 'Some fields are not valid.' });
+    expect(answer.body).toEqual({ success: false, error: 'INVALID_PARAM', message: 'The request body is not valid JSON.' });
+  });
+
+  it('says what is wrong with a body it cannot read: too large, or not JSON at all', async () => {
+    const large = await server.call('POST', '/api/user/login', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'x'.repeat(2 * 1024 * 1024) }),
+      lang: 'en',
+    });
+    expect(large.status).toBe(413);
+    expect(large.body).toEqual({ success: false, error: 'INVALID_PARAM', message: 'The request body is too large.' });
+    const xml = await server.call('POST', '/api/user/login', { headers: { 'content-type': 'application/xml' }, body: '<login/>' });
+    expect(xml.status).toBe(415);
+    expect(xml.body).toEqual({ success: false, error: 'INVALID_PARAM', message: 'Hãy gửi nội dung dạng JSON (Content-Type: application/json).' });
+  });
+
+  it('names the choices of a value that must be one of a list, in the caller’s language', async () => {
+    const application = await createApplication(server, await createUser(server), 'choices_app');
+    const register = (body: unknown, lang: 'en' | 'vi') =>
+      server.call('POST', '/api/v1/devices', { headers: { authorization: `Key ${application.client_key}` }, body, lang });
+    const missing = await register({ device_id: 'device-0001' }, 'en');
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({
+      success: false,
+      error: 'INVALID_PARAM',
+      message: 'Must be one of: web, ios, android',
+      fields: [{ path: 'platform', message: 'Must be one of: web, ios, android' }],
+    });
+    const unknown = await register({ device_id: 'device-0001', platform: 'blackberry' }, 'vi');
+    expect(unknown.body.fields).toEqual([{ path: 'platform', message: 'Phải là một trong: web, ios, android' }]);
   });
 
   it('takes a JSON content type with no body as no body, as clients send on logout', async () => {
