@@ -200,6 +200,12 @@ describe('a new user, from registering to inviting a viewer', () => {
     await page.getByText('Switch Language Success').first().waitFor();
     await page.getByRole('heading', { name: 'Team' }).first().waitFor();
     expect(await page.getByRole('button', { name: 'English' }).isDisabled()).toBe(true);
+    // Disabled, yet drawn as the chosen one: its label as strong as the other's, on the pressed (darker) fill,
+    // not faded beside a raised white button.
+    const look = (name: string) => page.getByRole('button', { name }).evaluate((button) => ({ color: getComputedStyle(button).color, background: getComputedStyle(button).backgroundColor }));
+    const [active, other] = [await look('English'), await look('Tiếng Việt')];
+    expect(active.color).toBe(other.color);
+    expect(active.background).not.toBe(other.background);
     await shot(page, '11-team-en');
     await resize(page, PHONE);
     await shot(page, '12-team-en-375');

@@ -21,7 +21,7 @@ export function LanguageSwitch() {
   }
 
   return (
-    <div role="group" aria-label={t('layout.language')}>
+    <div className="nudge-language-switch" role="group" aria-label={t('layout.language')}>
       <ButtonGroup variant="segmented">
         {LANGUAGES.map((code) => (
           <Button
