@@ -131,6 +131,10 @@ describe('the player list', () => {
     fireEvent.change(menu, { target: { value: 'page_views:desc' } });
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/player?sort=page_views'));
     expect(Object.fromEntries(listCalls().at(-1) as URLSearchParams)).toMatchObject({ sort: 'page_views', order: 'desc', page: '1' });
+    // Page views have no column of their own: sorted by them, the table shows them, beside the sessions.
+    const row = (await screen.findByRole('link', { name: 'v_001' })).closest('tr') as HTMLElement;
+    await waitFor(() => expect(screen.getAllByRole('button', { name: /Page views/ }).length).toBeGreaterThan(0));
+    expect(within(row).getByText('31')).toBeTruthy();
     // The menu follows a sort chosen by a column's heading.
     fireEvent.click(screen.getAllByRole('button', { name: /Sessions/ })[0]);
     await waitFor(() => expect(view.location()).toContain('sort=session_count'));

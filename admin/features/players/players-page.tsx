@@ -14,8 +14,9 @@ import {
   Text,
   TextField,
   useBreakpoints,
+  type IndexTableProps,
 } from '@shopify/polaris';
-import { useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, Player, page } from '../../../shared/contract';
@@ -32,9 +33,16 @@ import { useLanguage } from '../../app/i18n';
 
 const PlayerPage = page(Player);
 const SEEN_CHOICES = [1, 7, 30, 90, 365];
-const SORT_COLUMNS = { 6: 'session_count', 7: 'last_seen_at' } as const;
 const SORT_ORDERS = ['desc', 'asc'] as const;
 const TAGS_SHOWN = 3;
+
+/** A column of the desktop table: its heading, the sort its heading offers, its cell. */
+interface Column {
+  title: string;
+  sort?: PlayerFilters['sort'];
+  alignment?: 'end';
+  cell(player: Player): ReactNode;
+}
 
 /** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
 function TextFilter({
@@ -220,14 +228,6 @@ export function PlayersPage() {
     .filter((entry): entry is { key: PlayerFilterKey; label: string } => entry !== null)
     .map((entry) => ({ ...entry, onRemove: () => set(entry.key)(undefined) }));
 
-  const sortColumn = filters.sort === 'session_count' ? 6 : filters.sort === 'last_seen_at' ? 7 : undefined;
-
-  function onSort(index: number, direction: 'ascending' | 'descending') {
-    const sort = SORT_COLUMNS[index as keyof typeof SORT_COLUMNS];
-    if (!sort) return;
-    setFilters({ ...filters, sort, order: direction === 'ascending' ? 'asc' : 'desc', page: 1 });
-  }
-
   // Every sort the list offers, also those without a column (first seen, page views) and on a phone, where the
   // condensed table has no headings to click.
   const sortOptions = PLAYER_SORTS.flatMap((sort) => SORT_ORDERS.map((order) => ({ value: `${sort}:${order}`, label: t(`players.sort.${sort}_${order}`) })));
@@ -274,6 +274,45 @@ export function PlayersPage() {
     );
   }
 
+  const count = (value: number) => (
+    <Text as="span" numeric alignment="end">
+      {formatNumber(value, lang)}
+    </Text>
+  );
+  // The desktop table's columns; the one the list is sorted by is always among them: first seen and page views,
+  // which have no column of their own, get one while the list is sorted by them.
+  const sortedOnly: Partial<Record<PlayerFilters['sort'], Column>> = {
+    created_at: { title: t('players.fields.created_at'), sort: 'created_at', cell: (player) => relativeTime(player.created_at, Date.now(), t) },
+    page_views: { title: t('players.fields.page_views'), sort: 'page_views', alignment: 'end', cell: (player) => count(player.page_views) },
+  };
+  const columns: Column[] = [
+    { title: t('players.columns.device'), cell: (player) => <div style={{ maxWidth: 220 }}>{who(player)}</div> },
+    { title: t('players.columns.platform'), cell: (player) => <PlatformLabel platform={player.platform} deviceType={player.device_type} /> },
+    { title: t('players.columns.country'), cell: (player) => (player.country ? <span title={countryName(player.country, lang) ?? undefined}>{player.country}</span> : <Missing />) },
+    { title: t('players.columns.deviceType'), cell: (player) => t(`players.deviceTypes.${player.device_type}`) },
+    { title: t('players.columns.os'), cell: (player) => software(player) || <Missing /> },
+    { title: t('players.columns.subscribed'), cell: (player) => <SubscribedBadge subscribed={player.subscribed} /> },
+    { title: t('players.columns.sessions'), sort: 'session_count', alignment: 'end', cell: (player) => count(player.session_count) },
+    ...(sortedOnly[filters.sort] ? [sortedOnly[filters.sort] as Column] : []),
+    { title: t('players.columns.lastSeen'), sort: 'last_seen_at', cell: (player) => seen(player) ?? <Missing /> },
+    { title: t('players.columns.tags'), cell: tags },
+  ];
+  const sortColumn = columns.findIndex((column) => column.sort === filters.sort);
+
+  function onSort(index: number, direction: 'ascending' | 'descending') {
+    const sort = columns[index]?.sort;
+    if (!sort) return;
+    setFilters({ ...filters, sort, order: direction === 'ascending' ? 'asc' : 'desc', page: 1 });
+  }
+
+  // On a phone: the sort's value in the summary line when it is not there already (first seen, page views).
+  const sortedValue = (player: Player) =>
+    filters.sort === 'created_at'
+      ? t('players.firstSeenAgo', { when: relativeTime(player.created_at, Date.now(), t) })
+      : filters.sort === 'page_views'
+        ? t('players.pageViewsCount', { count: formatNumber(player.page_views, lang) })
+        : null;
+
   const rows = items.map((player, index) =>
     smDown ? (
       <IndexTable.Row id={String(player.id)} key={player.id} position={index}>
@@ -286,7 +325,7 @@ export function PlayersPage() {
             <InlineStack gap="200" blockAlign="center">
               <PlatformLabel platform={player.platform} deviceType={player.device_type} />
               <Text as="span" tone="subdued" variant="bodySm">
-                {[countryName(player.country, lang), software(player), t('players.sessionsCount', { count: player.session_count }), seen(player)].filter(Boolean).join(' · ')}
+                {[countryName(player.country, lang), software(player), t('players.sessionsCount', { count: player.session_count }), sortedValue(player), seen(player)].filter(Boolean).join(' · ')}
               </Text>
             </InlineStack>
             {player.tags.length > 0 ? tags(player) : null}
@@ -295,25 +334,9 @@ export function PlayersPage() {
       </IndexTable.Row>
     ) : (
       <IndexTable.Row id={String(player.id)} key={player.id} position={index}>
-        <IndexTable.Cell>
-          <div style={{ maxWidth: 220 }}>{who(player)}</div>
-        </IndexTable.Cell>
-        <IndexTable.Cell>
-          <PlatformLabel platform={player.platform} deviceType={player.device_type} />
-        </IndexTable.Cell>
-        <IndexTable.Cell>{player.country ? <span title={countryName(player.country, lang) ?? undefined}>{player.country}</span> : <Missing />}</IndexTable.Cell>
-        <IndexTable.Cell>{t(`players.deviceTypes.${player.device_type}`)}</IndexTable.Cell>
-        <IndexTable.Cell>{software(player) || <Missing />}</IndexTable.Cell>
-        <IndexTable.Cell>
-          <SubscribedBadge subscribed={player.subscribed} />
-        </IndexTable.Cell>
-        <IndexTable.Cell>
-          <Text as="span" numeric alignment="end">
-            {formatNumber(player.session_count, lang)}
-          </Text>
-        </IndexTable.Cell>
-        <IndexTable.Cell>{seen(player) ?? <Missing />}</IndexTable.Cell>
-        <IndexTable.Cell>{tags(player)}</IndexTable.Cell>
+        {columns.map((column) => (
+          <IndexTable.Cell key={column.title}>{column.cell(player)}</IndexTable.Cell>
+        ))}
       </IndexTable.Row>
     ),
   );
@@ -356,19 +379,9 @@ export function PlayersPage() {
               condensed={smDown}
               loading={players.loading}
               emptyState={emptyState}
-              headings={[
-                { title: t('players.columns.device') },
-                { title: t('players.columns.platform') },
-                { title: t('players.columns.country') },
-                { title: t('players.columns.deviceType') },
-                { title: t('players.columns.os') },
-                { title: t('players.columns.subscribed') },
-                { title: t('players.columns.sessions'), alignment: 'end' },
-                { title: t('players.columns.lastSeen') },
-                { title: t('players.columns.tags') },
-              ]}
-              sortable={[false, false, false, false, false, false, true, true, false]}
-              sortColumnIndex={sortColumn}
+              headings={columns.map((column) => ({ title: column.title, ...(column.alignment ? { alignment: column.alignment } : {}) })) as IndexTableProps['headings']}
+              sortable={columns.map((column) => column.sort !== undefined)}
+              sortColumnIndex={sortColumn < 0 ? undefined : sortColumn}
               sortDirection={filters.order === 'asc' ? 'ascending' : 'descending'}
               defaultSortDirection="descending"
               onSort={onSort}
