@@ -42,6 +42,8 @@ interface Column {
   sort?: PlayerFilters['sort'];
   alignment?: 'end';
   cell(player: Player): ReactNode;
+  /** A phone's card: the value, labelled, for a column the card does not otherwise show. */
+  summary?(player: Player): string;
 }
 
 /** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
@@ -282,8 +284,19 @@ export function PlayersPage() {
   // The desktop table's columns; the one the list is sorted by is always among them: first seen and page views,
   // which have no column of their own, get one while the list is sorted by them.
   const sortedOnly: Partial<Record<PlayerFilters['sort'], Column>> = {
-    created_at: { title: t('players.fields.created_at'), sort: 'created_at', cell: (player) => relativeTime(player.created_at, Date.now(), t) },
-    page_views: { title: t('players.fields.page_views'), sort: 'page_views', alignment: 'end', cell: (player) => count(player.page_views) },
+    created_at: {
+      title: t('players.fields.created_at'),
+      sort: 'created_at',
+      cell: (player) => relativeTime(player.created_at, Date.now(), t),
+      summary: (player) => t('players.firstSeenAgo', { when: relativeTime(player.created_at, Date.now(), t) }),
+    },
+    page_views: {
+      title: t('players.fields.page_views'),
+      sort: 'page_views',
+      alignment: 'end',
+      cell: (player) => count(player.page_views),
+      summary: (player) => t('players.pageViewsCount', { count: formatNumber(player.page_views, lang) }),
+    },
   };
   const columns: Column[] = [
     { title: t('players.columns.device'), cell: (player) => <div style={{ maxWidth: 220 }}>{who(player)}</div> },
@@ -305,14 +318,6 @@ export function PlayersPage() {
     setFilters({ ...filters, sort, order: direction === 'ascending' ? 'asc' : 'desc', page: 1 });
   }
 
-  // On a phone: the sort's value in the summary line when it is not there already (first seen, page views).
-  const sortedValue = (player: Player) =>
-    filters.sort === 'created_at'
-      ? t('players.firstSeenAgo', { when: relativeTime(player.created_at, Date.now(), t) })
-      : filters.sort === 'page_views'
-        ? t('players.pageViewsCount', { count: formatNumber(player.page_views, lang) })
-        : null;
-
   const rows = items.map((player, index) =>
     smDown ? (
       <IndexTable.Row id={String(player.id)} key={player.id} position={index}>
@@ -325,7 +330,7 @@ export function PlayersPage() {
             <InlineStack gap="200" blockAlign="center">
               <PlatformLabel platform={player.platform} deviceType={player.device_type} />
               <Text as="span" tone="subdued" variant="bodySm">
-                {[countryName(player.country, lang), software(player), t('players.sessionsCount', { count: player.session_count }), sortedValue(player), seen(player)].filter(Boolean).join(' · ')}
+                {[countryName(player.country, lang), software(player), t('players.sessionsCount', { count: player.session_count }), sortedOnly[filters.sort]?.summary?.(player), seen(player)].filter(Boolean).join(' · ')}
               </Text>
             </InlineStack>
             {player.tags.length > 0 ? tags(player) : null}
