@@ -1,7 +1,7 @@
 import { Banner, BlockStack, Box, Checkbox, FormLayout, Select, Text } from '@shopify/polaris';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AttributeDefinition, EventDefinition, type Notification, Segment, type NotificationType, page } from '../../../shared/contract';
+import { type Notification, Segment, type NotificationType, page } from '../../../shared/contract';
 import { formatNumber } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useAllPages, wholeList } from '../../api/use-api-query';
@@ -9,6 +9,7 @@ import { useLanguage } from '../../app/i18n';
 import { useAppStore } from '../../stores/store';
 import { checkRule } from '../segments/segment-editor-model';
 import { LiveCountLine, SegmentEditor } from '../segments/segment-editor';
+import { useRuleChoices } from '../segments/use-rule-choices';
 import { useLiveCount } from '../segments/use-live-count';
 import { type NotificationDraft, type Problems, estimateRule, problemText } from './notification-form-model';
 import { TagsField } from './tags-field';
@@ -41,9 +42,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const maySegment = canAccessRoute(roles, { roles: AREA_ROLES.segments });
   const segments = useAllPages(maySegment ? `${base}/segment` : null, SegmentPage);
-  const attributes = useAllPages(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition));
-  const events = useAllPages(draft.filtersOn && canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition));
-  const eventNames = useMemo(() => wholeList(events.data)?.map((event) => event.name), [events.data]);
+  const choices = useRuleChoices(base, draft.filtersOn);
   const [filtersTouched, setFiltersTouched] = useState(false);
 
   const check = useMemo(() => checkRule(draft.filters), [draft.filters]);
@@ -112,8 +111,8 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
               }}
               check={check}
               showAllErrors={showAllErrors || filtersTouched}
-              attributes={wholeList(attributes.data)}
-              events={eventNames}
+              attributes={choices.attributes}
+              events={choices.events}
             />
           </Box>
         ) : null}

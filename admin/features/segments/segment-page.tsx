@@ -4,11 +4,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
-import { AttributeDefinition, EventDefinition, SegmentBody, SegmentDetail, page } from '../../../shared/contract';
+import { SegmentBody, SegmentDetail } from '../../../shared/contract';
 import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
-import { useAllPages, useApiQuery, wholeList } from '../../api/use-api-query';
+import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
@@ -21,6 +21,7 @@ import { SectionCard } from '../../components/section-card';
 import { FailureBanner } from '../../components/failure-banner';
 import { useLanguage } from '../../app/i18n';
 import { TypePickerModal } from '../notifications/type-picker-modal';
+import { useRuleChoices } from './use-rule-choices';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -51,10 +52,7 @@ export function SegmentPage() {
   const path = `${base}/segment/${id}`;
 
   const saved = useApiQuery(id !== null ? path : null, SegmentDetail, undefined, { showsFailure: true });
-  // Attribute and event lists need their own areas (spec §6); without them names are typed instead.
-  const attributes = useAllPages(canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition));
-  const events = useAllPages(canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition));
-  const eventNames = useMemo(() => wholeList(events.data)?.map((event) => event.name), [events.data]);
+  const choices = useRuleChoices(base);
 
   const [name, setName] = useState('');
   const [rule, setRule] = useState<DraftRule>(emptyRule);
@@ -175,8 +173,8 @@ export function SegmentPage() {
                 onChange={setRule}
                 check={check}
                 showAllErrors={showAllErrors}
-                attributes={wholeList(attributes.data)}
-                events={eventNames}
+                attributes={choices.attributes}
+                events={choices.events}
               />
             </SectionCard>
           </BlockStack>
