@@ -15,23 +15,23 @@ function messageKey(code: string, message: string, params: Record<string, unknow
   return 'errors.invalidValue';
 }
 
+/** A field's problem as an i18n key, with the values its text names. */
+interface KeyedField extends FieldError {
+  params?: Record<string, string>;
+}
+
 /**
  * An enum or a literal (zod says the same when the value is left out), or a discriminated union's tag (a message's
  * `type`), that is none of its choices: instead of the contract's plain "not valid", the API's caller is told the
  * choices. The console offers those values in selects, so only a hand-made request meets this.
  */
-function keyed(code: string, message: string, params: Record<string, unknown>): { key: string; params?: Record<string, string> } {
+function keyed(code: string, message: string, params: Record<string, unknown>): Omit<KeyedField, 'path'> {
   const choices = code === 'invalid_value' ? params.values : code === 'invalid_union' ? params.options : undefined;
   const key = messageKey(code, message, params);
   if (Array.isArray(choices) && choices.length > 0 && (key === 'validation.invalid' || key === 'errors.invalidValue')) {
-    return { key: 'validation.oneOf', params: { values: choices.map(String).join(', ') } };
+    return { message: 'validation.oneOf', params: { values: choices.map(String).join(', ') } };
   }
-  return { key };
-}
-
-/** A field's problem as an i18n key, with the values its text names. */
-interface KeyedField extends FieldError {
-  params?: Record<string, string>;
+  return { message: key };
 }
 
 interface Issue {
@@ -50,8 +50,7 @@ function collect(out: KeyedField[], path: (string | number)[], code: string, mes
     for (const issue of closest) collect(out, [...path, ...(issue.path ?? [])], issue.code ?? '', issue.message, issue);
     return;
   }
-  const problem = keyed(code, message, params);
-  out.push({ path: path.join('.'), message: problem.key, ...(problem.params ? { params: problem.params } : {}) });
+  out.push({ path: path.join('.'), ...keyed(code, message, params) });
 }
 
 /** The field problems of a request that failed its zod schema, with i18n keys as messages. */
