@@ -26,6 +26,7 @@ import {
   type NotificationStatus,
   type NotificationType,
 } from '../../shared/contract';
+import { AREA_ROLES, canAccessRoute } from '../../shared/permissions';
 import { pushPlanViolation } from '../../shared/permissions/plans';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { isUniqueViolation, toCount } from '../db';
@@ -157,6 +158,16 @@ async function ownershipFields(s: Pick<Services, 'db'>, applicationId: string, i
   return fields;
 }
 
+/**
+ * Saved segments belong to the segments area (spec §6), as the console's audience picker does: a role without it
+ * (User, Viewer) may keep the segment a message already has when editing it, or drop it, but not choose one.
+ */
+function segmentAccessFields(access: ApplicationContext, input: MessageFields, saved: number | null): FieldError[] {
+  const chosen = input.audience.segment_id;
+  if (chosen === null || chosen === saved || canAccessRoute(access.roles, { roles: AREA_ROLES.segments })) return [];
+  return [{ path: 'audience.segment_id', message: 'notification.segmentNoAccess' }];
+}
+
 /** What validation looks at: the input without the list's labels and delivery options. */
 type MessageFields = Pick<NotificationInput, 'type' | 'content' | 'audience' | 'schedule' | 'template_id' | 'campaign_id'>;
 
@@ -174,9 +185,17 @@ const unique = <T>(list: T[] | undefined) => (list ? [...new Set(list)] : undefi
  * and active; the content for the type (plan's button cap, checkContent); segment, template and campaign of
  * this application; a schedule not in the past (one minute of grace). Field problems come back together.
  */
-export async function checkNotification(s: Pick<Services, 'db' | 'clock'>, application: ApplicationRow, input: MessageFields): Promise<CheckedMessage> {
+export async function checkNotification(
+  s: Pick<Services, 'db' | 'clock'>,
+  application: ApplicationRow,
+  input: MessageFields,
+  /** Problems the caller found first (the caller's access), returned with the others. */
+  earlier: FieldError[] = [],
+): Promise<CheckedMessage> {
   await checkPlatform(s, application.application_id, input.type);
-  const { content, fields } = checkedContent(application, input.type, input.content);
+  const checkedInput = checkedContent(application, input.type, input.content);
+  const { content } = checkedInput;
+  const fields = [...earlier, ...checkedInput.fields];
   const now = s.clock();
   // A direct list that is present but empty would name nobody: almost surely a caller's mistake.
   for (const list of ['player_ids', 'device_ids', 'external_user_ids'] as const) {
@@ -330,7 +349,7 @@ function columnsOf(input: Omit<NotificationInput, 'draft'>, checked: CheckedMess
 
 /** POST …/notification: a draft (status new) or a message due at its schedule (waiting), from the console. */
 export async function createNotification(ctx: Ctx, access: ApplicationContext, userId: number, input: NotificationInput): Promise<Notification> {
-  const checked = await checkNotification(ctx.s, access.application, input);
+  const checked = await checkNotification(ctx.s, access.application, input, segmentAccessFields(access, input, null));
   const now = nowIso(ctx.s);
   const row = await ctx.s.db
     .insertInto('notifications')
@@ -357,7 +376,8 @@ export async function updateNotification(ctx: Ctx, access: ApplicationContext, i
   const current = await findRow(ctx, access.application.application_id, id);
   const from = current.status as NotificationStatus;
   if (!isEditable(from)) throw new AppError('CONFLICT', 'notification.notEditable');
-  const checked = await checkNotification(ctx.s, access.application, input);
+  const saved = (JSON.parse(current.audience) as NotificationAudience).segment_id;
+  const checked = await checkNotification(ctx.s, access.application, input, segmentAccessFields(access, input, saved));
   const to: NotificationStatus = input.draft ? 'new' : 'waiting';
   const patch = { ...columnsOf(input, checked), send_at: input.draft ? null : checked.sendAt, updated_at: nowIso(ctx.s) };
   const done = from === to ? await updateWhileStatus(ctx.s.db, current.id, from, patch) : await transitionNotification(ctx.s.db, current.id, from, to, patch);

@@ -536,6 +536,70 @@ describe("the audience's segment, by name", () => {
   });
 });
 
+describe('a saved segment as the audience, by role (spec §6: segments belong to super_user, manager, ads_manager)', () => {
+  const ids: Record<string, number> = {};
+  const put = (id: number, body: unknown, standing: Standing) =>
+    server.call('PUT', `${base}/notification/${id}`, { token: tokenOf(standing), body, lang: 'en' });
+  const draftTo = (segmentId: number | null, name = 'Draft') => message('sms', { name, draft: true, audience: { segment_id: segmentId } });
+  const segmentOf = async (id: number) => JSON.parse((await row(id))!.audience).segment_id as number | null;
+
+  beforeAll(async () => {
+    const at = isoIn(0);
+    for (const name of ['Buyers', 'Browsers']) {
+      const inserted = await db(server)
+        .insertInto('segments')
+        .values({ application_id: APP, name, rule: '{"any":[]}', created_by: null, created_at: at, updated_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids[name] = Number(inserted.id);
+    }
+  });
+
+  it('lets the segments roles choose one, and refuses a User choosing one, naming the field, creating nothing', async () => {
+    for (const standing of ['super_user', 'manager'] as const) {
+      const answer = await create(draftTo(ids.Buyers), standing);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.data.audience_segment).toEqual({ id: ids.Buyers, name: 'Buyers' });
+    }
+    const before = await countNotifications();
+    const refused = await create(draftTo(ids.Buyers), 'user');
+    expect(refused.status).toBe(400);
+    expect(refused.body.fields).toEqual([
+      { path: 'audience.segment_id', message: "Your role cannot choose a segment: keep the message's segment or send to everyone" },
+    ]);
+    expect(await countNotifications()).toBe(before);
+    // Without a segment the User's message is taken.
+    expect((await create(draftTo(null), 'user')).status).toBe(200);
+  });
+
+  it("lets a User edit a manager's message keeping its segment or dropping it, but not switch it to another", async () => {
+    const made = await create(draftTo(ids.Buyers, 'Manager draft'), 'manager');
+    const id = made.body.data.id as number;
+    const kept = await put(id, draftTo(ids.Buyers, 'Edited by the User'), 'user');
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.data).toMatchObject({ name: 'Edited by the User', audience: { segment_id: ids.Buyers } });
+
+    const switched = await put(id, draftTo(ids.Browsers, 'Switched'), 'user');
+    expect(switched.status).toBe(400);
+    expect(switched.body.fields.map((field: { path: string }) => field.path)).toEqual(['audience.segment_id']);
+    expect((await row(id))?.name).toBe('Edited by the User');
+    expect(await segmentOf(id)).toBe(ids.Buyers);
+
+    expect((await put(id, draftTo(null, 'To everyone'), 'user')).status).toBe(200);
+    expect(await segmentOf(id)).toBeNull();
+    // Once dropped, choosing it again is choosing.
+    expect((await put(id, draftTo(ids.Buyers), 'user')).status).toBe(400);
+    expect((await put(id, draftTo(ids.Browsers), 'manager')).status).toBe(200);
+    expect(await segmentOf(id)).toBe(ids.Browsers);
+  });
+
+  it('reports the role problem together with the others', async () => {
+    const answer = await create(message('sms', { template_id: 999_999, audience: { segment_id: ids.Buyers } }), 'user');
+    expect(answer.status).toBe(400);
+    expect(answer.body.fields.map((field: { path: string }) => field.path)).toEqual(['audience.segment_id', 'template_id']);
+  });
+});
+
 describe('templates', () => {
   const url = `${base}/template`;
 

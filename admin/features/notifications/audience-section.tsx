@@ -82,7 +82,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
           options={options}
           value={draft.segmentId === null ? '' : String(draft.segmentId)}
           onChange={(value) => onChange({ segmentId: value === '' ? null : Number(value) })}
-          disabled={disabled || !maySegment}
+          disabled={disabled || (!maySegment && draft.segmentId === null)}
           helpText={segmentsHelp}
           error={problemText(t, problems['audience.segment_id'])}
         />

@@ -294,6 +294,33 @@ describe('the create form', () => {
     expect(calls.map((call) => call.path)).not.toContain('/api/application/shop_one/segment/312');
   });
 
+  it("lets a role without segments' area keep or drop the segment of a message it edits, not choose another", async () => {
+    useAppStore.setState({ roles: ['user'] });
+    const draft = message({ id: 42, status: 'new', send_at: null, audience: { segment_id: 312, filters: null, tags: [] }, audience_segment: { id: 312, name: 'Lapsed VIP buyers' } });
+    start({ 'GET /api/application/shop_one/notification/42': () => draft });
+    open('/application/shop_one/notification/web_push?id=42');
+    await waitFor(() => expect(field('Heading').value).toBe('Tết sale'));
+    const select = screen.getByLabelText('Segment') as HTMLSelectElement;
+    expect(select.disabled).toBe(false);
+    expect([...select.options].map((option) => option.textContent)).toEqual(['All subscribers of Web push', 'Lapsed VIP buyers']);
+    expect(select.value).toBe('312');
+    fireEvent.change(select, { target: { value: '' } });
+    // Dropped, it cannot be chosen again: the list has no segments for this role.
+    expect((screen.getByLabelText('Segment') as HTMLSelectElement).disabled).toBe(true);
+
+  });
+
+  it("copies a message with a segment to everyone for a role without segments' area", async () => {
+    useAppStore.setState({ roles: ['user'] });
+    const sent = message({ id: 42, audience: { segment_id: 312, filters: null, tags: [] }, audience_segment: { id: 312, name: 'Lapsed VIP buyers' } });
+    start({ 'GET /api/application/shop_one/notification/42': () => sent });
+    open('/application/shop_one/notification/web_push?copy=42');
+    await waitFor(() => expect(field('Heading').value).toBe('Tết sale'));
+    const select = screen.getByLabelText('Segment') as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect(select.disabled).toBe(true);
+  });
+
   it('names a segment deleted before its message was started as deleted, not as a bare number', async () => {
     start();
     open('/application/shop_one/notification/web_push?segment_id=313');

@@ -95,8 +95,10 @@ export function NotificationFormPage({ type }: { type: NotificationType }) {
   // A saved message opens in its own type's form.
   if (source.data && source.data.type !== type) return <Redirect to={`/notification/${source.data.type}?${search}`} replace />;
 
+  // A copy is a new message: like the link above, without the segments area it goes to everyone (the server
+  // refuses a segment such a role chooses, and lets it keep only the one a message it edits already has).
   const initial = source.data
-    ? draftOf(source.data, { copy: copyId !== null })
+    ? { ...draftOf(source.data, { copy: copyId !== null }), ...(copyId !== null && !maySegment ? { segmentId: null } : {}) }
     : { ...newDraft(type), campaignId: recordId(params.get('campaign_id')), templateId: recordId(params.get('template_id')), segmentId };
   return (
     <NotificationForm
