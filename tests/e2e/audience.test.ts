@@ -269,6 +269,17 @@ describe('the audience of a shop', () => {
     // Each card says when its device was first seen, the order it is in.
     await page.getByText(/Lần đầu thấy vừa xong/).first().waitFor();
     await shot(page, 'audience-players-sorted-vi-375');
+
+    // On a laptop, with Vietnamese headings and a player of three long tags, the list in its usual order fits the
+    // page (the whole width, the tags wrapping): no column cut off behind a scroll.
+    const tagged = (await api(stack, token, 'GET', `/application/${APP}/player?sort=created_at&order=asc&limit=1`)).data.items[0];
+    await api(stack, token, 'POST', `/application/${APP}/player/${tagged.id}/tags`, { tags: ['khach-hang-than-thiet', 'mua-si-tet-2025', 'nhan-ban-tin'] });
+    await resize(page, DESKTOP);
+    await page.goto(`${stack.url}/application/${APP}/player`);
+    await page.getByText('mua-si-tet-2025').first().waitFor();
+    await shot(page, 'audience-players-vi');
+    const overflow = await page.locator('.Polaris-IndexTable-ScrollContainer').evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
     await context.close();
   });
 

@@ -263,7 +263,7 @@ export function PlayersPage() {
   function tags(player: Player) {
     if (player.tags.length === 0) return <Missing />;
     return (
-      <InlineStack gap="100" wrap={false}>
+      <InlineStack gap="100">
         {player.tags.slice(0, TAGS_SHOWN).map((tag) => (
           <Tag key={tag}>{tag}</Tag>
         ))}
@@ -308,7 +308,8 @@ export function PlayersPage() {
     { title: t('players.columns.sessions'), sort: 'session_count', alignment: 'end', cell: (player) => count(player.session_count) },
     ...(sortedOnly[filters.sort] ? [sortedOnly[filters.sort] as Column] : []),
     { title: t('players.columns.lastSeen'), sort: 'last_seen_at', cell: (player) => seen(player) ?? <Missing /> },
-    { title: t('players.columns.tags'), cell: tags },
+    // Tags wrap, and a long one is cut with its name on hover (Polaris' Tag), so a laptop's width holds the list.
+    { title: t('players.columns.tags'), cell: (player) => <div style={{ maxWidth: 120 }}>{tags(player)}</div> },
   ];
   const sortColumn = columns.findIndex((column) => column.sort === filters.sort);
 
@@ -355,7 +356,7 @@ export function PlayersPage() {
   );
 
   return (
-    <Page title={t('menu.players')} subtitle={players.data ? t('players.total', { count: formatNumber(total, lang) }) : t('players.subtitle')}>
+    <Page fullWidth title={t('menu.players')} subtitle={players.data ? t('players.total', { count: formatNumber(total, lang) }) : t('players.subtitle')}>
       <Card padding="0">
         <Filters
           queryValue={queryText}
