@@ -201,9 +201,12 @@ describe('the audience of a shop', () => {
     await page.getByRole('button', { name: 'Create segment' }).first().click();
     await page.getByLabel('Segment name').fill('Gold carts');
     await page.getByLabel('Condition 1.1: what to test').selectOption('event');
+    // The event names seen so far load with the editor (a free text field until they are there).
+    await expect.poll(() => page.getByLabel('Condition 1.1: event').first().evaluate((element) => element.tagName)).toBe('SELECT');
     await page.getByLabel('Condition 1.1: event').first().selectOption('add_to_cart');
     await page.getByRole('button', { name: 'Add condition' }).click();
     await page.getByLabel('Condition 1.2: what to test').selectOption('attribute');
+    await expect.poll(() => page.getByLabel('Condition 1.2: attribute').first().evaluate((element) => element.tagName)).toBe('SELECT');
     await page.getByLabel('Condition 1.2: attribute').first().selectOption('plan');
     await page.getByLabel('Condition 1.2: operator').selectOption('eq');
     await page.getByLabel('Condition 1.2: value').fill('gold');
@@ -249,6 +252,54 @@ describe('the audience of a shop', () => {
     await page.getByText(`${direct.n} of ${total} players`).first().waitFor({ timeout: 15_000 });
     await shot(page, 'audience-segment-message-en');
     await merchant.context.close();
+  });
+
+  it("lets a User of the team keep or drop the segment of a manager's message, and the server refuses them choosing one", async () => {
+    // The owner's draft to the segment saved above; a User joins the team.
+    const segment = (await api(stack, token, 'GET', `/application/${APP}/segment`)).data.items.find((s: { name: string }) => s.name === 'Gold carts');
+    const draft = await api(stack, token, 'POST', `/application/${APP}/notification`, {
+      type: 'web_push',
+      name: 'Gold carts reminder',
+      draft: true,
+      content: { heading: 'Giỏ hàng của bạn', content: 'Còn hàng cho bạn', target_url: 'https://mai.example/cart' },
+      audience: { segment_id: segment.id },
+    });
+    expect(draft.success).toBe(true);
+    const member = { name: 'Lê Thu', email: `thu.${stamp}@shop.example` };
+    const memberToken = await createAccount(stack, member.name, member.email, PASSWORD);
+    expect((await api(stack, token, 'POST', `/application/${APP}/user`, { email: member.email, role: 'user' })).success).toBe(true);
+
+    const { context, page } = await newPage(stack.browser);
+    await signIn(page, stack, member.email, PASSWORD);
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.goto(`${stack.url}/application/${APP}/notification/web_push?id=${draft.data.id}`);
+    const audience = page.getByLabel('Segment', { exact: true });
+    await expect.poll(() => audience.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe('Gold carts');
+    // The role has no segments to pick from: only the message's own, or everyone.
+    expect(await audience.evaluate((select: HTMLSelectElement) => [...select.options].map((option) => option.textContent))).toEqual(['All subscribers of Web push', 'Gold carts']);
+    await page.getByText('This message goes to the players of the segment “Gold carts”', { exact: false }).first().waitFor();
+    await shot(page, 'audience-user-role-message-en');
+
+    // Choosing another segment behind the console's back is refused, in the caller's language, and changes nothing.
+    const other = await api(stack, token, 'POST', `/application/${APP}/segment`, { name: 'Everyone in Vietnam', rule: { any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] } });
+    expect(other.success).toBe(true);
+    const refused = await fetch(`${stack.url}/api/application/${APP}/notification/${draft.data.id}`, {
+      method: 'PUT',
+      headers: { 'X-Token': memberToken, 'content-type': 'application/json', 'accept-language': 'vi' },
+      body: JSON.stringify({ type: 'web_push', draft: true, content: draft.data.content, audience: { segment_id: other.data.id } }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { fields: unknown[] }).fields).toEqual([
+      { path: 'audience.segment_id', message: 'Vai trò của bạn không chọn được phân khúc: giữ phân khúc của tin nhắn hoặc gửi tới mọi người' },
+    ]);
+    expect((await api(stack, token, 'GET', `/application/${APP}/notification/${draft.data.id}`)).data.audience.segment_id).toBe(segment.id);
+
+    // Dropping it in the form: the draft goes to everyone.
+    await audience.selectOption('');
+    expect(await audience.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Save draft' }).first().click();
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/notification/${draft.data.id}`)).data.audience.segment_id).toBeNull();
+    await context.close();
   });
 
   it('shows the dashboard and the player list in Vietnamese on a phone', async () => {

@@ -68,8 +68,10 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
 
   // Past PICKER_MAX the list is cut (not wholeList): say so rather than let the oldest segments vanish silently.
   const cut = segments.data && !wholeList(segments.data) ? segments.data : null;
+  // Without the segments area, a message may still carry the segment it was given (kept, or dropped for everyone).
+  const kept = !maySegment && draft.segmentId !== null ? (options.find((option) => option.value === String(draft.segmentId))?.label ?? '') : null;
   const segmentsHelp = !maySegment
-    ? t('notificationUi.audience.noSegmentAccess')
+    ? t(kept !== null ? 'notificationUi.audience.noSegmentChoice' : 'notificationUi.audience.noSegmentAccess')
     : cut
       ? t('notificationUi.audience.segmentsCut', { shown: formatNumber(cut.items.length, lang), total: formatNumber(cut.total, lang) })
       : undefined;
@@ -144,7 +146,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
         </Box>
       ) : (
         <Banner tone="info">
-          <p>{t('notificationUi.audience.everyoneNote', { channel })}</p>
+          <p>{kept !== null ? t('notificationUi.audience.keptSegmentNote', { segment: kept }) : t('notificationUi.audience.everyoneNote', { channel })}</p>
         </Banner>
       )}
     </SectionCard>

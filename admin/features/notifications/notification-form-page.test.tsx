@@ -304,9 +304,12 @@ describe('the create form', () => {
     expect(select.disabled).toBe(false);
     expect([...select.options].map((option) => option.textContent)).toEqual(['All subscribers of Web push', 'Lapsed VIP buyers']);
     expect(select.value).toBe('312');
+    // What the form says matches where the message goes: the kept segment, then everyone.
+    expect(screen.getByText('This message goes to the players of the segment “Lapsed VIP buyers” who match the tags and conditions.')).toBeTruthy();
     fireEvent.change(select, { target: { value: '' } });
     // Dropped, it cannot be chosen again: the list has no segments for this role.
     expect((screen.getByLabelText('Segment') as HTMLSelectElement).disabled).toBe(true);
+    expect(screen.getByText('Without segments, the message goes to every subscriber of Web push who matches the tags and conditions.')).toBeTruthy();
 
   });
 
