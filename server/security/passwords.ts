@@ -3,6 +3,16 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 /** OWASP's scrypt parameters: N = 2^17, r = 8, p = 1 (about 128 MiB and a few hundred ms per hash). */
 export const SCRYPT_PARAMS = { log2N: 17, r: 8, p: 1, keyLength: 64, saltLength: 16 } as const;
 
+/**
+ * The cost new hashes get: OWASP's, except in the API test suites (vitest.config.ts), which create and sign in
+ * hundreds of accounts and set NUDGE_TEST_SCRYPT_LOG2N to 12 (a few ms a hash). Honoured only under vitest
+ * (VITEST is set) and never below 2^10; verifying reads the cost from the stored hash either way.
+ */
+function hashCost(): number {
+  const lowered = Number(process.env.NUDGE_TEST_SCRYPT_LOG2N);
+  return process.env.VITEST && Number.isInteger(lowered) && lowered >= 10 && lowered < SCRYPT_PARAMS.log2N ? lowered : SCRYPT_PARAMS.log2N;
+}
+
 function derive(password: string, salt: Buffer, log2N: number, r: number, p: number, keyLength: number): Promise<Buffer> {
   const N = 2 ** log2N;
   // scrypt needs 128 * N * r bytes; Node's default ceiling (32 MiB) is below OWASP's cost.
@@ -15,7 +25,8 @@ function derive(password: string, salt: Buffer, log2N: number, r: number, p: num
 
 /** Hashes a password as `scrypt$log2N$r$p$salt$hash` (base64url), so the cost can rise later without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {
-  const { log2N, r, p, keyLength, saltLength } = SCRYPT_PARAMS;
+  const { r, p, keyLength, saltLength } = SCRYPT_PARAMS;
+  const log2N = hashCost();
   const salt = randomBytes(saltLength);
   const key = await derive(password, salt, log2N, r, p, keyLength);
   return ['scrypt', log2N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
