@@ -193,9 +193,8 @@ export async function checkNotification(
   earlier: FieldError[] = [],
 ): Promise<CheckedMessage> {
   await checkPlatform(s, application.application_id, input.type);
-  const checkedInput = checkedContent(application, input.type, input.content);
-  const { content } = checkedInput;
-  const fields = [...earlier, ...checkedInput.fields];
+  const { content, fields: contentFields } = checkedContent(application, input.type, input.content);
+  const fields = [...earlier, ...contentFields];
   const now = s.clock();
   // A direct list that is present but empty would name nobody: almost surely a caller's mistake.
   for (const list of ['player_ids', 'device_ids', 'external_user_ids'] as const) {

@@ -283,7 +283,7 @@ export function PlayersPage() {
   );
   // The desktop table's columns; the one the list is sorted by is always among them: first seen and page views,
   // which have no column of their own, get one while the list is sorted by them.
-  const sortedOnly: Partial<Record<PlayerFilters['sort'], Column>> = {
+  const sortedOnlyColumns: Partial<Record<PlayerFilters['sort'], Column>> = {
     created_at: {
       title: t('players.fields.created_at'),
       sort: 'created_at',
@@ -298,6 +298,7 @@ export function PlayersPage() {
       summary: (player) => t('players.pageViewsCount', { count: formatNumber(player.page_views, lang) }),
     },
   };
+  const sortedOnly = sortedOnlyColumns[filters.sort];
   const columns: Column[] = [
     { title: t('players.columns.device'), cell: (player) => <div style={{ maxWidth: 220 }}>{who(player)}</div> },
     { title: t('players.columns.platform'), cell: (player) => <PlatformLabel platform={player.platform} deviceType={player.device_type} /> },
@@ -306,7 +307,7 @@ export function PlayersPage() {
     { title: t('players.columns.os'), cell: (player) => software(player) || <Missing /> },
     { title: t('players.columns.subscribed'), cell: (player) => <SubscribedBadge subscribed={player.subscribed} /> },
     { title: t('players.columns.sessions'), sort: 'session_count', alignment: 'end', cell: (player) => count(player.session_count) },
-    ...(sortedOnly[filters.sort] ? [sortedOnly[filters.sort] as Column] : []),
+    ...(sortedOnly ? [sortedOnly] : []),
     { title: t('players.columns.lastSeen'), sort: 'last_seen_at', cell: (player) => seen(player) ?? <Missing /> },
     // Tags wrap, and a long one is cut with its name on hover (Polaris' Tag), so a laptop's width holds the list.
     { title: t('players.columns.tags'), cell: (player) => <div style={{ maxWidth: 120 }}>{tags(player)}</div> },
@@ -331,7 +332,7 @@ export function PlayersPage() {
             <InlineStack gap="200" blockAlign="center">
               <PlatformLabel platform={player.platform} deviceType={player.device_type} />
               <Text as="span" tone="subdued" variant="bodySm">
-                {[countryName(player.country, lang), software(player), t('players.sessionsCount', { count: player.session_count }), sortedOnly[filters.sort]?.summary?.(player), seen(player)].filter(Boolean).join(' · ')}
+                {[countryName(player.country, lang), software(player), t('players.sessionsCount', { count: player.session_count }), sortedOnly?.summary?.(player), seen(player)].filter(Boolean).join(' · ')}
               </Text>
             </InlineStack>
             {player.tags.length > 0 ? tags(player) : null}
