@@ -72,7 +72,8 @@ export function openDatabase(config: DatabaseConfig): Db {
 }
 
 /**
- * The Kysely ingestion writes with (server/domain/ingest.ts: the storefront SDK's batches, the device API): on
+ * The Kysely ingestion writes with (server/domain/ingest.ts: the storefront SDK's batches, the device API; on
+ * PostgreSQL in the writer thread's own openDatabase, see WriterThread there): on
  * SQLite, and with PG_INGEST_SYNCHRONOUS_COMMIT=on, `kysely` itself. On PostgreSQL by default, a pool of its own
  * whose sessions commit asynchronously (`synchronous_commit = off`): a commit is answered once it is in
  * PostgreSQL's memory, without waiting for the WAL to be flushed to disk, which the WAL writer does within

@@ -1,3 +1,7 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import {
   BUILTIN_EVENTS,
@@ -11,10 +15,12 @@ import {
 } from '../../shared/contract/audience';
 import { isEmail, isMobileNumber, V } from '../../shared/validation';
 import type { Services } from '../context';
-import { ingestionDb, type Dialect } from '../db';
+import type { DatabaseConfig } from '../config';
+import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { GroupCommit, type GroupCommitOptions } from './ingest-queue';
+import type { ThreadAnswer, ThreadRequest } from './ingest-thread';
 import { columnList, combinedWrites, earlier, insertRows, insertStatements, later, rowSource, runStatements, runWrites, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
 import {
   attributeStatements,
@@ -455,12 +461,17 @@ export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems:
  * they are held only while it runs. Two lanes, measured on two cores in alternating runs (tests/bench/ingest.ts):
  * against one, +16–26% events/s in batches and +24–33% single requests/s; four split the groups so small that
  * the per-group statements cost more than the overlap gains (−25%; again −14% on another machine, 2026-11-26).
+ * Those runs wrote on the event loop; with the writer thread (WriterThread), one lane and two were within the
+ * runs' noise at the target rates (2026-11-27), and two stay.
  */
 export const INGEST_LANES: Record<Dialect, number> = { sqlite: 1, postgres: 2 };
 
 /** Concurrent group-commit queues, one per lane; a device's batches always take the same lane, in order. */
 class IngestLanes {
-  constructor(private readonly lanes: GroupCommit<IngestBatch, IngestResult>[]) {}
+  constructor(
+    private readonly lanes: GroupCommit<IngestBatch, IngestResult>[],
+    private readonly thread: WriterThread | null,
+  ) {}
 
   submit(batch: IngestBatch): Promise<IngestResult> {
     return this.lanes[this.lanes.length === 1 ? 0 : laneOf(batch, this.lanes.length)].submit(batch);
@@ -468,6 +479,7 @@ class IngestLanes {
 
   async close(): Promise<void> {
     await Promise.all(this.lanes.map((lane) => lane.close()));
+    await this.thread?.close();
   }
 }
 
@@ -487,7 +499,14 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
   if (!queue) {
     const lanes = INGEST_LANES[s.dialect];
     const settings = { ...INGEST_QUEUE, ...options };
+    const config = s.config.database;
+    const thread = s.dialect === 'postgres' && config.kind === 'postgres' ? new WriterThread(config) : null;
     const known = new KnownPlayers();
+    // SQLite: one transaction on the event loop.
+    const write = (batches: IngestBatch[]) =>
+      thread
+        ? thread.write(batches, s.clock())
+        : writeRemembering(known, batches, (ids) => s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock(), ids)));
     queue = new IngestLanes(
       Array.from(
         { length: lanes },
@@ -497,9 +516,10 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
             // The memory bound is the process's: shared out between the lanes.
             maxPendingItems: Math.ceil(settings.maxPendingItems / lanes),
             weigh: weighBatch,
-            write: (batches) => writeGroup(s, known, batches),
+            write,
           }),
       ),
+      thread,
     );
     queues.set(s, queue);
   }
@@ -520,7 +540,7 @@ export function ingest(s: Services, batch: IngestBatch): Promise<IngestResult> {
  * An id is taken from here only for a device whose batch brings an event. A player deleted meanwhile (in the
  * console, by another process, with its application) then fails the event row's foreign key, so the group's
  * write fails as a whole and nothing of it is stored; its devices are forgotten and the group is written again,
- * looking every player up, which recreates the deleted one (writeGroup). Without an event nothing would fail,
+ * looking every player up, which recreates the deleted one (writeRemembering). Without an event nothing would fail,
  * and an update would vanish into a deleted row: those batches always look their player up. One case slips
  * through: a batch whose every event id is another device's (a client reusing ids across devices) inserts no
  * row, so after such a deletion its fields go nowhere, as its events already did.
@@ -553,14 +573,15 @@ export class KnownPlayers {
   }
 }
 
-/** Writes a group and keeps its players' ids for the next ones (see KnownPlayers). */
-async function writeGroup(s: Services, known: KnownPlayers, batches: IngestBatch[]): Promise<IngestResult[]> {
-  // PostgreSQL: two statements, the second all or nothing by itself (writeBatches), committed asynchronously
-  // by default (ingestionDb); SQLite: one transaction.
-  const write = (ids?: KnownPlayers) =>
-    s.dialect === 'postgres'
-      ? writeBatches(ingestionDb(s.db), s.dialect, batches, s.clock(), ids)
-      : s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock(), ids));
+/**
+ * Writes a group with `write` and keeps its players' ids for the next ones (see KnownPlayers): first with the ids
+ * `known` holds, and if that fails while it held any of the group's, again looking every player up.
+ */
+export async function writeRemembering(
+  known: KnownPlayers,
+  batches: IngestBatch[],
+  write: (ids?: KnownPlayers) => Promise<IngestResult[]>,
+): Promise<IngestResult[]> {
   let results: IngestResult[];
   try {
     results = await write(known);
@@ -574,6 +595,83 @@ async function writeGroup(s: Services, known: KnownPlayers, batches: IngestBatch
   known.remember(batches, results);
   return results;
 }
+
+/**
+ * PostgreSQL: the groups are written by a thread of the process (./ingest-thread.ts), not on its event loop.
+ * Measured at the target rate of single-event requests (tests/bench/ingest.ts, two cores, 2026-11-27), building
+ * a group's statements, pg's encoding of their arrays, the writes to PostgreSQL's socket and the reading of its
+ * answers took two fifths of the event loop's busy time, and every answer of PostgreSQL then waited until the loop
+ * had finished with the requests that arrived meanwhile: a group's two round trips took 2.5–3.5 ms at the median
+ * and up to 25–35 ms, and the requests waiting on them made a 99th percentile of 37–48 ms. The thread hears
+ * PostgreSQL at once, and the event loop is left with the HTTP side. What crosses over is the group's batches
+ * (plain data, copied) and one result per batch; a failed write comes back as an Error with the original's name,
+ * message and code. SQLite keeps writing on the event loop: its writes are in-process calls, cheaper than the
+ * copies (tried in a thread: slower).
+ *
+ * The thread starts with the first write (its modules load in about half a second), holds the process open only
+ * while a write is under way, and is started again after it dies (its writes under way fail; their requests are
+ * answered with an error and the clients retry them: event ids make a retry store nothing twice).
+ */
+export class WriterThread {
+  private worker: Worker | null = null;
+  private readonly calls = new Map<number, { resolve(results: IngestResult[]): void; reject(error: Error): void }>();
+  private nextId = 0;
+
+  constructor(private readonly database: DatabaseConfig) {}
+
+  write(batches: IngestBatch[], now: Date): Promise<IngestResult[]> {
+    const worker = this.worker ?? this.start();
+    const id = (this.nextId += 1);
+    if (this.calls.size === 0) worker.ref();
+    return new Promise<IngestResult[]>((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      worker.postMessage({ id, batches: JSON.stringify(batches), now: now.getTime() } satisfies ThreadRequest);
+    });
+  }
+
+  /** After the last write is answered (the lanes are drained first): closes the thread's connections and the thread. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = null;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage({ id: 0, close: true } satisfies ThreadRequest);
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_THREAD_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private start(): Worker {
+    // The thread's module is TypeScript, like the server's: tsx's loader is registered in the thread first.
+    const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+    const entry = new URL('./ingest-thread.ts', import.meta.url).href;
+    const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, {
+      eval: true,
+      workerData: { database: this.database },
+    });
+    worker.unref();
+    worker.on('message', (answer: ThreadAnswer) => {
+      const call = this.calls.get(answer.id);
+      if (!call) return;
+      this.calls.delete(answer.id);
+      if (this.calls.size === 0) worker.unref();
+      if ('results' in answer) call.resolve(answer.results);
+      else call.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
+    });
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const call of this.calls.values()) call.reject(error);
+      this.calls.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`ingestion writer thread stopped (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+/** How long a closing writer thread may take to end its connections before it is stopped. */
+const CLOSE_THREAD_MS = 5_000;
 
 /** Writes what is queued and stops taking more (the app's shutdown). */
 export async function closeIngest(s: Services): Promise<void> {

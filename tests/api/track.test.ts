@@ -3,7 +3,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionDb, INGESTION_APPLICATION_NAME, openDatabase, type Database } from '../../server/db';
-import { writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
+import { WriterThread, writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
 import { BATCH_MAX, nextBatch } from '../../storefront-widgets/sdk/outbox';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
@@ -398,6 +398,41 @@ describe('ingestion commits on PostgreSQL', () => {
       expect(await setting(ingestionDb(synchronous.kysely))).toBe('on');
     } finally {
       await synchronous.kysely.destroy();
+    }
+  });
+});
+
+describe("PostgreSQL's writer thread", () => {
+  // On PostgreSQL the groups are written by a thread of the process (server/domain/ingest.ts WriterThread): a batch
+  // crosses over and back as data, a failure as an error with PostgreSQL's own code, and the thread, once closed,
+  // starts again for the next write.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('answers with the stored player, gives back a failed write\'s error and code, and starts again after closing', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const thread = new WriterThread(config);
+    const visitor = id('threaded');
+    const batch = (applicationId: string, name: string): IngestBatch => ({
+      applicationId,
+      deviceId: visitor,
+      device: { platform: 'web', os: 'Android' },
+      items: [{ kind: 'event', counts: 'event', clientId: id('e'), name, properties: { price: 120_000 }, sessionId: null, at: new Date(now()).toISOString() }],
+    });
+    try {
+      const [first] = await thread.write([batch(APP, 'threaded_one')], new Date(now()));
+      const player = await playerOf(visitor);
+      expect(first).toEqual({ playerId: Number(player?.id), created: true, stored: 1 });
+
+      // No such application: the player's foreign key refuses it, and nothing of the batch is stored.
+      const failed = await thread.write([batch('no_such_application', 'threaded_lost')], new Date(now())).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(Error);
+      expect(failed).toMatchObject({ code: '23503' });
+
+      await thread.close();
+      const [again] = await thread.write([batch(APP, 'threaded_two')], new Date(now()));
+      expect(again).toEqual({ playerId: Number(player?.id), created: false, stored: 1 });
+      expect((await eventsOf(Number(player?.id))).map((event) => event.name)).toEqual(['threaded_one', 'threaded_two']);
+    } finally {
+      await thread.close();
     }
   });
 });

@@ -1,0 +1,37 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DatabaseConfig } from '../config';
+import { ingestionDb, openDatabase } from '../db';
+import { KnownPlayers, writeBatches, writeRemembering, type IngestBatch, type IngestResult } from './ingest';
+
+/**
+ * The thread that writes ingestion's groups on PostgreSQL (see WriterThread in ./ingest.ts): its own connections
+ * (ingestion's pool, `ingestionDb`), its own KnownPlayers. A request is one group of one lane, written as the
+ * process's event loop would write it (`writeRemembering`, `writeBatches`) and answered with one result per batch
+ * or with the error; requests of both lanes run at once, as they did on the event loop. `close` ends the
+ * connections and the thread.
+ */
+export type ThreadRequest = { id: number; batches: string; now: number } | { id: number; close: true };
+export type ThreadAnswer = { id: number; results: IngestResult[] } | { id: number; error: { name: string; message: string; code?: unknown } };
+
+if (parentPort) {
+  const port = parentPort;
+  const { kysely } = openDatabase(workerData.database as DatabaseConfig);
+  const db = ingestionDb(kysely);
+  const known = new KnownPlayers();
+  port.on('message', (request: ThreadRequest) => {
+    if ('close' in request) {
+      // process.exit in a thread ends the thread only; tsx's loader, registered in it, would keep it alive.
+      kysely.destroy().finally(() => process.exit(0));
+      return;
+    }
+    const { id, now } = request;
+    const batches = JSON.parse(request.batches) as IngestBatch[];
+    writeRemembering(known, batches, (ids) => writeBatches(db, 'postgres', batches, new Date(now), ids)).then(
+      (results) => port.postMessage({ id, results } satisfies ThreadAnswer),
+      (error: unknown) => {
+        const { name = 'Error', message = String(error), code } = (error ?? {}) as { name?: string; message?: string; code?: unknown };
+        port.postMessage({ id, error: { name, message, code } } satisfies ThreadAnswer);
+      },
+    );
+  });
+}
