@@ -379,23 +379,26 @@ export function PlayersPage() {
         </Filters>
         <QueryState query={players} lines={8}>
           {() => (
-            <IndexTable
-              resourceName={{ singular: t('players.one'), plural: t('players.other') }}
-              itemCount={items.length}
-              selectable={false}
-              condensed={smDown}
-              loading={players.loading}
-              emptyState={emptyState}
-              headings={columns.map((column) => ({ title: column.title, ...(column.alignment ? { alignment: column.alignment } : {}) })) as IndexTableProps['headings']}
-              sortable={columns.map((column) => column.sort !== undefined)}
-              sortColumnIndex={sortColumn < 0 ? undefined : sortColumn}
-              sortDirection={filters.order === 'asc' ? 'ascending' : 'descending'}
-              defaultSortDirection="descending"
-              onSort={onSort}
-              pagination={pagination}
-            >
-              {rows}
-            </IndexTable>
+            // nudge-wrapping-headings: a long heading takes two lines rather than widening its column (shell.css).
+            <div className="nudge-wrapping-headings">
+              <IndexTable
+                resourceName={{ singular: t('players.one'), plural: t('players.other') }}
+                itemCount={items.length}
+                selectable={false}
+                condensed={smDown}
+                loading={players.loading}
+                emptyState={emptyState}
+                headings={columns.map((column) => ({ title: column.title, ...(column.alignment ? { alignment: column.alignment } : {}) })) as IndexTableProps['headings']}
+                sortable={columns.map((column) => column.sort !== undefined)}
+                sortColumnIndex={sortColumn < 0 ? undefined : sortColumn}
+                sortDirection={filters.order === 'asc' ? 'ascending' : 'descending'}
+                defaultSortDirection="descending"
+                onSort={onSort}
+                pagination={pagination}
+              >
+                {rows}
+              </IndexTable>
+            </div>
           )}
         </QueryState>
       </Card>
