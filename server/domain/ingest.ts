@@ -501,12 +501,7 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
     const settings = { ...INGEST_QUEUE, ...options };
     const config = s.config.database;
     const thread = s.dialect === 'postgres' && config.kind === 'postgres' ? new WriterThread(config) : null;
-    const known = new KnownPlayers();
-    // SQLite: one transaction on the event loop.
-    const write = (batches: IngestBatch[]) =>
-      thread
-        ? thread.write(batches, s.clock())
-        : writeRemembering(known, batches, (ids) => s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock(), ids)));
+    const write = thread ? (batches: IngestBatch[]) => thread.write(batches, s.clock()) : writeOnEventLoop(s);
     queue = new IngestLanes(
       Array.from(
         { length: lanes },
@@ -524,6 +519,12 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
     queues.set(s, queue);
   }
   return queue;
+}
+
+/** SQLite: each group in one transaction on the event loop, its players remembered here (the PostgreSQL thread keeps its own). */
+function writeOnEventLoop(s: Services): (batches: IngestBatch[]) => Promise<IngestResult[]> {
+  const known = new KnownPlayers();
+  return (batches) => writeRemembering(known, batches, (ids) => s.db.transaction().execute((trx) => writeBatches(trx, s.dialect, batches, s.clock(), ids)));
 }
 
 /** Hands a batch to the queue; resolves once it is stored. QueueFullError when the queue is full. */
@@ -613,27 +614,27 @@ export async function writeRemembering(
  * answered with an error and the clients retry them: event ids make a retry store nothing twice).
  */
 export class WriterThread {
-  private worker: Worker | null = null;
-  private readonly calls = new Map<number, { resolve(results: IngestResult[]): void; reject(error: Error): void }>();
+  /** The running thread and the writes sent to it, not yet answered; null until the first write and after it ends. */
+  private current: { worker: Worker; calls: Map<number, Call> } | null = null;
   private nextId = 0;
 
   constructor(private readonly database: DatabaseConfig) {}
 
   write(batches: IngestBatch[], now: Date): Promise<IngestResult[]> {
-    const worker = this.worker ?? this.start();
+    const { worker, calls } = this.current ?? this.start();
     const id = (this.nextId += 1);
-    if (this.calls.size === 0) worker.ref();
+    if (calls.size === 0) worker.ref();
     return new Promise<IngestResult[]>((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
+      calls.set(id, { resolve, reject });
       worker.postMessage({ id, batches: JSON.stringify(batches), now: now.getTime() } satisfies ThreadRequest);
     });
   }
 
   /** After the last write is answered (the lanes are drained first): closes the thread's connections and the thread. */
   async close(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    this.worker = null;
+    if (!this.current) return;
+    const { worker } = this.current;
+    this.current = null;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.postMessage({ id: 0, close: true } satisfies ThreadRequest);
     const timer = setTimeout(() => void worker.terminate(), CLOSE_THREAD_MS);
@@ -641,7 +642,7 @@ export class WriterThread {
     clearTimeout(timer);
   }
 
-  private start(): Worker {
+  private start(): { worker: Worker; calls: Map<number, Call> } {
     // The thread's module is TypeScript, like the server's: tsx's loader is registered in the thread first.
     const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
     const entry = new URL('./ingest-thread.ts', import.meta.url).href;
@@ -650,24 +651,33 @@ export class WriterThread {
       workerData: { database: this.database },
     });
     worker.unref();
+    // This thread's own writes: a thread that dies fails only those, never the ones of the thread started after it.
+    const calls = new Map<number, Call>();
+    const current = { worker, calls };
     worker.on('message', (answer: ThreadAnswer) => {
-      const call = this.calls.get(answer.id);
+      const call = calls.get(answer.id);
       if (!call) return;
-      this.calls.delete(answer.id);
-      if (this.calls.size === 0) worker.unref();
+      calls.delete(answer.id);
+      if (calls.size === 0) worker.unref();
       if ('results' in answer) call.resolve(answer.results);
       else call.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
     });
     const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const call of this.calls.values()) call.reject(error);
-      this.calls.clear();
+      if (this.current === current) this.current = null;
+      for (const call of calls.values()) call.reject(error);
+      calls.clear();
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`ingestion writer thread stopped (exit code ${code})`)));
-    this.worker = worker;
-    return worker;
+    this.current = current;
+    return current;
   }
+}
+
+/** A write sent to the writer thread, waiting for its answer. */
+interface Call {
+  resolve(results: IngestResult[]): void;
+  reject(error: Error): void;
 }
 
 /** How long a closing writer thread may take to end its connections before it is stopped. */
