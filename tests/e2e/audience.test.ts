@@ -312,6 +312,14 @@ describe('the audience of a shop', () => {
     await page.goto(`${stack.url}/application/${APP}/player`);
     await page.getByText('other-match-01').first().waitFor();
     await shot(page, 'audience-players-vi-375');
+    // The search field keeps a phone's width: the sort menu goes under it instead of squeezing it, also in English,
+    // where the menu is short enough to fit beside a field of no width at all (Polaris lets the field shrink to 0).
+    for (const [language, placeholder] of [['English', /Search/], ['Tiếng Việt', /Tìm/]] as const) {
+      await page.getByRole('button', { name: language }).click();
+      const search = await page.getByPlaceholder(placeholder).first().boundingBox();
+      expect(search?.width).toBeGreaterThan(PHONE.width / 2);
+      if (language === 'English') await shot(page, 'audience-players-en-375');
+    }
     // The condensed list has no headings to click: the sort menu sorts it, here the oldest device first.
     await page.getByRole('combobox', { name: 'Sắp xếp theo' }).selectOption('created_at:asc');
     await page.waitForURL(/sort=created_at&order=asc/);

@@ -359,24 +359,27 @@ export function PlayersPage() {
   return (
     <Page fullWidth title={t('menu.players')} subtitle={players.data ? t('players.total', { count: formatNumber(total, lang) }) : t('players.subtitle')}>
       <Card padding="0">
-        <Filters
-          queryValue={queryText}
-          queryPlaceholder={t('players.searchPlaceholder')}
-          filters={filterDefs}
-          appliedFilters={applied}
-          onQueryChange={setQueryText}
-          onQueryClear={() => setQueryText('')}
-          onClearAll={() => {
-            setQueryText('');
-            setFilters(withoutFilters(filters));
-          }}
-          loading={players.loading && players.data !== undefined}
-        >
-          {/* On a phone it wraps under the search field: never wider than the card, its text cut instead. */}
-          <div style={{ maxWidth: '100%', minWidth: 0 }}>
-            <Select label={t('players.sort.label')} labelInline options={sortOptions} value={`${filters.sort}:${filters.order}`} onChange={onSortChoice} />
-          </div>
-        </Filters>
+        {/* nudge-player-filters: on a phone the sort menu goes under the search field instead of squeezing it (shell.css). */}
+        <div className="nudge-player-filters">
+          <Filters
+            queryValue={queryText}
+            queryPlaceholder={t('players.searchPlaceholder')}
+            filters={filterDefs}
+            appliedFilters={applied}
+            onQueryChange={setQueryText}
+            onQueryClear={() => setQueryText('')}
+            onClearAll={() => {
+              setQueryText('');
+              setFilters(withoutFilters(filters));
+            }}
+            loading={players.loading && players.data !== undefined}
+          >
+            {/* Never wider than the card: its text is cut instead. */}
+            <div style={{ maxWidth: '100%', minWidth: 0 }}>
+              <Select label={t('players.sort.label')} labelInline options={sortOptions} value={`${filters.sort}:${filters.order}`} onChange={onSortChoice} />
+            </div>
+          </Filters>
+        </div>
         <QueryState query={players} lines={8}>
           {() => (
             // nudge-wrapping-headings: a long heading takes two lines rather than widening its column (shell.css).
