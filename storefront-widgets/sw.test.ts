@@ -21,7 +21,12 @@ function fakeScope(search = '?k=ck_live_12345678&a=https%3A%2F%2Fapi.nudge.examp
         subscribe: vi.fn(async () => subscription('https://push.example.net/send/renewed')),
       },
     },
-    clients: { openWindow: vi.fn(async () => null) },
+    clients: {
+      /** The shopper's open tabs of the shop. */
+      tabs: [] as { url: string; focus: ReturnType<typeof vi.fn> }[],
+      matchAll: vi.fn(async () => scope.clients.tabs),
+      openWindow: vi.fn(async () => null),
+    },
     fetch: vi.fn(async (url: string, init: RequestInit) => {
       posts.push({ url, body: JSON.parse(String(init.body)) });
       return { ok: true } as Response;
@@ -59,6 +64,7 @@ describe('the service worker', () => {
     );
     expect(scope.registration.showNotification).toHaveBeenCalledWith('Sale starts now', {
       body: 'Everything −30 %',
+      tag: 'm_1',
       icon: 'https://shop.vn/icon.png',
       image: 'https://shop.vn/sale.jpg',
       actions: [{ action: 'buy', title: 'Buy now' }],
@@ -95,6 +101,28 @@ describe('the service worker', () => {
       { url: 'https://api.nudge.example/api/sdk/push/report', body: { key: 'ck_live_12345678', kind: 'clicked', message_id: 'm_2', endpoint: ENDPOINT, action: 'buy' } },
       { url: 'https://api.nudge.example/api/sdk/push/report', body: { key: 'ck_live_12345678', kind: 'clicked', message_id: 'm_2', endpoint: ENDPOINT } },
     ]);
+  });
+
+  it('brings a tab already at the URL to the front instead of opening another, and still reports the click', async () => {
+    const { scope, posts, dispatch } = fakeScope();
+    const sale = { url: 'https://shop.vn/sale', focus: vi.fn(async () => null) };
+    scope.clients.tabs.push({ url: 'https://shop.vn/', focus: vi.fn(async () => null) }, sale);
+    const notification = { close: vi.fn(), data: { url: 'https://shop.vn/sale', message_id: 'm_3', actions: { buy: 'https://shop.vn/cart' } } };
+    await dispatch('notificationclick', { action: '', notification });
+    expect(sale.focus).toHaveBeenCalledOnce();
+    expect(scope.clients.openWindow).not.toHaveBeenCalled();
+    // No tab at the button's URL: a new one.
+    await dispatch('notificationclick', { action: 'buy', notification });
+    expect(scope.clients.openWindow.mock.calls).toEqual([['https://shop.vn/cart']]);
+    expect(posts.map((post) => post.body.kind)).toEqual(['clicked', 'clicked']);
+  });
+
+  it('shows a message delivered twice once: its notification is tagged with the message', async () => {
+    const { scope, dispatch } = fakeScope();
+    await dispatch('push', payload({ title: 'Hi', message_id: 'm_9' }));
+    await dispatch('push', payload({ title: 'Hi' }));
+    const tags = scope.registration.showNotification.mock.calls.map((call) => (call as unknown as [string, { tag?: string }])[1].tag);
+    expect(tags).toEqual(['m_9', undefined]);
   });
 
   it('subscribes again when the browser drops the subscription, and tells the server', async () => {

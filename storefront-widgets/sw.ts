@@ -21,8 +21,9 @@
  *       "api": "https://NUDGE_HOST"
  *     }
  *
- * push → showNotification(title, {body, icon, image, actions, data}) and POST /api/sdk/push/report
- * {kind: 'delivered'}; notificationclick → opens the button's URL (or the notification's) and reports
+ * push → showNotification(title, {body, tag: message_id, icon, image, actions, data}) and POST /api/sdk/push/report
+ * {kind: 'delivered'}; notificationclick → opens the button's URL (or the notification's; a tab already at that URL
+ * is brought to the front instead) and reports
  * {kind: 'clicked', action}; pushsubscriptionchange → subscribes again and tells POST /api/sdk/push/subscribe
  * (or /unsubscribe when it can't).
  */
@@ -66,7 +67,10 @@ export interface WorkerScope {
       subscribe(options: PushSubscriptionOptionsInit): Promise<PushSubscription>;
     };
   };
-  clients: { openWindow(url: string): Promise<unknown> };
+  clients: {
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<readonly { url: string; focus?(): Promise<unknown> }[]>;
+    openWindow(url: string): Promise<unknown>;
+  };
   fetch: typeof fetch;
   addEventListener(type: string, listener: (event: never) => void): void;
 }
@@ -110,6 +114,8 @@ export async function onPush(scope: WorkerScope, event: PushEventLike): Promise<
   };
   await scope.registration.showNotification(payload.title || '', {
     body: payload.body,
+    // The same message delivered again (a push service may retry) replaces its notification, not a second one.
+    ...(payload.message_id ? { tag: payload.message_id } : {}),
     icon: https(payload.icon),
     image: https(payload.image),
     actions: buttons.map(({ action, title }) => ({ action, title })),
@@ -119,14 +125,22 @@ export async function onPush(scope: WorkerScope, event: PushEventLike): Promise<
   await post(scope, api, 'report', { key, kind: 'delivered', message_id: payload.message_id, endpoint: await endpointOf(scope) });
 }
 
-/** A click on the notification or one of its buttons: opens its URL and reports the click. */
+/** Brings the shop's tab already at `url` to the front, else opens one. */
+async function openOrFocus(scope: WorkerScope, url: string): Promise<unknown> {
+  const tabs = await scope.clients.matchAll({ type: 'window', includeUncontrolled: true }).catch(() => []);
+  const href = new URL(url).href;
+  const open = tabs.find((tab) => tab.url === href && tab.focus);
+  return open?.focus ? open.focus() : scope.clients.openWindow(url);
+}
+
+/** A click on the notification or one of its buttons: opens its URL (or the tab already there) and reports the click. */
 export async function onClick(scope: WorkerScope, event: ClickEventLike): Promise<void> {
   event.notification.close();
   const data = event.notification.data || { actions: {} };
   const url = (event.action && data.actions?.[event.action]) || data.url;
   const { key, api } = target(scope, data);
   await Promise.all([
-    url ? scope.clients.openWindow(url).catch(() => null) : null,
+    url ? openOrFocus(scope, url).catch(() => null) : null,
     post(scope, api, 'report', {
       key,
       kind: 'clicked',
