@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { AppProvider } from '@shopify/polaris';
 import polarisEn from '@shopify/polaris/locales/en.json';
 import { useAppStore } from '../stores/store';
-import { TimeChart, niceMax } from './time-chart';
+import { TimeChart, niceMax, partialWhenToday } from './time-chart';
 // Unmounts between tests (vitest runs without globals).
 import '../test-utils';
 
-function draw(kind: 'line' | 'bar' = 'line') {
-  render(
+function draw(kind: 'line' | 'bar' = 'line', partialLast?: string) {
+  return render(
     <AppProvider i18n={polarisEn}>
       <TimeChart
         title="Players per day"
@@ -19,6 +19,7 @@ function draw(kind: 'line' | 'bar' = 'line') {
           { label: 'Active', values: [10, 20, 1500] },
         ]}
         formatDay={(day) => day.slice(5)}
+        partialLast={partialLast}
       />
     </AppProvider>,
   );
@@ -43,6 +44,42 @@ describe('the time chart', () => {
     expect(within(tooltip).getByText('20')).toBeTruthy();
     fireEvent.keyDown(chart, { key: 'Escape' });
     expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('draws a day not over yet apart, and says so in the legend, the tooltip and the table', () => {
+    const { container } = draw('line', 'Day not over yet');
+    // Each line: solid up to the day before, then a dashed piece to the last day.
+    const dashed = container.querySelectorAll('path[data-partial]');
+    expect(dashed).toHaveLength(2);
+    expect(dashed[0].getAttribute('stroke-dasharray')).toBe('4 4');
+    const solid = container.querySelector('path:not([data-partial])')?.getAttribute('d') ?? '';
+    expect(solid.match(/[ML]/g)).toHaveLength(2);
+    expect(screen.getByText('Day not over yet')).toBeTruthy();
+    const chart = screen.getByRole('img', { name: 'Players per day' });
+    fireEvent.keyDown(chart, { key: 'ArrowLeft' });
+    expect(within(screen.getByRole('status')).getByText('03-03 · Day not over yet')).toBeTruthy();
+    expect(within(screen.getByRole('table', { name: 'Players per day' })).getByRole('rowheader', { name: '03-03 · Day not over yet' })).toBeTruthy();
+  });
+
+  it('draws the bars of a day not over yet pale, the other days as usual', () => {
+    const { container } = draw('bar', 'Day not over yet');
+    const partial = container.querySelectorAll('rect[data-partial]');
+    expect(partial).toHaveLength(2);
+    expect(partial[0].getAttribute('fill-opacity')).toBe('0.35');
+    expect(container.querySelectorAll('svg[role="img"] rect:not([data-partial])')).toHaveLength(4);
+  });
+
+  it('draws every day alike without partialLast', () => {
+    const { container } = draw('line');
+    expect(container.querySelectorAll('[data-partial]')).toHaveLength(0);
+    expect(screen.queryByText('Day not over yet')).toBeNull();
+  });
+
+  it('calls the last day not over only when it is today (UTC)', () => {
+    const now = new Date('2025-03-03T00:30:00Z');
+    expect(partialWhenToday(['2025-03-02', '2025-03-03'], 'so far', now)).toBe('so far');
+    expect(partialWhenToday(['2025-03-01', '2025-03-02'], 'so far', now)).toBeUndefined();
+    expect(partialWhenToday([], 'so far', now)).toBeUndefined();
   });
 
   it('marks a lone point with a dot, since one point draws no line', () => {

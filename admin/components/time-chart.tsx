@@ -21,6 +21,17 @@ export interface TimeChartProps {
   height?: number;
   /** How a day reads under the axis and in the tooltip. */
   formatDay?(day: string): string;
+  /**
+   * The last point's day is not over (today): what to call it, e.g. "Today so far". It is then drawn apart, dashed
+   * (lines) or pale with a dashed edge (bars), as analytics tools draw incomplete data, and named so in the legend,
+   * the tooltip and the table, so that a day that has only begun does not read as a fall.
+   */
+  partialLast?: string;
+}
+
+/** `partialLast` when the last of `days` (UTC days, as the API counts them) is today's, which is not over yet. */
+export function partialWhenToday(days: readonly string[], label: string, now: Date = new Date()): string | undefined {
+  return days.length > 0 && days[days.length - 1] === now.toISOString().slice(0, 10) ? label : undefined;
 }
 
 /** Polaris' emphasis blue, then magic purple, then success green: the colours of its own analytics cards. */
@@ -70,7 +81,7 @@ function useWidth(fallback: number) {
  * for the day under the pointer or keyboard focus (arrow keys), and the same numbers in a visually hidden
  * table for screen readers.
  */
-export function TimeChart({ title, days, series, kind = 'line', height = 180, formatDay = (day) => day }: TimeChartProps) {
+export function TimeChart({ title, days, series, kind = 'line', height = 180, formatDay = (day) => day, partialLast }: TimeChartProps) {
   const abbreviate = useAbbreviateNumber();
   const { ref, width } = useWidth(600);
   const number = useFormatNumber();
@@ -93,6 +104,9 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
   }
 
   const barWidth = Math.max(1, Math.min(18, (slot * 0.8) / Math.max(1, series.length)));
+  /** The index of the day not over yet, or -1. */
+  const partial = partialLast && days.length > 0 ? days.length - 1 : -1;
+  const dayLabel = (index: number) => (index === partial ? `${formatDay(days[index])} · ${partialLast}` : formatDay(days[index]));
 
   return (
     <BlockStack gap="200">
@@ -105,6 +119,20 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
             </Text>
           </InlineStack>
         ))}
+        {partial >= 0 ? (
+          <InlineStack gap="150" blockAlign="center" wrap={false}>
+            <svg aria-hidden width={16} height={12} style={{ display: 'block' }}>
+              {kind === 'bar' ? (
+                <rect x={2} y={1} width={11} height={10} rx={2} fill="var(--p-color-text-secondary)" fillOpacity={0.3} stroke="var(--p-color-text-secondary)" strokeDasharray="2 2" />
+              ) : (
+                <line x1={0} x2={16} y1={6} y2={6} stroke="var(--p-color-text-secondary)" strokeWidth={2} strokeDasharray="3 3" />
+              )}
+            </svg>
+            <Text as="span" variant="bodySm" tone="subdued">
+              {partialLast}
+            </Text>
+          </InlineStack>
+        ) : null}
       </InlineStack>
       <div ref={ref} style={{ position: 'relative', width: '100%' }}>
         <svg
@@ -136,7 +164,7 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
           ))}
           {days.map((day, index) =>
             index % labelEvery === 0 ? (
-              <text key={day} x={x(index)} y={height - 6} textAnchor={kind === 'line' && index === 0 ? 'start' : 'middle'} fontSize="11" fill="var(--p-color-text-secondary)">
+              <text key={day} x={x(index)} y={height - 6} textAnchor={kind === 'line' && index === 0 ? 'start' : kind === 'line' && index === count - 1 && count > 1 ? 'end' : 'middle'} fontSize="11" fill="var(--p-color-text-secondary)">
                 {formatDay(day)}
               </text>
             ) : null,
@@ -152,21 +180,37 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
                   {line.values.map((value, index) => (
                     <rect
                       key={days[index] ?? index}
+                      data-partial={index === partial || undefined}
                       x={x(index) - (barWidth * series.length) / 2 + barWidth * seriesIndex}
                       y={y(value)}
                       width={Math.max(1, barWidth - 1)}
                       height={Math.max(0, TOP + plotHeight - y(value))}
                       rx={Math.min(2, barWidth / 4)}
                       opacity={active === null || active === index ? 1 : 0.45}
+                      {...(index === partial ? { fillOpacity: 0.35, stroke: colour, strokeDasharray: '2 2' } : {})}
                     />
                   ))}
                 </g>
               );
             }
-            const path = line.values.map((value, index) => `${index === 0 ? 'M' : 'L'}${x(index).toFixed(1)},${y(value).toFixed(1)}`).join('');
+            const point = (value: number, index: number) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`;
+            // The day not over yet: its own dashed piece from the day before.
+            const solid = partial > 0 ? line.values.slice(0, partial) : line.values;
+            const path = solid.map((value, index) => `${index === 0 ? 'M' : 'L'}${point(value, index)}`).join('');
             return (
               <g key={line.label}>
                 <path d={path} fill="none" stroke={colour} strokeWidth={2} strokeLinejoin="round" strokeLinecap="round" />
+                {partial > 0 && line.values[partial] !== undefined ? (
+                  <path
+                    data-partial
+                    d={`M${point(line.values[partial - 1], partial - 1)}L${point(line.values[partial], partial)}`}
+                    fill="none"
+                    stroke={colour}
+                    strokeWidth={2}
+                    strokeDasharray="4 4"
+                    strokeLinecap="round"
+                  />
+                ) : null}
                 {/* One point draws no line: a dot shows it (a message sent within its first hour). */}
                 {line.values.length === 1 && active === null ? <circle data-testid="single-point" cx={x(0)} cy={y(line.values[0])} r={3} fill={colour} /> : null}
                 {active !== null && line.values[active] !== undefined ? (
@@ -192,7 +236,7 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
             }}
           >
             <Text as="p" variant="bodySm" fontWeight="semibold">
-              {formatDay(days[active])}
+              {dayLabel(active)}
             </Text>
             {series.map((line, index) => (
               <InlineStack key={line.label} gap="200" align="space-between" wrap={false}>
@@ -226,7 +270,7 @@ export function TimeChart({ title, days, series, kind = 'line', height = 180, fo
           <tbody>
             {days.map((day, index) => (
               <tr key={day}>
-                <th scope="row">{formatDay(day)}</th>
+                <th scope="row">{dayLabel(index)}</th>
                 {series.map((line) => (
                   <td key={line.label}>{line.values[index] ?? 0}</td>
                 ))}

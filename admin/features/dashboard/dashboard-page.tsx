@@ -24,7 +24,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { useReplaceQuery } from '../../app/use-replace-query';
 import { copyText } from '../../components/clipboard';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { TimeChart } from '../../components/time-chart';
+import { TimeChart, partialWhenToday } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
 import { Metric, Shares } from './dashboard-cards';
 import { MessageStatsSection } from './message-stats-section';
@@ -172,6 +172,7 @@ export function DashboardPage() {
                   title={t('dashboard.charts.players')}
                   days={days}
                   formatDay={day}
+                  partialLast={partialWhenToday(days, t('dashboard.charts.partialDay'))}
                   series={[
                     { label: t('dashboard.charts.new'), values: data.days.map((entry) => entry.new_players) },
                     { label: t('dashboard.charts.active'), values: data.days.map((entry) => entry.active_players) },
@@ -184,6 +185,7 @@ export function DashboardPage() {
                   kind="bar"
                   days={days}
                   formatDay={day}
+                  partialLast={partialWhenToday(days, t('dashboard.charts.partialDay'))}
                   series={[
                     { label: t('dashboard.charts.sessions'), values: data.days.map((entry) => entry.sessions) },
                     { label: t('dashboard.charts.pageViews'), values: data.days.map((entry) => entry.page_views) },

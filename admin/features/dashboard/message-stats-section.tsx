@@ -5,7 +5,7 @@ import { MessageStats } from '../../../shared/contract';
 import { formatDate, formatPercent, formatShare } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
-import { TimeChart } from '../../components/time-chart';
+import { TimeChart, partialWhenToday } from '../../components/time-chart';
 import { TypeBadge } from '../notifications/notification-bits';
 import { StatCards } from '../notifications/stat-cards';
 import { Shares } from './dashboard-cards';
@@ -109,6 +109,7 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
               title={t('dashboard.messages.perDay')}
               days={data.days.map((entry) => entry.day)}
               formatDay={day}
+              partialLast={partialWhenToday(data.days.map((entry) => entry.day), t('dashboard.charts.partialDay'))}
               series={[
                 { label: t('notificationUi.stats.sent'), values: data.days.map((entry) => entry.sent) },
                 { label: t('notificationUi.stats.delivered'), values: data.days.map((entry) => entry.delivered) },
