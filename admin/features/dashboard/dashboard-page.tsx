@@ -155,6 +155,7 @@ export function DashboardPage() {
     body = <InstallScript />;
   } else {
     const days = data.days.map((entry) => entry.day);
+    const partialLast = partialWhenToday(days, t('dashboard.charts.partialDay'));
     const sum = (key: 'new_players' | 'sessions' | 'page_views') => data.days.reduce((total, entry) => total + entry[key], 0);
     body = (
       <BlockStack gap="400">
@@ -172,7 +173,7 @@ export function DashboardPage() {
                   title={t('dashboard.charts.players')}
                   days={days}
                   formatDay={day}
-                  partialLast={partialWhenToday(days, t('dashboard.charts.partialDay'))}
+                  partialLast={partialLast}
                   series={[
                     { label: t('dashboard.charts.new'), values: data.days.map((entry) => entry.new_players) },
                     { label: t('dashboard.charts.active'), values: data.days.map((entry) => entry.active_players) },
@@ -185,7 +186,7 @@ export function DashboardPage() {
                   kind="bar"
                   days={days}
                   formatDay={day}
-                  partialLast={partialWhenToday(days, t('dashboard.charts.partialDay'))}
+                  partialLast={partialLast}
                   series={[
                     { label: t('dashboard.charts.sessions'), values: data.days.map((entry) => entry.sessions) },
                     { label: t('dashboard.charts.pageViews'), values: data.days.map((entry) => entry.page_views) },

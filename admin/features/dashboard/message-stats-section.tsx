@@ -90,6 +90,7 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
   }
 
   const { totals } = data;
+  const chartDays = data.days.map((entry) => entry.day);
   return frame(
     '400',
     <>
@@ -107,9 +108,9 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
           <SectionCard gap="300" title={t('dashboard.messages.perDay')}>
             <TimeChart
               title={t('dashboard.messages.perDay')}
-              days={data.days.map((entry) => entry.day)}
+              days={chartDays}
               formatDay={day}
-              partialLast={partialWhenToday(data.days.map((entry) => entry.day), t('dashboard.charts.partialDay'))}
+              partialLast={partialWhenToday(chartDays, t('dashboard.charts.partialDay'))}
               series={[
                 { label: t('notificationUi.stats.sent'), values: data.days.map((entry) => entry.sent) },
                 { label: t('notificationUi.stats.delivered'), values: data.days.map((entry) => entry.delivered) },
