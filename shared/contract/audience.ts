@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, languageCode } from '../validation';
+import { V, isCountryCode, isDateFieldName, isEmail, isLanguageCode, isLanguageTag, isMobileNumber, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -424,6 +424,11 @@ export const SegmentCondition = z
     }
     if ((condition.op === 'before' || condition.op === 'after') && (typeof value !== 'string' || Number.isNaN(Date.parse(value)))) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation.date' });
+    }
+    // Players' countries and languages are kept as codes (VN, vi): "is Vietnam" could never match anyone.
+    if (condition.kind === 'field' && (condition.op === 'eq' || condition.op === 'neq') && typeof value === 'string') {
+      if (condition.field === 'country' && !isCountryCode(value)) ctx.addIssue({ code: 'custom', path: ['value'], message: V.countryCode });
+      if (condition.field === 'language' && !isLanguageCode(value)) ctx.addIssue({ code: 'custom', path: ['value'], message: V.languageCode });
     }
   });
 export type SegmentCondition = z.infer<typeof SegmentCondition>;

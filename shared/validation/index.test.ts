@@ -7,11 +7,13 @@ import {
   PAYLOAD_URL_MAX_LENGTH,
   V,
   isApplicationId,
+  isCountryCode,
   isDateFieldName,
   isEmail,
   isExternalLink,
   isHttpsUrl,
   isJsonText,
+  isLanguageCode,
   isLanguageTag,
   isMobileNumber,
   isNotBlank,
@@ -362,6 +364,16 @@ describe('language of a device', () => {
 
   it('keeps the language alone, in small letters', () => {
     expect(['vi', 'vi-VN', 'VI_vn', 'zh-Hant-TW', 'EN'].map(languageCode)).toEqual(['vi', 'vi', 'vi', 'zh', 'en']);
+  });
+});
+
+describe('country and language codes, as players keep them', () => {
+  it('takes a country as its two capital letters only', () => {
+    expect(misjudged(isCountryCode, { VN: true, US: true, vn: false, V: false, VNM: false, Vietnam: false, 'V1': false, '': false, ' VN': false })).toEqual([]);
+  });
+
+  it('takes a language as its two or three small letters only', () => {
+    expect(misjudged(isLanguageCode, { vi: true, en: true, fil: true, VI: false, v: false, 'vi-VN': false, vi_VN: false, viet: false, '': false })).toEqual([]);
   });
 });
 

@@ -120,6 +120,16 @@ export function languageCode(tag: string): string {
   return tag.split(/[-_]/)[0].toLowerCase();
 }
 
+/** A country as players' countries are kept: its ISO 3166 alpha-2 code, in capitals ("VN"). */
+export function isCountryCode(value: string): boolean {
+  return /^[A-Z]{2}$/.test(value);
+}
+
+/** A language as players' languages are kept (see languageCode): its 2- or 3-letter code, in small letters ("vi"). */
+export function isLanguageCode(value: string): boolean {
+  return /^[a-z]{2,3}$/.test(value);
+}
+
 /** A 6-digit one-time code. */
 export function isOtp(value: string): boolean {
   return /^\d{6}$/.test(value);
@@ -154,6 +164,8 @@ export const V = {
   name: 'validation.name',
   mobileNumber: 'validation.mobileNumber',
   language: 'validation.language',
+  countryCode: 'validation.countryCode',
+  languageCode: 'validation.languageCode',
   otp: 'validation.otp',
   json: 'validation.json',
   tooLong: 'validation.tooLong',

@@ -137,7 +137,7 @@ type Case = [label: string, condition: unknown, expected: string[]];
 describe('field conditions', () => {
   const cases: Case[] = [
     ['text eq', { kind: 'field', field: 'country', op: 'eq', value: 'VN' }, ['alice', 'carol']],
-    ['text eq is exact', { kind: 'field', field: 'country', op: 'eq', value: 'vn' }, []],
+    ['text eq is exact', { kind: 'field', field: 'city', op: 'eq', value: 'hà nội' }, []],
     ['text neq includes players without a value', { kind: 'field', field: 'country', op: 'neq', value: 'VN' }, ['bob', 'dave']],
     ['text contains ignores case', { kind: 'field', field: 'country', op: 'contains', value: 'v' }, ['alice', 'carol']],
     ['text not_contains includes players without a value', { kind: 'field', field: 'country', op: 'not_contains', value: 'v' }, ['bob', 'dave']],
@@ -341,6 +341,21 @@ describe('rules that are refused', () => {
   it("refuses an operator the field's type has not, and a field that is not offered", async () => {
     expect(await refused(one({ kind: 'field', field: 'country', op: 'gt', value: 3 }))).toContain('rule.any.0.all.0.op');
     expect(await refused(one({ kind: 'field', field: 'push_endpoint', op: 'exists' }))).toContain('rule.any.0.all.0.field');
+  });
+
+  it('refuses a country or a language that is not a code as players keep them, naming why, and lets contains search freely', async () => {
+    const why = async (condition: Record<string, unknown>) => {
+      const answer = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, lang: 'en', body: { rule: one(condition) } });
+      expect(answer.status).toBe(400);
+      return (answer.body.fields as { path: string; message: string }[]).map((field) => `${field.path}: ${field.message}`);
+    };
+    expect(await why({ kind: 'field', field: 'country', op: 'eq', value: 'Vietnam' })).toEqual(['rule.any.0.all.0.value: A country is its 2-letter code, e.g. VN']);
+    expect(await why({ kind: 'field', field: 'country', op: 'neq', value: 'vn' })).toEqual(['rule.any.0.all.0.value: A country is its 2-letter code, e.g. VN']);
+    expect(await why({ kind: 'field', field: 'language', op: 'eq', value: 'vi-VN' })).toEqual(['rule.any.0.all.0.value: A language is its 2- or 3-letter code, e.g. vi']);
+    const vi = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, lang: 'vi', body: { rule: one({ kind: 'field', field: 'language', op: 'eq', value: 'Vietnamese' }) } });
+    expect(vi.body.fields).toEqual([expect.objectContaining({ path: 'rule.any.0.all.0.value', message: 'Ngôn ngữ là mã 2 hoặc 3 chữ cái, vd. vi' })]);
+    const contains = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, body: { rule: one({ kind: 'field', field: 'country', op: 'contains', value: 'viet' }) } });
+    expect(contains.status).toBe(200);
   });
 
   it('refuses a date attribute whose name does not end with .date, and the reverse', async () => {

@@ -217,6 +217,10 @@ describe('the audience of a shop', () => {
     await page.getByRole('button', { name: 'Add condition' }).click();
     await page.getByLabel('Condition 1.4: field').selectOption('language');
     await page.getByLabel('Condition 1.4: operator').selectOption('eq');
+    // A name where the code goes is refused in words, and nothing is counted until it is a code.
+    await page.getByLabel('Condition 1.4: value').fill('Vietnamese');
+    await page.getByText('A language is its 2- or 3-letter code, e.g. vi').first().waitFor();
+    await page.getByText('Complete the conditions to see how many players match.').first().waitFor();
     await page.getByLabel('Condition 1.4: value').fill('VI');
     await page.getByText('Vietnamese (vi)').first().waitFor();
 

@@ -2,6 +2,7 @@ import { Badge, Icon, InlineStack, Text } from '@shopify/polaris';
 import { DesktopIcon, GlobeIcon, MobileIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { DeviceType, PlayerPlatform } from '../../../shared/contract';
+import { isCountryCode, isLanguageCode } from '../../../shared/validation';
 
 /** A player's platform as an icon and its name: a browser, an iOS or an Android install. */
 export function PlatformLabel({ platform, deviceType }: { platform: PlayerPlatform; deviceType?: DeviceType }) {
@@ -54,8 +55,8 @@ export function languageName(code: string | null, language: string): string | nu
  * player filter's narrow popover cuts off on a phone and which typing hides.
  */
 export const CODE_FIELDS = {
-  country: { placeholder: 'VN', hint: 'common.countryCodeHint', pattern: /^[A-Z]{2}$/, type: 'region', normalise: (text: string) => text.toUpperCase() },
-  language: { placeholder: 'vi', hint: 'common.languageCodeHint', pattern: /^[a-z]{2,3}$/, type: 'language', normalise: (text: string) => text.toLowerCase() },
+  country: { placeholder: 'VN', hint: 'common.countryCodeHint', valid: isCountryCode, type: 'region', normalise: (text: string) => text.toUpperCase() },
+  language: { placeholder: 'vi', hint: 'common.languageCodeHint', valid: isLanguageCode, type: 'language', normalise: (text: string) => text.toLowerCase() },
 } as const;
 export type CodeField = keyof typeof CODE_FIELDS;
 
@@ -65,9 +66,9 @@ export function isCodeField(field: string): field is CodeField {
 
 /** What a code field shows under the text typed: the name it gives, else `hint`. */
 export function typedCodeName(field: CodeField, text: string, language: string, hint: string): string {
-  const { pattern, type, normalise } = CODE_FIELDS[field];
+  const { valid, type, normalise } = CODE_FIELDS[field];
   const code = normalise(text.trim());
-  return (pattern.test(code) && named(type, code, language)) || hint;
+  return (valid(code) && named(type, code, language)) || hint;
 }
 
 /** A dash for a value the player has not reported. */

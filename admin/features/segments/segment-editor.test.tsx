@@ -127,6 +127,19 @@ describe('the segment editor', () => {
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field, op: 'eq', value }] }] }));
   });
 
+  it('says a country is its code when a name is typed, and counts nothing until it is one', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'Vietnam' } });
+    expect(await within(row('1.1')).findByText('A country is its 2-letter code, e.g. VN')).toBeTruthy();
+    expect(within(row('1.1')).queryByText('2-letter country code, e.g. VN')).toBeNull();
+    expect(screen.getByText('Complete the conditions to see how many players match.')).toBeTruthy();
+    expect(counts()).toHaveLength(0);
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'vn' } });
+    expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
+    expect(within(row('1.1')).queryByText('A country is its 2-letter code, e.g. VN')).toBeNull();
+  });
+
   it('cancels a count in flight when the rule changes, and shows only the newest', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');

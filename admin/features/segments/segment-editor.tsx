@@ -437,7 +437,9 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
         min={input === 'days' ? 1 : undefined}
         suffix={input === 'days' ? t('segments.editor.days') : undefined}
         placeholder={code ? CODE_FIELDS[code].placeholder : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
-        helpText={code ? typedCodeName(code, condition.value, lang, t(CODE_FIELDS[code].hint)) : undefined}
+        // A value typed that is refused is not a code, and its problem says what is wanted ("A country is its
+        // 2-letter code, e.g. VN"): no hint repeating it. An empty one keeps the hint beside "required".
+        helpText={code && !(error && condition.value.trim()) ? typedCodeName(code, condition.value, lang, t(CODE_FIELDS[code].hint)) : undefined}
         value={condition.value}
         onChange={(value) => onChange(code ? CODE_FIELDS[code].normalise(value) : value)}
         autoComplete="off"
