@@ -1,5 +1,5 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import { NotificationAudience, SegmentRule, type NotificationType } from '../../shared/contract';
+import { StoredNotificationAudience, StoredSegmentRule, type NotificationType, type SegmentRule } from '../../shared/contract';
 import type { Services } from '../context';
 import type { Database } from '../db/schema';
 import { channelWhere, segmentWhere, type SegmentScope } from '../domain/segment-sql';
@@ -37,7 +37,7 @@ export interface AudienceSource {
  */
 export async function resolveAudience(s: Pick<Services, 'db' | 'dialect' | 'log'>, n: AudienceSource, now: Date): Promise<Audience | null> {
   const type = n.type as NotificationType;
-  const parsed = NotificationAudience.safeParse(JSON.parse(n.audience || '{}'));
+  const parsed = StoredNotificationAudience.safeParse(JSON.parse(n.audience || '{}'));
   if (!parsed.success) {
     s.log.error({ notificationId: n.id, issues: parsed.error.issues }, 'message audience unreadable: sent to nobody');
     return null;
@@ -53,7 +53,7 @@ export async function resolveAudience(s: Pick<Services, 'db' | 'dialect' | 'log'
       .where('id', '=', audience.segment_id)
       .where('application_id', '=', n.application_id)
       .executeTakeFirst();
-    const rule = row ? SegmentRule.safeParse(JSON.parse(row.rule)) : null;
+    const rule = row ? StoredSegmentRule.safeParse(JSON.parse(row.rule)) : null;
     if (!rule?.success) {
       s.log.warn({ notificationId: n.id, segmentId: audience.segment_id }, 'message segment missing: sent to nobody');
       return null;

@@ -397,7 +397,11 @@ export const EventCondition = z.object({
 });
 export const ChannelCondition = z.object({ kind: z.literal('channel'), channel: AudienceChannel, subscribed: z.boolean() });
 
-export const SegmentCondition = z
+/**
+ * A condition as saved rules keep it: its shape, operators by type, no empty value (spec §5). Saved segments
+ * and messages are read with this, so a check added later to SegmentCondition never makes them unreadable.
+ */
+export const StoredSegmentCondition = z
   .discriminatedUnion('kind', [FieldCondition, AttributeCondition, TagCondition, EventCondition, ChannelCondition])
   .superRefine((condition, ctx) => {
     // Spec §5: a date attribute's name ends with `.date`, and only a date's does.
@@ -425,12 +429,17 @@ export const SegmentCondition = z
     if ((condition.op === 'before' || condition.op === 'after') && (typeof value !== 'string' || Number.isNaN(Date.parse(value)))) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation.date' });
     }
-    // Players' countries and languages are kept as codes (VN, vi): "is Vietnam" could never match anyone.
-    if (condition.kind === 'field' && (condition.op === 'eq' || condition.op === 'neq') && typeof value === 'string') {
-      if (condition.field === 'country' && !isCountryCode(value)) ctx.addIssue({ code: 'custom', path: ['value'], message: V.countryCode });
-      if (condition.field === 'language' && !isLanguageCode(value)) ctx.addIssue({ code: 'custom', path: ['value'], message: V.languageCode });
-    }
   });
+
+/**
+ * A condition as it is submitted (counted, saved, put in a message): a stored one, and players' countries and
+ * languages compared as the codes they are kept as (VN, vi): "is Vietnam" or "is vn" would match no one.
+ */
+export const SegmentCondition = StoredSegmentCondition.superRefine((condition, ctx) => {
+  if (condition.kind !== 'field' || (condition.op !== 'eq' && condition.op !== 'neq') || typeof condition.value !== 'string') return;
+  if (condition.field === 'country' && !isCountryCode(condition.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: V.countryCode });
+  if (condition.field === 'language' && !isLanguageCode(condition.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: V.languageCode });
+});
 export type SegmentCondition = z.infer<typeof SegmentCondition>;
 
 export const SEGMENT_GROUPS_MAX = 10;
@@ -440,13 +449,17 @@ export const SEGMENT_CONDITIONS_MAX = 20;
  * A segment's rule: the player matches when ANY group matches, and a group matches when ALL its conditions
  * do (OR of ANDs, how the visual editor shows it). Empty groups and empty rules are refused (spec §5).
  */
-export const SegmentRule = z.object({
-  any: z
-    .array(z.object({ all: z.array(SegmentCondition).min(1, { message: 'validation.conditionsEmpty' }).max(SEGMENT_CONDITIONS_MAX) }))
-    .min(1, { message: 'validation.conditionsEmpty' })
-    .max(SEGMENT_GROUPS_MAX),
-});
+const ruleOf = (condition: typeof StoredSegmentCondition) =>
+  z.object({
+    any: z
+      .array(z.object({ all: z.array(condition).min(1, { message: 'validation.conditionsEmpty' }).max(SEGMENT_CONDITIONS_MAX) }))
+      .min(1, { message: 'validation.conditionsEmpty' })
+      .max(SEGMENT_GROUPS_MAX),
+  });
+export const SegmentRule = ruleOf(SegmentCondition);
 export type SegmentRule = z.infer<typeof SegmentRule>;
+/** A rule as saved (see StoredSegmentCondition): what segments and messages are read with and answered as. */
+export const StoredSegmentRule = ruleOf(StoredSegmentCondition);
 
 export const SegmentBody = z.object({
   name: z.string().trim().min(1, { message: V.required }).max(100, { message: V.tooLong }),
@@ -457,7 +470,7 @@ export type SegmentBody = z.infer<typeof SegmentBody>;
 export const Segment = z.object({
   id: z.number().int(),
   name: z.string(),
-  rule: SegmentRule,
+  rule: StoredSegmentRule,
   /** The latest measured size, and when it was measured. */
   size: z.number().int().nullable(),
   measured_at: Timestamp.nullable(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { V, isJsonText, isUrl } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp, page } from './common';
-import { DeviceParams, SegmentRule, Tag } from './audience';
+import { DeviceParams, SegmentRule, StoredSegmentRule, Tag } from './audience';
 import type { PlatformKind } from './platform';
 
 /**
@@ -192,11 +192,14 @@ export function withUtm(link: string, utm: NotificationUtm): string {
 /** The most direct recipients one message lists (device ids, external user ids or player ids). */
 export const DIRECT_RECIPIENTS_MAX = 2000;
 
-/** Who gets it: a saved segment (none = all subscribers of the type's channel), extra conditions and player tags. */
-export const NotificationAudience = z.object({
+/**
+ * Who gets it, as saved messages keep it: a saved segment (none = all subscribers of the type's channel), extra
+ * conditions and player tags. Read and answered with this; submitted as NotificationAudience.
+ */
+export const StoredNotificationAudience = z.object({
   segment_id: z.number().int().positive().nullable().default(null),
   /** Extra conditions ANDed with the segment (same editor and rules as /segment). */
-  filters: SegmentRule.nullable().default(null),
+  filters: StoredSegmentRule.nullable().default(null),
   /** Only players carrying all of these tags. */
   tags: z.array(Tag).max(20).default([]),
   /** Direct recipients (the send API's include_* lists): when a list is present, only players it names, ANDed with the rest. */
@@ -205,6 +208,8 @@ export const NotificationAudience = z.object({
   /** Every device of these external user ids. */
   external_user_ids: z.array(z.string().min(1).max(128)).max(DIRECT_RECIPIENTS_MAX).optional(),
 });
+/** Who gets it, as submitted: the extra conditions checked as any rule counted or saved (SegmentRule). */
+export const NotificationAudience = StoredNotificationAudience.extend({ filters: SegmentRule.nullable().default(null) });
 export type NotificationAudience = z.infer<typeof NotificationAudience>;
 
 /**
@@ -288,6 +293,7 @@ export function ctr(stats: NotificationStats): number {
 }
 
 export const Notification = NotificationInput.omit({ draft: true }).extend({
+  audience: StoredNotificationAudience,
   id: z.number().int(),
   application_id: z.string(),
   status: NotificationStatus,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery } from '../../server/delivery';
+import { resolveAudience } from '../../server/delivery/audience';
 import { countDeliveries } from '../../server/delivery/status';
 import { DEAD_RUN_AT, DbJobQueue } from '../../server/jobs/db-queue';
 import { start as startApns, type ApnsFake } from '../fakes/apns';
@@ -123,6 +124,12 @@ async function send(appId: string, body: Record<string, unknown>): Promise<numbe
     body: { type: 'web_push', content: CONTENT, ...body, draft: false },
   });
   if (answer.status !== 200) throw new Error(`send: ${JSON.stringify(answer.body)}`);
+  return answer.body.data.id;
+}
+
+async function create(appId: string, body: Record<string, unknown>): Promise<number> {
+  const answer = await server.call('POST', `/api/application/${appId}/notification`, { token: owner.token, body: { type: 'web_push', content: CONTENT, ...body } });
+  if (answer.status !== 200) throw new Error(`create: ${JSON.stringify(answer.body)}`);
   return answer.body.data.id;
 }
 
@@ -421,6 +428,33 @@ describe('the audience', () => {
     expect((await deliveriesOf(id)).map((d) => d.player_id)).toEqual([vnHanoiVip.playerId]);
     expect(pushesTo(vnHanoiVip.sub)).toHaveLength(1);
     expect(pushesTo(vnHanoi.sub)).toHaveLength(0);
+  });
+
+  it('reads a segment and a message saved before countries had to be codes as they were kept', async () => {
+    const vn = await webSubscriber(app.id, vapid, { country: 'VN' });
+    const us = await webSubscriber(app.id, vapid, { country: 'US' });
+    for (const { playerId } of [vn, us]) await insertTags(server, app.id, playerId, ['kept']);
+    // 'vn' and 'us' are no one's country as kept (exact): 'is not vn' is everyone; the filters 'is not us' AND
+    // 'is VN' are the Vietnamese one.
+    const isNot = (value: string) => ({ kind: 'field', field: 'country', op: 'neq', value });
+    const kept = (value: string) => ({ any: [{ all: [isNot(value)] }] });
+    const filters = { any: [{ all: [isNot('us'), { kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] };
+    const at = server.clock.now().toISOString();
+    const segment = await db(server)
+      .insertInto('segments')
+      .values({ application_id: app.id, name: 'Saved long ago', rule: JSON.stringify(kept('vn')), created_at: at, updated_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = await create(app.id, { audience: { tags: ['kept'] }, draft: true });
+    const audience = JSON.stringify({ segment_id: Number(segment.id), filters, tags: ['kept'] });
+    await db(server).updateTable('notifications').set({ audience }).where('id', '=', id).execute();
+    const read = await server.call('GET', `/api/application/${app.id}/notification/${id}`, { token: owner.token });
+    expect(read.status).toBe(200);
+    expect(read.body.data.audience.filters).toEqual(filters);
+    const resolved = await resolveAudience(server.app.services, { id, application_id: app.id, type: 'web_push', audience, promotional: 0 }, server.clock.now());
+    expect(resolved).not.toBeNull();
+    const chosen = await db(server).selectFrom('players').select('id').where((eb) => resolved!.where(eb)).execute();
+    expect(chosen.map((player) => Number(player.id))).toEqual([vn.playerId]);
   });
 
   it('that is empty completes the message at once with zeros', async () => {

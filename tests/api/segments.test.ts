@@ -428,6 +428,26 @@ describe('saved segments', () => {
     expect((await server.call('GET', `/api/application/${APP}/segment/${foreign.body.data.id}`, { token: owner.token })).status).toBe(404);
   });
 
+  it('reads a segment saved before countries had to be codes as it was kept, and refuses saving it so', async () => {
+    const kept = { any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'vn' }, { kind: 'field', field: 'language', op: 'neq', value: 'Vietnamese' }] }] };
+    const at = server.clock.now().toISOString();
+    const { id } = await db(server)
+      .insertInto('segments')
+      .values({ application_id: APP, name: 'Saved long ago', rule: JSON.stringify(kept), created_at: at, updated_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const list = await server.call('GET', `/api/application/${APP}/segment`, { token: owner.token });
+    expect(list.status).toBe(200);
+    expect(list.body.data.items.find((item: { id: number }) => item.id === Number(id))).toMatchObject({ name: 'Saved long ago', rule: kept });
+    const detail = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token });
+    expect(detail.status).toBe(200);
+    // 'vn' was never anyone's country as kept: the segment measures, as before, no one.
+    expect(detail.body.data).toMatchObject({ rule: kept, size: 0 });
+    const saved = await server.call('PUT', `/api/application/${APP}/segment/${id}`, { token: owner.token, lang: 'en', body: { name: 'Saved long ago', rule: kept } });
+    expect(saved.status).toBe(400);
+    expect((saved.body.fields as { path: string }[]).map((field) => field.path)).toEqual(['rule.any.0.all.0.value', 'rule.any.0.all.1.value']);
+  });
+
   it('refuses a segment without a name or with an empty rule', async () => {
     const answer = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: { name: ' ', rule: { any: [] } } });
     expect(answer.status).toBe(400);

@@ -238,6 +238,16 @@ describe('the segment editor', () => {
     expect(screen.getByRole('img', { name: 'Segment size per day' })).toBeTruthy();
   });
 
+  it('opens a segment saved before countries had to be codes with the problem shown, and counts nothing until it is fixed', async () => {
+    calls = fakeApi(
+      { 'GET /api/application/shop_one/segment/7': () => ({ ...saved, rule: { any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'Vietnam' }] }] } }) },
+      { ...application, platforms: ['web'] },
+    );
+    open('7');
+    expect(await screen.findByText('A country is its 2-letter code, e.g. VN')).toBeTruthy();
+    expect(counts()).toHaveLength(0);
+  });
+
   it('sends a message to a saved segment: the type is chosen, then its form opens with the segment as the audience', async () => {
     const view = open('7');
     await screen.findByDisplayValue('Tea lovers');

@@ -72,6 +72,8 @@ export function SegmentPage() {
       setName(saved.data.name);
       setRule(fromRule(saved.data.rule));
       setLoadedId(saved.data.id);
+      // A saved rule was complete when saved: a problem in it is a rule made stricter since, shown at once.
+      setShowAllErrors(true);
     }
   }, [saved.data, loadedId]);
 
