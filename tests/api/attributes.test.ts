@@ -56,6 +56,14 @@ describe('defining attributes', () => {
     expect(date.body.fields[0].path).toBe('name');
     expect((await create({ name: 'visit.date', type: 'text' })).status).toBe(400);
   });
+
+  it('refuses a name with accented letters, saying which letters it may use, in both languages', async () => {
+    for (const [lang, words] of [['vi', 'chữ không dấu (a–z)'], ['en', 'letters a–z without accents']]) {
+      const answer = await server.call('POST', base, { token: owner.token, lang, body: { name: 'ngày sinh', type: 'text' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.fields).toEqual([expect.objectContaining({ path: 'name', message: expect.stringContaining(words) })]);
+    }
+  });
 });
 
 describe('changing attributes', () => {
