@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Player } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { type Call, fakeApi, renderInConsole, writesOf } from '../../test-utils';
+import { type Call, answer, fakeApi, renderInConsole, writesOf } from '../../test-utils';
 import { player } from '../players/fixtures';
 import { PlayerInfoPage } from './playerinfo-page';
 
@@ -73,5 +73,15 @@ describe("a visitor's own record", () => {
   it('says the device is unknown when the server has no record of it', async () => {
     open('?device=nobody_123');
     expect(await screen.findByText('Device not found')).toBeTruthy();
+  });
+
+  it('says the device is unknown, not that loading failed, for a device id the server refuses as malformed', async () => {
+    calls = fakeApi({
+      'GET /api/public/application/shop_one/playerinfo/x': () => answer({ success: false, error: 'INVALID_PARAM', message: 'This value is too short' }, 400),
+    });
+    open('?device=x');
+    expect(await screen.findByText('Device not found')).toBeTruthy();
+    expect(screen.queryByText('This value is too short')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 });

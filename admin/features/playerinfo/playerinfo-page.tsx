@@ -96,7 +96,8 @@ export function PlayerInfoPage() {
   } else if (state.kind === 'loading') {
     body = <SkeletonBodyText lines={6} />;
   } else if (state.kind === 'failed') {
-    const unknown = state.error?.status === 404 || state.error?.code === 'NOT_FOUND';
+    // A device id the server refuses as malformed (a link cut short) is, to the visitor, a device it does not know.
+    const unknown = state.error?.status === 404 || state.error?.code === 'NOT_FOUND' || state.error?.code === 'INVALID_PARAM';
     body = (
       <BlockStack gap="300">
         <Banner tone={unknown ? 'warning' : 'critical'} title={unknown ? t('playerinfo.unknown.title') : t('playerinfo.failed')}>
