@@ -171,7 +171,7 @@ export const DeviceInfo = z.object({
     .optional()
     .describe('A language tag as the device reports it ("vi", "vi-VN", "en_US"); kept as the language alone ("vi").'),
   /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
-  country: z.string().length(2).toUpperCase().optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
+  country: z.string().trim().toUpperCase().refine(isCountryCode, { message: V.countryCode }).optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
   city: z.string().max(128).optional(),
   timezone: z.string().max(64).optional(),
   timezone_offset: z.number().int().min(TIMEZONE_OFFSET_MIN).max(TIMEZONE_OFFSET_MAX).optional(),

@@ -126,6 +126,15 @@ describe('registering a device', () => {
     expect(answer.body.fields[0].path).toBe('platform');
   });
 
+  it('refuses a country name where its code goes, saying so, and stores nothing', async () => {
+    for (const country of ['Vietnam', 'V', 'V1']) {
+      const answer = await server.call('POST', '/api/v1/devices', { body: { device_id: 'country-named-1', platform: 'ios', country }, headers: { authorization: `Key ${key}` }, lang: 'en' });
+      expect(answer.status).toBe(400);
+      expect(answer.body.fields).toEqual([{ path: 'country', message: 'A country is its 2-letter code, e.g. VN' }]);
+    }
+    expect(await db(server).selectFrom('players').select('id').where('device_id', '=', 'country-named-1').execute()).toEqual([]);
+  });
+
   it('refuses a device id outside the rule, saying the rule in the caller’s language, and stores nothing', async () => {
     for (const [language, expected] of [
       ['en', 'A device id is 8 to 64 letters, digits, - or _'],
