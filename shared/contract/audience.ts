@@ -276,7 +276,7 @@ export type DeviceAttributesBody = z.infer<typeof DeviceAttributesBody>;
 export const DeviceIdentityBody = Identity.extend({
   email: z.string().trim().max(254).refine(isEmail, { message: V.email }).optional(),
   mobile_number: z.string().trim().max(32).refine(isMobileNumber, { message: V.mobileNumber }).optional(),
-}).refine((value) => Object.values(value).some((field) => typeof field === 'string' && field !== ''), { message: V.required });
+}).refine((value) => Object.values(value).some((field) => typeof field === 'string' && field !== ''), { message: 'validation.identityEmpty' });
 export type DeviceIdentityBody = z.infer<typeof DeviceIdentityBody>;
 
 /** A browser's push subscription as PushManager.subscribe() gives it (toJSON()). */

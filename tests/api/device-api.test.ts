@@ -209,9 +209,10 @@ describe('a registered device', () => {
     expect(await player(device)).toMatchObject({ email: 'app.user@example.com', mobile_number: '0912345678' });
   });
 
-  it('refuses an empty identity', async () => {
-    const answer = await call('PUT', `/api/v1/devices/${device}/identity`, {});
+  it('refuses an empty identity, naming the fields it takes', async () => {
+    const answer = await server.call('PUT', `/api/v1/devices/${device}/identity`, { body: {}, headers: { authorization: `Key ${key}` }, lang: 'en' });
     expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe('Give at least one of external_user_id, email, mobile_number, fb_psid');
   });
 
   it('answers NOT_FOUND for a device never registered, storing nothing', async () => {
