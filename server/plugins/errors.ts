@@ -50,6 +50,13 @@ function collect(out: KeyedField[], path: (string | number)[], code: string, mes
     for (const issue of closest) collect(out, [...path, ...(issue.path ?? [])], issue.code ?? '', issue.message, issue);
     return;
   }
+  const keyIssues = params.issues;
+  if (code === 'invalid_key' && Array.isArray(keyIssues) && keyIssues.length > 0) {
+    // A record's key (an attribute's name) that breaks its rule: that rule's message, not "invalid key".
+    const [first] = keyIssues as Issue[];
+    collect(out, path, first.code ?? '', first.message, first);
+    return;
+  }
   out.push({ path: path.join('.'), ...keyed(code, message, params) });
 }
 

@@ -209,6 +209,12 @@ describe('a registered device', () => {
     expect(await player(device)).toMatchObject({ email: 'app.user@example.com', mobile_number: '0912345678' });
   });
 
+  it('refuses an attribute name with accented letters, saying which letters a name takes', async () => {
+    const answer = await server.call('PUT', `/api/v1/devices/${device}/attributes`, { body: { attributes: { 'ngày sinh': '1990-01-02' } }, headers: { authorization: `Key ${key}` }, lang: 'en' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.fields).toEqual([{ path: 'attributes.ngày sinh', message: expect.stringContaining('letters a–z without accents') }]);
+  });
+
   it('refuses an empty identity, naming the fields it takes', async () => {
     const answer = await server.call('PUT', `/api/v1/devices/${device}/identity`, { body: {}, headers: { authorization: `Key ${key}` }, lang: 'en' });
     expect(answer.status).toBe(400);
