@@ -245,6 +245,9 @@ describe('the segment editor', () => {
     );
     open('7');
     expect(await screen.findByText('A country is its 2-letter code, e.g. VN')).toBeTruthy();
+    // The row is complete: the line asks to fix what is marked, not to complete it.
+    expect(screen.getByText('Fix the conditions marked to see how many players match.')).toBeTruthy();
+    expect(screen.queryByText('Complete the conditions to see how many players match.')).toBeNull();
     expect(counts()).toHaveLength(0);
   });
 

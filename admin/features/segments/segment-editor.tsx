@@ -449,8 +449,11 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
   );
 }
 
-/** "N of M players" with a spinner while the current rule is being counted. */
-export function LiveCountLine({ live }: { live: LiveCount }) {
+/**
+ * "N of M players" with a spinner while the current rule is being counted. `marked`: every problem of the rule
+ * is shown (a save was tried, or a saved rule was opened), so one with no count asks to fix what is marked.
+ */
+export function LiveCountLine({ live, marked = false }: { live: LiveCount; marked?: boolean }) {
   const { t } = useTranslation();
   const number = useFormatNumber();
   return (
@@ -467,7 +470,7 @@ export function LiveCountLine({ live }: { live: LiveCount }) {
           </Text>
         ) : (
           <Text as="p" tone="subdued">
-            {live.counting ? t('segments.count.counting') : t('segments.count.incomplete')}
+            {live.counting ? t('segments.count.counting') : marked ? t('segments.count.fix') : t('segments.count.incomplete')}
           </Text>
         )}
       </InlineStack>

@@ -168,7 +168,7 @@ export function SegmentPage() {
                 borderBlockEndWidth="025"
                 borderColor="border-secondary"
               >
-                <LiveCountLine live={live} />
+                <LiveCountLine live={live} marked={showAllErrors} />
               </Box>
               <SegmentEditor
                 rule={rule}
