@@ -236,6 +236,9 @@ describe('the segment editor', () => {
     expect((within(row('1.1')).getByLabelText('Condition 1.1: tag') as HTMLInputElement).value).toBe('tea');
     expect(screen.getByText('1,200 players')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Segment size per day' })).toBeTruthy();
+    // Its rule has no problem: a condition added to it is not marked before it is touched.
+    fireEvent.click(screen.getByRole('button', { name: 'Add condition' }));
+    expect(within(row('1.2')).queryByText('This field is required')).toBeNull();
   });
 
   it('opens a segment saved before countries had to be codes with the problem shown, and counts nothing until it is fixed', async () => {

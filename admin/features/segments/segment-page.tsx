@@ -70,10 +70,12 @@ export function SegmentPage() {
   useEffect(() => {
     if (saved.data && saved.data.id !== loadedId) {
       setName(saved.data.name);
-      setRule(fromRule(saved.data.rule));
+      const loaded = fromRule(saved.data.rule);
+      setRule(loaded);
       setLoadedId(saved.data.id);
-      // A saved rule was complete when saved: a problem in it is a rule made stricter since, shown at once.
-      setShowAllErrors(true);
+      // A saved rule was complete when saved: a problem in it is a rule made stricter since, shown at once. A
+      // rule without one stays quiet, so a condition added to it is not called required before it is touched.
+      setShowAllErrors(checkRule(loaded).rule === null);
     }
   }, [saved.data, loadedId]);
 
