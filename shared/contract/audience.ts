@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { V, isCountryCode, isDateFieldName, isEmail, isLanguageCode, isLanguageTag, isMobileNumber, languageCode } from '../validation';
+import { PLAYER_CODE_FIELDS, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -171,7 +171,7 @@ export const DeviceInfo = z.object({
     .optional()
     .describe('A language tag as the device reports it ("vi", "vi-VN", "en_US"); kept as the language alone ("vi").'),
   /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
-  country: z.string().trim().toUpperCase().refine(isCountryCode, { message: V.countryCode }).optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
+  country: z.string().trim().transform(PLAYER_CODE_FIELDS.country.normalise).refine(PLAYER_CODE_FIELDS.country.valid, { message: PLAYER_CODE_FIELDS.country.message }).optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
   city: z.string().max(128).optional(),
   timezone: z.string().max(64).optional(),
   timezone_offset: z.number().int().min(TIMEZONE_OFFSET_MIN).max(TIMEZONE_OFFSET_MAX).optional(),
@@ -437,8 +437,9 @@ export const StoredSegmentCondition = z
  */
 export const SegmentCondition = StoredSegmentCondition.superRefine((condition, ctx) => {
   if (condition.kind !== 'field' || (condition.op !== 'eq' && condition.op !== 'neq') || typeof condition.value !== 'string') return;
-  if (condition.field === 'country' && !isCountryCode(condition.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: V.countryCode });
-  if (condition.field === 'language' && !isLanguageCode(condition.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: V.languageCode });
+  if (!isPlayerCodeField(condition.field)) return;
+  const rule = PLAYER_CODE_FIELDS[condition.field];
+  if (!rule.valid(condition.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: rule.message });
 });
 export type SegmentCondition = z.infer<typeof SegmentCondition>;
 

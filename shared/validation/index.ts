@@ -146,6 +146,21 @@ export function isJsonText(value: string): boolean {
   }
 }
 
+/**
+ * The players' fields kept as codes, each with its rule, its message and how typed text becomes the code: the
+ * device API (the country), segment conditions and the console's inputs all take them from here.
+ */
+export const PLAYER_CODE_FIELDS = {
+  country: { valid: isCountryCode, message: 'validation.countryCode', normalise: (text: string) => text.toUpperCase() },
+  language: { valid: isLanguageCode, message: 'validation.languageCode', normalise: (text: string) => text.toLowerCase() },
+} as const;
+export type PlayerCodeField = keyof typeof PLAYER_CODE_FIELDS;
+
+/** Whether a player field is one kept as a code (country, language). */
+export function isPlayerCodeField(field: string): field is PlayerCodeField {
+  return Object.hasOwn(PLAYER_CODE_FIELDS, field);
+}
+
 /** The i18n keys of the messages, one per rule. */
 export const V = {
   email: 'validation.email',
@@ -164,8 +179,8 @@ export const V = {
   name: 'validation.name',
   mobileNumber: 'validation.mobileNumber',
   language: 'validation.language',
-  countryCode: 'validation.countryCode',
-  languageCode: 'validation.languageCode',
+  countryCode: PLAYER_CODE_FIELDS.country.message,
+  languageCode: PLAYER_CODE_FIELDS.language.message,
   otp: 'validation.otp',
   json: 'validation.json',
   tooLong: 'validation.tooLong',

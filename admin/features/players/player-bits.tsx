@@ -2,7 +2,7 @@ import { Badge, Icon, InlineStack, Text } from '@shopify/polaris';
 import { DesktopIcon, GlobeIcon, MobileIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { DeviceType, PlayerPlatform } from '../../../shared/contract';
-import { isCountryCode, isLanguageCode } from '../../../shared/validation';
+import { PLAYER_CODE_FIELDS, type PlayerCodeField } from '../../../shared/validation';
 
 /** A player's platform as an icon and its name: a browser, an iOS or an Android install. */
 export function PlatformLabel({ platform, deviceType }: { platform: PlayerPlatform; deviceType?: DeviceType }) {
@@ -55,17 +55,12 @@ export function languageName(code: string | null, language: string): string | nu
  * player filter's narrow popover cuts off on a phone and which typing hides.
  */
 export const CODE_FIELDS = {
-  country: { placeholder: 'VN', hint: 'common.countryCodeHint', valid: isCountryCode, type: 'region', normalise: (text: string) => text.toUpperCase() },
-  language: { placeholder: 'vi', hint: 'common.languageCodeHint', valid: isLanguageCode, type: 'language', normalise: (text: string) => text.toLowerCase() },
-} as const;
-export type CodeField = keyof typeof CODE_FIELDS;
-
-export function isCodeField(field: string): field is CodeField {
-  return Object.hasOwn(CODE_FIELDS, field);
-}
+  country: { ...PLAYER_CODE_FIELDS.country, placeholder: 'VN', hint: 'common.countryCodeHint', type: 'region' },
+  language: { ...PLAYER_CODE_FIELDS.language, placeholder: 'vi', hint: 'common.languageCodeHint', type: 'language' },
+} as const satisfies Record<PlayerCodeField, unknown>;
 
 /** What a code field shows under the text typed: the name it gives, else `hint`. */
-export function typedCodeName(field: CodeField, text: string, language: string, hint: string): string {
+export function typedCodeName(field: PlayerCodeField, text: string, language: string, hint: string): string {
   const { valid, type, normalise } = CODE_FIELDS[field];
   const code = normalise(text.trim());
   return (valid(code) && named(type, code, language)) || hint;

@@ -31,7 +31,8 @@ import {
   valueInputFor,
   valueTypeOf,
 } from './segment-editor-model';
-import { CODE_FIELDS, isCodeField, typedCodeName } from '../players/player-bits';
+import { CODE_FIELDS, typedCodeName } from '../players/player-bits';
+import { isPlayerCodeField } from '../../../shared/validation';
 import type { LiveCount } from './use-live-count';
 import { useFormatNumber, useLanguage } from '../../app/i18n';
 
@@ -427,7 +428,7 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
   const input = valueInputFor(valueTypeOf(condition), condition.op);
   if (input === 'none') return null;
   // Players carry their country and language as codes (VN, vi): the field says so, and names what is typed.
-  const code = condition.kind === 'field' && input === 'text' && isCodeField(condition.field) ? condition.field : null;
+  const code = condition.kind === 'field' && input === 'text' && isPlayerCodeField(condition.field) ? condition.field : null;
   return (
     <Part min={150}>
       <TextField
