@@ -8,6 +8,7 @@ import {
   type SegmentField,
   type SegmentRule,
 } from '../../shared/contract';
+import { V } from '../../shared/validation';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
@@ -123,12 +124,12 @@ function dayStart(value: Value): number {
 }
 
 function days(value: Value): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalid('value', 'validation.number');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalid('value', V.days);
   return value;
 }
 
 function numberOf(value: Value): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid('value', 'validation.number');
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid('value', V.number);
   return value;
 }
 

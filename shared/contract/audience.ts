@@ -3,6 +3,20 @@ import { PLAYER_CODE_FIELDS, V, isDateFieldName, isEmail, isLanguageTag, isMobil
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
+/** The most days a condition or filter looks back (ten years). */
+export const DAYS_MAX = 3650;
+/** The most times an event condition counts. */
+export const EVENT_TIMES_MAX = 1_000_000;
+/** Operators whose value is a number of days back from now. */
+const isDaysOperator = (op: string) => op === 'within_days' || op === 'older_than_days';
+/** A whole number from `min` to `max` typed in a form: left empty it is required, otherwise `message` says the bounds. */
+const boundedInteger = (min: number, max: number, message: string) =>
+  z
+    .number({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? V.required : message) })
+    .int({ message })
+    .min(min, { message })
+    .max(max, { message });
+
 /**
  * The audience (spec §1, §3, §5, §9): players (one per device: a browser or an app install), their events,
  * attributes and tags, and segments over them. What the storefront SDK and mobile apps send, what the
@@ -113,7 +127,7 @@ export const PlayerListQuery = PageQuery.extend({
   platform: PlayerPlatform.optional(),
   subscribed: z.enum(['true', 'false']).optional(),
   /** Seen within the last N days. */
-  seen_within_days: z.coerce.number().int().min(1).max(3650).optional(),
+  seen_within_days: z.coerce.number().int().min(1, { message: V.days }).max(DAYS_MAX, { message: V.days }).optional(),
   tag: z.string().trim().max(TAG_MAX_LENGTH).optional(),
   /** Exact device id, external user id, email or mobile number. */
   q: z.string().trim().max(254).optional(),
@@ -392,8 +406,8 @@ export const EventCondition = z.object({
   kind: z.literal('event'),
   name: EventName,
   performed: z.boolean(),
-  count: z.object({ op: z.enum(['gte', 'lte', 'eq']), value: z.number().int().min(0).max(1_000_000) }).optional(),
-  within_days: z.number().int().min(1).max(3650).optional(),
+  count: z.object({ op: z.enum(['gte', 'lte', 'eq']), value: boundedInteger(0, EVENT_TIMES_MAX, V.times) }).optional(),
+  within_days: boundedInteger(1, DAYS_MAX, V.days).optional(),
 });
 export const ChannelCondition = z.object({ kind: z.literal('channel'), channel: AudienceChannel, subscribed: z.boolean() });
 
@@ -422,9 +436,10 @@ export const StoredSegmentCondition = z
       ctx.addIssue({ code: 'custom', path: ['value'], message: V.required });
       return;
     }
-    const numeric = type === 'number' || condition.op === 'within_days' || condition.op === 'older_than_days';
-    if (numeric && (typeof value !== 'number' || (type !== 'number' && (!Number.isInteger(value) || value < 1)))) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation.number' });
+    if (isDaysOperator(condition.op)) {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) ctx.addIssue({ code: 'custom', path: ['value'], message: V.days });
+    } else if (type === 'number' && typeof value !== 'number') {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: V.number });
     }
     if ((condition.op === 'before' || condition.op === 'after') && (typeof value !== 'string' || Number.isNaN(Date.parse(value)))) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation.date' });
@@ -436,6 +451,10 @@ export const StoredSegmentCondition = z
  * languages compared as the codes they are kept as (VN, vi): "is Vietnam" or "is vn" would match no one.
  */
 export const SegmentCondition = StoredSegmentCondition.superRefine((condition, ctx) => {
+  // A number of days as the event conditions and the player filter take it (saved rules may hold more).
+  if ((condition.kind === 'field' || condition.kind === 'attribute') && isDaysOperator(condition.op) && typeof condition.value === 'number' && condition.value > DAYS_MAX) {
+    ctx.addIssue({ code: 'custom', path: ['value'], message: V.days });
+  }
   if (condition.kind !== 'field' || (condition.op !== 'eq' && condition.op !== 'neq') || typeof condition.value !== 'string') return;
   if (!isPlayerCodeField(condition.field)) return;
   const rule = PLAYER_CODE_FIELDS[condition.field];

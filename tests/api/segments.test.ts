@@ -358,6 +358,27 @@ describe('rules that are refused', () => {
     expect(contains.status).toBe(200);
   });
 
+  it('refuses a number of days or of times out of its bounds, saying the bounds, and an empty one as required', async () => {
+    const why = async (condition: Record<string, unknown>, lang = 'en') => {
+      const answer = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, lang, body: { rule: one(condition) } });
+      expect(answer.status).toBe(400);
+      return (answer.body.fields as { path: string; message: string }[]).map((field) => `${field.path}: ${field.message}`);
+    };
+    const days = 'Enter a whole number of days from 1 to 3,650';
+    expect(await why({ kind: 'field', field: 'last_session_at', op: 'within_days', value: 0 })).toEqual([`rule.any.0.all.0.value: ${days}`]);
+    expect(await why({ kind: 'field', field: 'created_at', op: 'older_than_days', value: 2.5 })).toEqual([`rule.any.0.all.0.value: ${days}`]);
+    expect(await why({ kind: 'attribute', name: 'signup.date', type: 'date', op: 'within_days', value: 3651 })).toEqual([`rule.any.0.all.0.value: ${days}`]);
+    expect(await why({ kind: 'event', name: 'purchase', performed: true, within_days: 0 })).toEqual([`rule.any.0.all.0.within_days: ${days}`]);
+    expect(await why({ kind: 'event', name: 'purchase', performed: true, count: { op: 'gte', value: -2 } })).toEqual(['rule.any.0.all.0.count.value: Enter a whole number from 0 to 1,000,000']);
+    expect(await why({ kind: 'event', name: 'purchase', performed: true, count: { op: 'gte' } })).toEqual(['rule.any.0.all.0.count.value: This field is required']);
+    expect(await why({ kind: 'event', name: 'purchase', performed: true, count: { op: 'eq', value: 1.5 } }, 'vi')).toEqual(['rule.any.0.all.0.count.value: Hãy nhập số nguyên từ 0 đến 1.000.000']);
+    const edge = await server.call('POST', `/api/application/${APP}/segment/count`, {
+      token: owner.token,
+      body: { rule: one({ kind: 'event', name: 'purchase', performed: true, count: { op: 'eq', value: 0 }, within_days: 3650 }) },
+    });
+    expect(edge.status).toBe(200);
+  });
+
   it('refuses a date attribute whose name does not end with .date, and the reverse', async () => {
     expect(await refused(one({ kind: 'attribute', name: 'birthday', type: 'date', op: 'exists' }))).toContain('rule.any.0.all.0.name');
     expect(await refused(one({ kind: 'attribute', name: 'birthday.date', type: 'text', op: 'exists' }))).toContain('rule.any.0.all.0.name');

@@ -6,6 +6,7 @@ import { useAppStore } from '../../stores/store';
 import { type Call, fakeApi, renderInApplication, writesOf } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { SegmentPage } from './segment-page';
+import { LIVE_COUNT_DELAY_MS } from './use-live-count';
 
 const COUNT = '/api/application/shop_one/segment/count';
 
@@ -281,6 +282,28 @@ describe('the segment editor', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment'));
     expect(writes()).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/segment/7', body: undefined }]);
+  });
+
+  it('says the bounds of a number of times or days typed out of them, under that field, and counts nothing until they hold', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'event' } });
+    const event = await within(row('1.1')).findByLabelText('Condition 1.1: event');
+    await waitFor(() => expect(within(event).getAllByRole('option').map((option) => option.getAttribute('value'))).toContain('purchase'));
+    fireEvent.change(event, { target: { value: 'purchase' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: how many times'), { target: { value: 'gte' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: count'), { target: { value: '-2' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: within days'), { target: { value: '0' } });
+    expect(await within(row('1.1')).findByText('Enter a whole number from 0 to 1,000,000')).toBeTruthy();
+    expect(within(row('1.1')).getByText('Enter a whole number of days from 1 to 3,650')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, LIVE_COUNT_DELAY_MS + 200));
+    expect(counts().filter((count) => JSON.stringify(count.rule).includes('"count"'))).toEqual([]);
+    const before = counts().length;
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: count'), { target: { value: '2' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: within days'), { target: { value: '30' } });
+    await waitFor(() => expect(counts().length).toBeGreaterThan(before));
+    expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, count: { op: 'gte', value: 2 }, within_days: 30 }] }] });
+    expect(within(row('1.1')).queryByText('Enter a whole number from 0 to 1,000,000')).toBeNull();
   });
 
   it('lets an Ads Manager, who may not list attributes or events, type their names', async () => {
