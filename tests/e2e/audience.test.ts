@@ -220,7 +220,7 @@ describe('the audience of a shop', () => {
     // A name where the code goes is refused in words, and nothing is counted until it is a code.
     await page.getByLabel('Condition 1.4: value').fill('Vietnamese');
     await page.getByText('A language is its 2- or 3-letter code, e.g. vi').first().waitFor();
-    await page.getByText('Complete the conditions to see how many players match.').first().waitFor();
+    await page.getByText('Fix the conditions marked to see how many players match.').first().waitFor();
     await page.getByLabel('Condition 1.4: value').fill('VI');
     await page.getByText('Vietnamese (vi)').first().waitFor();
 

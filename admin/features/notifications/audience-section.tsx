@@ -8,7 +8,7 @@ import { useAllPages, wholeList } from '../../api/use-api-query';
 import { useLanguage } from '../../app/i18n';
 import { useAppStore } from '../../stores/store';
 import { checkRule } from '../segments/segment-editor-model';
-import { LiveCountLine, SegmentEditor } from '../segments/segment-editor';
+import { LiveCountLine, SegmentEditor, problemsShown, useTouchedRows } from '../segments/segment-editor';
 import { useRuleChoices } from '../segments/use-rule-choices';
 import { useLiveCount } from '../segments/use-live-count';
 import { type NotificationDraft, type Problems, estimateRule, problemText } from './notification-form-model';
@@ -44,6 +44,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
   const segments = useAllPages(maySegment ? `${base}/segment` : null, SegmentPage);
   const choices = useRuleChoices(base, draft.filtersOn);
   const [filtersTouched, setFiltersTouched] = useState(false);
+  const touchedRows = useTouchedRows();
 
   const check = useMemo(() => checkRule(draft.filters), [draft.filters]);
   const chosen = segments.data?.items.find((segment) => segment.id === draft.segmentId) ?? null;
@@ -113,6 +114,8 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
               }}
               check={check}
               showAllErrors={showAllErrors || filtersTouched}
+              touched={touchedRows.touched}
+              onTouch={touchedRows.touch}
               attributes={choices.attributes}
               events={choices.events}
             />
@@ -136,7 +139,9 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
               <LiveCountLine live={live} />
             ) : (
               <Text as="p" tone="subdued">
-                {draft.filtersOn && !check.rule ? t('segments.count.incomplete') : t('notificationUi.audience.noEstimate')}
+                {draft.filtersOn && !check.rule
+                  ? t(problemsShown(draft.filters, check, showAllErrors || filtersTouched, touchedRows.touched) ? 'segments.count.fix' : 'segments.count.incomplete')
+                  : t('notificationUi.audience.noEstimate')}
               </Text>
             )}
             <Text as="p" tone="subdued" variant="bodySm">

@@ -134,7 +134,8 @@ describe('the segment editor', () => {
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'Vietnam' } });
     expect(await within(row('1.1')).findByText('A country is its 2-letter code, e.g. VN')).toBeTruthy();
     expect(within(row('1.1')).queryByText('2-letter country code, e.g. VN')).toBeNull();
-    expect(screen.getByText('Complete the conditions to see how many players match.')).toBeTruthy();
+    // The row is marked: the count line asks to fix it.
+    expect(screen.getByText('Fix the conditions marked to see how many players match.')).toBeTruthy();
     expect(counts()).toHaveLength(0);
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'vn' } });
     expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
@@ -284,7 +285,7 @@ describe('the segment editor', () => {
     expect(writes()).toEqual([{ method: 'DELETE', path: '/api/application/shop_one/segment/7', body: undefined }]);
   });
 
-  it('says the bounds of a number of times or days typed out of them, under that field, and counts nothing until they hold', async () => {
+  it('says the bounds of a number of times or days typed out of them, under that field, asks to fix what it marks, and counts nothing until they hold', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'event' } });
@@ -296,6 +297,9 @@ describe('the segment editor', () => {
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: within days'), { target: { value: '0' } });
     expect(await within(row('1.1')).findByText('Enter a whole number from 0 to 1,000,000')).toBeTruthy();
     expect(within(row('1.1')).getByText('Enter a whole number of days from 1 to 3,650')).toBeTruthy();
+    // What is wrong is marked, so the count line asks to fix it, not to complete it.
+    expect(screen.getByText('Fix the conditions marked to see how many players match.')).toBeTruthy();
+    expect(screen.queryByText('Complete the conditions to see how many players match.')).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, LIVE_COUNT_DELAY_MS + 200));
     expect(counts().filter((count) => JSON.stringify(count.rule).includes('"count"'))).toEqual([]);
     const before = counts().length;

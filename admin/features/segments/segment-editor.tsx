@@ -1,6 +1,6 @@
 import { Banner, BlockStack, Box, Button, Divider, InlineError, InlineStack, Select, Spinner, Text, TextField } from '@shopify/polaris';
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ATTRIBUTE_TYPES,
@@ -52,6 +52,9 @@ export interface SegmentEditorProps {
   check: RuleCheck;
   /** Show every problem, also on rows not touched yet (after a save was tried). */
   showAllErrors: boolean;
+  /** The rows changed so far (their keys, useTouchedRows): a row's problems show once it is touched. */
+  touched: ReadonlySet<string>;
+  onTouch(key: string): void;
   /** Attribute definitions to pick from; undefined when the user may not list them (then names are typed). */
   attributes: readonly AttributeDefinition[] | undefined;
   /** Event names to pick from; undefined when the user may not list them (then names are typed). */
@@ -63,20 +66,36 @@ function Part({ children, grow = 1, min = 150 }: { children: ReactNode; grow?: n
   return <div style={{ flex: `${grow} 1 ${min}px`, minWidth: Math.min(min, 140) }}>{children}</div>;
 }
 
+/** The rows of an editor the user has changed, by key: kept by its page, which also says whether problems show. */
+export function useTouchedRows(): { touched: ReadonlySet<string>; touch(key: string): void } {
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const touch = useCallback((key: string) => setTouched((current) => (current.has(key) ? current : new Set([...current, key]))), []);
+  return { touched, touch };
+}
+
+/**
+ * Whether the editor shows a problem of the rule now: under a row (touched, or every row once all are shown), or
+ * the rule's own when all are shown. The count line then asks to fix what is marked rather than to complete it.
+ */
+export function problemsShown(rule: DraftRule, check: RuleCheck, showAllErrors: boolean, touched: ReadonlySet<string>): boolean {
+  if (showAllErrors && check.rule === null) return true;
+  return rule.groups.some((group, groupIndex) =>
+    group.conditions.some(
+      (condition, conditionIndex) => (showAllErrors || touched.has(condition.key)) && Object.keys(check.rows[`${groupIndex}.${conditionIndex}`] ?? {}).length > 0,
+    ),
+  );
+}
+
 /**
  * The visual segment editor: groups joined by OR, each of conditions joined by AND; a row picks what it
  * tests (a player field, an attribute, a tag, an event performed or not, a subscribed channel), then an
  * operator by the value's type, then the value. Each problem shows under its row.
  */
-export function SegmentEditor({ rule, onChange, check, showAllErrors, attributes, events }: SegmentEditorProps) {
+export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, onTouch, attributes, events }: SegmentEditorProps) {
   const { t } = useTranslation();
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
 
-  const touch = (key: string) => {
-    if (!touched.has(key)) setTouched(new Set([...touched, key]));
-  };
   const change = (groupIndex: number, conditionIndex: number, key: string) => (patch: Partial<Omit<DraftCondition, 'key'>>) => {
-    touch(key);
+    onTouch(key);
     onChange(updateCondition(rule, groupIndex, conditionIndex, patch));
   };
 
@@ -451,8 +470,8 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
 }
 
 /**
- * "N of M players" with a spinner while the current rule is being counted. `marked`: every problem of the rule
- * is shown (a save was tried, or a saved rule was opened), so one with no count asks to fix what is marked.
+ * "N of M players" with a spinner while the current rule is being counted. `marked`: a problem of the rule is
+ * shown (problemsShown), so a rule with no count asks to fix what is marked rather than to complete it.
  */
 export function LiveCountLine({ live, marked = false }: { live: LiveCount; marked?: boolean }) {
   const { t } = useTranslation();

@@ -13,7 +13,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
 import { type DraftRule, checkRule, emptyRule, fromRule } from './segment-editor-model';
-import { LiveCountLine, SegmentEditor } from './segment-editor';
+import { LiveCountLine, SegmentEditor, problemsShown, useTouchedRows } from './segment-editor';
 import { useLiveCount } from './use-live-count';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
@@ -58,6 +58,7 @@ export function SegmentPage() {
   const [rule, setRule] = useState<DraftRule>(emptyRule);
   const [loadedId, setLoadedId] = useState<number | null>(null);
   const [showAllErrors, setShowAllErrors] = useState(false);
+  const touchedRows = useTouchedRows();
   const [nameError, setNameError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -170,13 +171,15 @@ export function SegmentPage() {
                 borderBlockEndWidth="025"
                 borderColor="border-secondary"
               >
-                <LiveCountLine live={live} marked={showAllErrors} />
+                <LiveCountLine live={live} marked={problemsShown(rule, check, showAllErrors, touchedRows.touched)} />
               </Box>
               <SegmentEditor
                 rule={rule}
                 onChange={setRule}
                 check={check}
                 showAllErrors={showAllErrors}
+                touched={touchedRows.touched}
+                onTouch={touchedRows.touch}
                 attributes={choices.attributes}
                 events={choices.events}
               />
