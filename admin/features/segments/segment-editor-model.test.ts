@@ -126,10 +126,10 @@ describe('checking a rule', () => {
     ]);
   });
 
-  it('refuses a count of days that is not a whole number of at least 1', () => {
+  it.each(['0', '2.5', '3651'])('refuses a count of days (%s) that is not a whole number from 1 to 3,650, saying so', (value) => {
     let rule = updateCondition(emptyRule(), 0, 0, { field: 'created_at' });
-    rule = updateCondition(rule, 0, 0, { op: 'older_than_days', value: '0' });
-    expect(checkRule(rule).rows['0.0']).toEqual({ value: 'validation.number' });
+    rule = updateCondition(rule, 0, 0, { op: 'older_than_days', value });
+    expect(checkRule(rule).rows['0.0']).toEqual({ value: 'validation.days' });
   });
 
   it('refuses a day that is not a date', () => {
