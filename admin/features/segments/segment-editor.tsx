@@ -192,7 +192,7 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
   const label = (key: string) => t(`segments.editor.labels.${key}`, { number });
 
   const kindSelect = (
-    <Part min={130} grow={0.8}>
+    <Part min={175} grow={0.8}>
       <Select
         label={label('kind')}
         labelHidden
