@@ -45,6 +45,8 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
   const choices = useRuleChoices(base, draft.filtersOn);
   const [filtersTouched, setFiltersTouched] = useState(false);
   const touchedRows = useTouchedRows();
+  // Once the extra conditions are changed, every problem in them shows.
+  const showFilterErrors = showAllErrors || filtersTouched;
 
   const check = useMemo(() => checkRule(draft.filters), [draft.filters]);
   const chosen = segments.data?.items.find((segment) => segment.id === draft.segmentId) ?? null;
@@ -113,7 +115,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
                 onChange({ filters });
               }}
               check={check}
-              showAllErrors={showAllErrors || filtersTouched}
+              showAllErrors={showFilterErrors}
               touched={touchedRows.touched}
               onTouch={touchedRows.touch}
               attributes={choices.attributes}
@@ -140,7 +142,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
             ) : (
               <Text as="p" tone="subdued">
                 {draft.filtersOn && !check.rule
-                  ? t(problemsShown(draft.filters, check, showAllErrors || filtersTouched, touchedRows.touched) ? 'segments.count.fix' : 'segments.count.incomplete')
+                  ? t(problemsShown(draft.filters, check, showFilterErrors, touchedRows.touched) ? 'segments.count.fix' : 'segments.count.incomplete')
                   : t('notificationUi.audience.noEstimate')}
               </Text>
             )}

@@ -100,6 +100,18 @@ function open(id = 'new') {
 
 const row = (number: string) => screen.getByRole('group', { name: `Condition ${number}` });
 
+/**
+ * Row 1.1 made to test `kind` ('event', 'attribute'), then `name` picked once its picker (labelled `kind`) offers
+ * it: the names load after the row changes. Returns the picker.
+ */
+async function pickName(kind: 'event' | 'attribute', name: string): Promise<HTMLSelectElement> {
+  fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: kind } });
+  const picker = (await within(row('1.1')).findByLabelText(`Condition 1.1: ${kind}`)) as HTMLSelectElement;
+  await waitFor(() => expect(within(picker).getAllByRole('option').map((option) => option.getAttribute('value'))).toContain(name));
+  fireEvent.change(picker, { target: { value: name } });
+  return picker;
+}
+
 describe('the segment editor', () => {
   it('counts nothing while the first condition is empty, then counts it live once typing pauses', async () => {
     open();
@@ -288,10 +300,7 @@ describe('the segment editor', () => {
   it('says the bounds of a number of times or days typed out of them, under that field, asks to fix what it marks, and counts nothing until they hold', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'event' } });
-    const event = await within(row('1.1')).findByLabelText('Condition 1.1: event');
-    await waitFor(() => expect(within(event).getAllByRole('option').map((option) => option.getAttribute('value'))).toContain('purchase'));
-    fireEvent.change(event, { target: { value: 'purchase' } });
+    await pickName('event', 'purchase');
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: how many times'), { target: { value: 'gte' } });
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: count'), { target: { value: '-2' } });
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: within days'), { target: { value: '0' } });
@@ -332,11 +341,8 @@ describe('the segment editor', () => {
     attributeCount = 150;
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'attribute' } });
-    const picker = await within(row('1.1')).findByLabelText('Condition 1.1: attribute');
-    await waitFor(() => expect(within(picker).getAllByRole('option').map((option) => option.getAttribute('value'))).toContain('note_149'));
-    fireEvent.change(picker, { target: { value: 'note_149' } });
-    expect((picker as HTMLSelectElement).value).toBe('note_149');
+    const picker = await pickName('attribute', 'note_149');
+    expect(picker.value).toBe('note_149');
     const pages = calls.filter((call) => call.path === '/api/application/shop_one/attribute').map((call) => [call.query.get('page'), call.query.get('limit')]);
     expect(pages).toEqual([
       ['1', '100'],

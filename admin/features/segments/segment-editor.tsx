@@ -80,10 +80,13 @@ export function useTouchedRows(): { touched: ReadonlySet<string>; touch(key: str
 export function problemsShown(rule: DraftRule, check: RuleCheck, showAllErrors: boolean, touched: ReadonlySet<string>): boolean {
   if (showAllErrors && check.rule === null) return true;
   return rule.groups.some((group, groupIndex) =>
-    group.conditions.some(
-      (condition, conditionIndex) => (showAllErrors || touched.has(condition.key)) && Object.keys(check.rows[`${groupIndex}.${conditionIndex}`] ?? {}).length > 0,
-    ),
+    group.conditions.some((condition, conditionIndex) => Object.keys(shownRowErrors(check, `${groupIndex}.${conditionIndex}`, condition.key, showAllErrors, touched)).length > 0),
   );
+}
+
+/** The problems shown under a row (`at` is "group.condition", from 0): its own once it is touched, or when all are shown. */
+function shownRowErrors(check: RuleCheck, at: string, key: string, showAllErrors: boolean, touched: ReadonlySet<string>): RowErrors {
+  return showAllErrors || touched.has(key) ? (check.rows[at] ?? {}) : {};
 }
 
 /**
@@ -141,7 +144,7 @@ export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, o
                     <ConditionRow
                       condition={condition}
                       number={`${groupIndex + 1}.${conditionIndex + 1}`}
-                      errors={showAllErrors || touched.has(condition.key) ? check.rows[`${groupIndex}.${conditionIndex}`] ?? {} : {}}
+                      errors={shownRowErrors(check, `${groupIndex}.${conditionIndex}`, condition.key, showAllErrors, touched)}
                       attributes={attributes}
                       events={events}
                       onChange={change(groupIndex, conditionIndex, condition.key)}
