@@ -404,7 +404,8 @@ export async function ensureSeedApplication(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('applications')
-      .values({ application_id: options.applicationId, name: `Seed ${options.applicationId}`, client_key: clientKey, created_by: user.id, created_at: now, updated_at: now, deleting_at: null })
+      // UTC: the activity history below is written in UTC days.
+      .values({ application_id: options.applicationId, name: `Seed ${options.applicationId}`, client_key: clientKey, created_by: user.id, created_at: now, updated_at: now, deleting_at: null, utc_offset: 0 })
       .execute();
     await trx
       .insertInto('memberships')

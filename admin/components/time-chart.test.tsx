@@ -75,11 +75,15 @@ describe('the time chart', () => {
     expect(screen.queryByText('Day not over yet')).toBeNull();
   });
 
-  it('calls the last day not over only when it is today (UTC)', () => {
+  it("calls the last day not over only when it is today in the application's timezone", () => {
     const now = new Date('2025-03-03T00:30:00Z');
-    expect(partialWhenToday(['2025-03-02', '2025-03-03'], 'so far', now)).toBe('so far');
-    expect(partialWhenToday(['2025-03-01', '2025-03-02'], 'so far', now)).toBeUndefined();
-    expect(partialWhenToday([], 'so far', now)).toBeUndefined();
+    expect(partialWhenToday(['2025-03-02', '2025-03-03'], 'so far', 0, now)).toBe('so far');
+    expect(partialWhenToday(['2025-03-01', '2025-03-02'], 'so far', 0, now)).toBeUndefined();
+    expect(partialWhenToday([], 'so far', 0, now)).toBeUndefined();
+    // 00:30 UTC is still 2 March in UTC-03:00, and 17:30 UTC is already 4 March in UTC+07:00.
+    expect(partialWhenToday(['2025-03-01', '2025-03-02'], 'so far', -180, now)).toBe('so far');
+    expect(partialWhenToday(['2025-03-02', '2025-03-03'], 'so far', 420, new Date('2025-03-03T17:30:00Z'))).toBeUndefined();
+    expect(partialWhenToday(['2025-03-03', '2025-03-04'], 'so far', 420, new Date('2025-03-03T17:30:00Z'))).toBe('so far');
   });
 
   it('marks a lone point with a dot, since one point draws no line', () => {

@@ -1,6 +1,7 @@
 import { BlockStack, InlineStack, Text } from '@shopify/polaris';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFormatNumber, useAbbreviateNumber } from '../app/i18n';
+import { dayAtOffset } from '../../shared/format';
 
 /** One line or set of bars of a chart. */
 export interface ChartSeries {
@@ -29,9 +30,12 @@ export interface TimeChartProps {
   partialLast?: string;
 }
 
-/** `partialLast` when the last of `days` (UTC days, as the API counts them) is today's, which is not over yet. */
-export function partialWhenToday(days: readonly string[], label: string, now: Date = new Date()): string | undefined {
-  return days.length > 0 && days[days.length - 1] === now.toISOString().slice(0, 10) ? label : undefined;
+/**
+ * `partialLast` when the last of `days` (days of the application's timezone, `utcOffset` minutes east of UTC, as
+ * the API counts them) is today there, which is not over yet.
+ */
+export function partialWhenToday(days: readonly string[], label: string, utcOffset: number, now: Date = new Date()): string | undefined {
+  return days.length > 0 && days[days.length - 1] === dayAtOffset(now.getTime(), utcOffset) ? label : undefined;
 }
 
 /** Polaris' emphasis blue, then magic purple, then success green: the colours of its own analytics cards. */

@@ -904,5 +904,16 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         if (dialect === 'sqlite') await rebuildPlayerDays(db, '');
       },
     },
+    '0018_application_utc_offset': {
+      async up(db: Kysely<any>) {
+        // An application's timezone (minutes east of UTC), whose days its dashboard and statistics count in.
+        // Applications made before it counted UTC days, which their stored per-day activity keeps: they stay
+        // at UTC until the merchant chooses (new applications get UTC+07:00, see createApplication).
+        await db.schema.alterTable('applications').addColumn('utc_offset', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('applications').dropColumn('utc_offset').execute();
+      },
+    },
   };
 }

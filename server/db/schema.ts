@@ -128,6 +128,8 @@ export interface ApplicationsTable {
   plan: ColumnType<string, string | undefined, string>;
   /** Bumped by deletions and bulk audience changes: in-memory audience copies rebuild (0013). */
   audience_epoch: ColumnType<number, number | undefined, number>;
+  /** Its timezone, minutes east of UTC (UtcOffset): the days of its dashboard and statistics (0018). */
+  utc_offset: ColumnType<number, number | undefined, number>;
 }
 
 export interface MembershipsTable {

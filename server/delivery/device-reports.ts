@@ -1,6 +1,7 @@
 import type { DeviceNotificationReport } from '../../shared/contract';
 import type { Services } from '../context';
 import { AppError } from '../errors';
+import type { KeyApplication } from '../domain/ingest';
 import { recordPushEvent } from '../domain/push-subscriptions';
 import { recordDeliveryReport } from './reports';
 
@@ -12,7 +13,7 @@ import { recordDeliveryReport } from './reports';
  */
 export async function reportDeviceNotification(
   s: Services,
-  applicationId: string,
+  { applicationId, utcOffset }: KeyApplication,
   deviceId: string,
   notificationId: number,
   body: DeviceNotificationReport,
@@ -35,6 +36,7 @@ export async function reportDeviceNotification(
   await recordDeliveryReport(s, Number(delivery.id), body.kind);
   await recordPushEvent(s, {
     applicationId,
+    utcOffset,
     deviceId,
     playerId: Number(player.id),
     kind: body.kind,

@@ -53,6 +53,8 @@ export async function runFanout(engine: Engine, payload: FanoutPayload, context:
 
   const audience = await resolveAudience(s, n, startedAt);
   const local = localTimeOf(n);
+  // A player whose timezone is unknown gets a local-time message at that time in the application's timezone.
+  const unknownOffset = local ? await applicationOffset(s, n.application_id) : DEFAULT_LOCAL_OFFSET_MINUTES;
   let cursor = Number(n.fanout_cursor ?? 0);
   while (audience) {
     if (context.signal.aborted || engine.stopping.aborted) throw new RetryLater('stopping: the fan-out resumes from its cursor');
@@ -80,7 +82,7 @@ export async function runFanout(engine: Engine, payload: FanoutPayload, context:
           'fixed' in audience.platform ? eb.val(audience.platform.fixed).as('platform') : eb.ref('players.platform').as('platform'),
           eb.val('queued').as('status'),
           eb.val(now).as('created_at'),
-          ...(local ? [eb.fn.coalesce('players.timezone_offset', sql.lit(DEFAULT_LOCAL_OFFSET_MINUTES)).as('tz_offset')] : []),
+          ...(local ? [eb.fn.coalesce('players.timezone_offset', sql.lit(unknownOffset)).as('tz_offset')] : []),
         ])
         .where('players.id', '>', from)
         .where('players.id', '<=', to)
@@ -101,7 +103,7 @@ export async function runFanout(engine: Engine, payload: FanoutPayload, context:
       }
     });
 
-    await queueBatches(engine, n, from, to, local !== null);
+    await queueBatches(engine, n, from, to, local === null ? null : unknownOffset);
     await s.db.updateTable('notifications').set({ fanout_cursor: to }).where('id', '=', id).where('status', '=', 'running').execute();
     cursor = to;
   }
@@ -112,8 +114,18 @@ export async function runFanout(engine: Engine, payload: FanoutPayload, context:
   await completeIfDone(s, id);
 }
 
-/** Queues the delivery batch(es) of one page: one, or one per offset (delayed to its local moment). */
-async function queueBatches(engine: Engine, n: Selectable<NotificationsTable>, from: number, to: number, local: boolean): Promise<void> {
+/** The application's timezone (minutes east of UTC); Vietnam's if the application has gone. */
+async function applicationOffset(s: Engine['s'], applicationId: string): Promise<number> {
+  const row = await s.db.selectFrom('applications').select('utc_offset').where('application_id', '=', applicationId).executeTakeFirst();
+  return row ? Number(row.utc_offset) : DEFAULT_LOCAL_OFFSET_MINUTES;
+}
+
+/**
+ * Queues the delivery batch(es) of one page: one, or for a local-time message (`unknownOffset`: the offset of
+ * recipients whose timezone is unknown) one per offset, delayed to its local moment.
+ */
+async function queueBatches(engine: Engine, n: Selectable<NotificationsTable>, from: number, to: number, unknownOffset: number | null): Promise<void> {
+  const local = unknownOffset !== null;
   const { s, queue, options } = engine;
   const offsets: (number | null)[] = local
     ? (
@@ -125,7 +137,7 @@ async function queueBatches(engine: Engine, n: Selectable<NotificationsTable>, f
           .where('player_id', '>', from)
           .where('player_id', '<=', to)
           .execute()
-      ).map((row) => (row.tz_offset === null ? DEFAULT_LOCAL_OFFSET_MINUTES : Number(row.tz_offset)))
+      ).map((row) => (row.tz_offset === null ? unknownOffset : Number(row.tz_offset)))
     : [null];
   const now = s.clock().getTime();
   for (const offset of [...new Set(offsets)]) {

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
-import type {
-  Application,
-  ApplicationAccess,
-  ApplicationListQuery,
-  CreateApplicationBody,
-  UpdateApplicationBody,
+import {
+  DEFAULT_LOCAL_OFFSET_MINUTES,
+  type Application,
+  type ApplicationAccess,
+  type ApplicationListQuery,
+  type CreateApplicationBody,
+  type UpdateApplicationBody,
 } from '../../shared/contract';
 import type { MemberRole } from '../../shared/permissions';
 import { nowIso, type ApplicationContext, type Ctx, type Principal } from '../context';
@@ -65,6 +66,7 @@ function toApplication(
     deleting_at: row.deleting_at,
     role,
     plan: planOf(row),
+    utc_offset: row.utc_offset,
   };
 }
 
@@ -131,6 +133,7 @@ export async function createApplication(ctx: Ctx, principal: Principal, body: Cr
           created_at: now,
           updated_at: now,
           deleting_at: null,
+          utc_offset: body.utc_offset ?? DEFAULT_LOCAL_OFFSET_MINUTES,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -172,7 +175,7 @@ export async function updateApplication(
 ): Promise<Application> {
   const row = await ctx.s.db
     .updateTable('applications')
-    .set({ name: body.name, updated_at: nowIso(ctx.s) })
+    .set({ name: body.name, ...(body.utc_offset === undefined ? {} : { utc_offset: body.utc_offset }), updated_at: nowIso(ctx.s) })
     .where('application_id', '=', access.application.application_id)
     .returningAll()
     .executeTakeFirstOrThrow();

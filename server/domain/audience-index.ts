@@ -546,8 +546,8 @@ export class AudienceIndex {
 
   /**
    * The dashboard's figures of now (dashboard.ts), in one pass: players and subscribers (the `subscribed` column)
-   * per platform, players reachable per channel, and players created on each of `days` UTC days from `fromDay`
-   * (epoch milliseconds of a day's start).
+   * per platform, players reachable per channel, and players created on each of `days` days from `fromDay`
+   * (epoch milliseconds of the first day's start, in the application's timezone).
    */
   summary(fromDay: number, days: number): AudienceSummary {
     const n = this.size;
@@ -559,14 +559,13 @@ export class AudienceIndex {
     const bits = new Float64Array(SUBSCRIBED_BIT);
     const created = new Float64Array(days);
     const createdAt = (this.columns.get('created_at') as NumberColumn).values.data;
-    const first = fromDay / DAY_MS;
     for (let i = 0; i < n; i += 1) {
       const code = codes[i] + 1;
       const channels = this.channels[i];
       players[code] += 1;
       subscribers[code] += +((channels & SUBSCRIBED_BIT) !== 0);
       bits[channels & (SUBSCRIBED_BIT - 1)] += 1;
-      const day = Math.floor(createdAt[i] / DAY_MS) - first;
+      const day = Math.floor((createdAt[i] - fromDay) / DAY_MS);
       if (day >= 0 && day < days) created[day] += 1;
     }
     const byPlatform = new Map<string | null, { players: number; subscribers: number }>();

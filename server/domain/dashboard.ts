@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { AUDIENCE_CHANNELS, PLAYER_PLATFORMS, type Dashboard, type PlayerPlatform } from '../../shared/contract';
+import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 import type { ApplicationContext, Ctx, Services } from '../context';
-import { toCount, type Database } from '../db';
+import { toCount, type Database, type Dialect } from '../db';
 import { AppError } from '../errors';
 import { audienceEpochOf, audienceIndexes, type AudienceSummary } from './audience-index';
 import { MAX_PAST_MS } from './ingest';
@@ -24,14 +25,54 @@ function dayMs(day: string, path: 'from' | 'to'): number {
   return ms;
 }
 
-/** The period's first and last UTC day: as asked, or the last 30 days up to today. */
-export function dashboardPeriod(now: Date, from?: string, to?: string): { from: string; to: string; days: string[] } {
-  const toMs = to ? dayMs(to, 'to') : Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+/** Days of an application's timezone (its `utc_offset`), as its dashboard and statistics count them. */
+export interface DashboardPeriod {
+  /** The first and last day, both included (YYYY-MM-DD). */
+  from: string;
+  to: string;
+  days: string[];
+  /** The timezone: minutes east of UTC. */
+  utcOffset: number;
+  /** The moment the first day begins and the one the last day ends (ISO): the bounds of the period's timestamps. */
+  start: string;
+  end: string;
+}
+
+/** The period's first and last day in the timezone: as asked, or the last 30 days up to today. */
+export function dashboardPeriod(now: Date, utcOffset: number, from?: string, to?: string): DashboardPeriod {
+  const toMs = to ? dayMs(to, 'to') : dayMs(dayAtOffset(now.getTime(), utcOffset), 'to');
   const fromMs = from ? dayMs(from, 'from') : toMs - (DASHBOARD_DEFAULT_DAYS - 1) * DAY_MS;
   if (fromMs > toMs || (toMs - fromMs) / DAY_MS + 1 > DASHBOARD_MAX_DAYS) throw rangeError('from');
   const days: string[] = [];
   for (let ms = fromMs; ms <= toMs; ms += DAY_MS) days.push(new Date(ms).toISOString().slice(0, 10));
-  return { from: days[0], to: days[days.length - 1], days };
+  const [first, last] = [days[0], days[days.length - 1]];
+  return {
+    from: first,
+    to: last,
+    days,
+    utcOffset,
+    start: new Date(dayStartAtOffset(first, utcOffset)).toISOString(),
+    end: new Date(dayStartAtOffset(addDays(last, 1), utcOffset)).toISOString(),
+  };
+}
+
+/** The last `days` days of the timezone, today included. */
+export function lastDays(now: Date, utcOffset: number, days: number): DashboardPeriod {
+  const today = dayAtOffset(now.getTime(), utcOffset);
+  return dashboardPeriod(now, utcOffset, addDays(today, -(days - 1)), today);
+}
+
+/**
+ * The day (YYYY-MM-DD) a stored timestamp (ISO text, UTC) falls on at `utcOffset` minutes east of UTC, in SQL.
+ * At UTC, its first ten characters; else the shifted time's date (SQLite's date functions read the `Z`;
+ * PostgreSQL's cast to a timestamp without zone keeps the UTC clock).
+ */
+export function dayOfTimestamp(dialect: Dialect, timestamp: RawBuilder<string | null>, utcOffset: number): RawBuilder<string> {
+  if (utcOffset === 0) return sql<string>`substr(${timestamp}, 1, 10)`;
+  const minutes = Math.trunc(utcOffset);
+  return dialect === 'postgres'
+    ? sql<string>`to_char(${timestamp}::timestamp + make_interval(mins => ${sql.lit(minutes)}), 'YYYY-MM-DD')`
+    : sql<string>`strftime('%Y-%m-%d', ${timestamp}, ${sql.lit(`${minutes >= 0 ? '+' : ''}${minutes} minutes`)})`;
 }
 
 /**
@@ -41,16 +82,20 @@ export function dashboardPeriod(now: Date, from?: string, to?: string): { from: 
  * new players come from its in-memory copy (audience-index.ts): at a million players that pass over the players
  * took SQL 0.3–0.6 s.
  */
-export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: { from?: string; to?: string }): Promise<Dashboard> {
+export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: { from?: string; to?: string; days?: number }): Promise<Dashboard> {
   const { db } = ctx.s;
   const applicationId = access.application.application_id;
-  const period = dashboardPeriod(ctx.s.clock(), query.from, query.to);
+  const utcOffset = access.application.utc_offset;
+  const period =
+    query.days !== undefined && !query.from && !query.to
+      ? lastDays(ctx.s.clock(), utcOffset, query.days)
+      : dashboardPeriod(ctx.s.clock(), utcOffset, query.from, query.to);
 
   const [audience, activeByDay, events] = await Promise.all([
     audienceIndexes(ctx.s)
-      .read(applicationId, (index) => index.summary(Date.parse(`${period.from}T00:00:00.000Z`), period.days.length))
+      .read(applicationId, (index) => index.summary(Date.parse(period.start), period.days.length))
       .then((summary) => summary ?? audienceBySql(ctx.s, applicationId, period)),
-    activityByDay(ctx.s, access.application, period.days),
+    activityByDay(ctx.s, access.application, period),
     db
       .selectFrom('event_definitions')
       .select(['name', 'count'])
@@ -64,6 +109,7 @@ export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: 
   return {
     from: period.from,
     to: period.to,
+    utc_offset: utcOffset,
     players: audience.players,
     subscribers: [...audience.byPlatform.values()].reduce((total, row) => total + row.subscribers, 0),
     by_platform: PLAYER_PLATFORMS.map((platform: PlayerPlatform) => ({
@@ -94,7 +140,7 @@ interface DayActivity {
 
 /**
  * Days whose activity ingestion can no longer change: item times are clamped to the last 7 days (clampAt), so a
- * UTC day that ended more than MAX_PAST_MS ago is final, but for deletions; a day more for other processes'
+ * day that ended more than MAX_PAST_MS ago is final, but for deletions; a day more for other processes'
  * clocks. A million players' 30 days of player_days are 1.5 million rows, which took PostgreSQL 0.6 s to add up
  * (tests/bench/player-list.ts); the days before the last nine are added up once and kept in memory.
  */
@@ -109,7 +155,7 @@ const SETTLED_TTL_MS = 15 * 60_000;
 const SETTLED_APPLICATIONS_MAX = 1_000;
 
 interface SettledDays {
-  /** The audience's generation (audienceEpochOf): a change drops the days. */
+  /** The audience's generation (audienceEpochOf) and the timezone: a change of either drops the days. */
   epoch: string;
   until: number;
   days: Map<string, DayActivity>;
@@ -123,12 +169,12 @@ const settledDays = new WeakMap<Services, Map<string, SettledDays>>();
 async function activityByDay(
   s: Services,
   application: Pick<ApplicationContext['application'], 'application_id' | 'audience_epoch' | 'created_at'>,
-  days: readonly string[],
+  { days, utcOffset }: Pick<DashboardPeriod, 'days' | 'utcOffset'>,
 ): Promise<Map<string, DayActivity>> {
   const nowMs = s.clock().getTime();
-  const lastSettled = new Date((Math.floor(nowMs / DAY_MS) - SETTLED_AFTER_DAYS) * DAY_MS).toISOString().slice(0, 10);
+  const lastSettled = addDays(dayAtOffset(nowMs, utcOffset), -SETTLED_AFTER_DAYS);
   const applicationId = application.application_id;
-  const epoch = audienceEpochOf(application);
+  const epoch = `${audienceEpochOf(application)}@${utcOffset}`;
   let kept = settledDays.get(s);
   if (!kept) settledDays.set(s, (kept = new Map()));
   let entry = kept.get(applicationId);
@@ -150,7 +196,7 @@ async function activityByDay(
   return new Map(days.map((day) => [day, settled.get(day) ?? newer.get(day) ?? none]));
 }
 
-/** player_days added up per day, from `from` to `to` (UTC days, both included); days without activity left out. */
+/** player_days added up per day, from `from` to `to` (both included); days without activity left out. */
 async function activityBetween(db: Kysely<Database>, applicationId: string, from: string, to: string): Promise<Map<string, DayActivity>> {
   const rows = await db
     .selectFrom('player_days')
@@ -169,10 +215,10 @@ async function activityBetween(db: Kysely<Database>, applicationId: string, from
 }
 
 /** The dashboard's figures of now and new players per day by SQL (AudienceIndex.summary's meaning), for audiences not held in memory. */
-export async function audienceBySql(s: Pick<Services, 'db'>, applicationId: string, period: { from: string; to: string; days: string[] }): Promise<AudienceSummary> {
+export async function audienceBySql(s: Pick<Services, 'db' | 'dialect'>, applicationId: string, period: DashboardPeriod): Promise<AudienceSummary> {
   const { db } = s;
-  const start = `${period.from}T00:00:00.000Z`;
-  const end = new Date(Date.parse(`${period.to}T00:00:00.000Z`) + DAY_MS).toISOString();
+  const { start, end } = period;
+  const createdDay = dayOfTimestamp(s.dialect, sql.ref('created_at'), period.utcOffset);
   const [platforms, created] = await Promise.all([
     // One pass over the application's players for every figure of "now".
     db
@@ -194,11 +240,11 @@ export async function audienceBySql(s: Pick<Services, 'db'>, applicationId: stri
       .execute(),
     db
       .selectFrom('players')
-      .select([sql<string>`substr(created_at, 1, 10)`.as('day'), (eb) => eb.fn.countAll<number | string>().as('n')])
+      .select([createdDay.as('day'), (eb) => eb.fn.countAll<number | string>().as('n')])
       .where('application_id', '=', applicationId)
       .where('created_at', '>=', start)
       .where('created_at', '<', end)
-      .groupBy(sql`substr(created_at, 1, 10)`)
+      .groupBy(createdDay)
       .execute(),
   ]);
   const newByDay = new Map(created.map((row) => [row.day, toCount(row.n)]));

@@ -14,6 +14,7 @@ import {
   type Utm,
 } from '../../shared/contract/audience';
 import { isEmail, isMobileNumber, V } from '../../shared/validation';
+import { dayAtOffset } from '../../shared/format';
 import type { Services } from '../context';
 import type { DatabaseConfig } from '../config';
 import type { Dialect } from '../db';
@@ -75,6 +76,8 @@ export interface IngestBatch {
   items: IngestItem[];
   /** Activity without items (a device registering): when it was seen, ISO. */
   seenAt?: string;
+  /** The application's timezone (minutes east of UTC): the day its activity counts on (player_days). */
+  utcOffset: number;
 }
 
 export interface IngestResult {
@@ -171,6 +174,8 @@ interface GroupEvent {
   applicationId: string;
   playerId: number;
   item: Extract<IngestItem, { kind: 'event' }>;
+  /** The day it counts on in the application's timezone. */
+  day: string;
 }
 
 const eventKey = (applicationId: string, clientId: string) => `${applicationId}\u0000${clientId}`;
@@ -252,7 +257,7 @@ export async function writeBatches(
       const key = eventKey(batch.applicationId, item.clientId);
       if (seen.has(key)) continue;
       seen.add(key);
-      events.push({ batch: index, applicationId: batch.applicationId, playerId, item });
+      events.push({ batch: index, applicationId: batch.applicationId, playerId, item, day: dayAtOffset(item.at, batch.utcOffset) });
       if (item.counts === 'session') {
         const sessions = (write.sessions ??= { count: 0, first: item.at, last: item.at });
         if (item.at < sessions.first) sessions.first = item.at;
@@ -276,7 +281,7 @@ export async function writeBatches(
   const updates = [...players.entries()].map(([key, write]) => ({ ...write, id: (refs.get(key) as PlayerRef).id }));
 
   // 3. The event rows, the counters from the new ones, and the rest.
-  const rows: Row[] = events.map(({ applicationId, playerId, item }) => [
+  const rows: Row[] = events.map(({ applicationId, playerId, item, day }) => [
     applicationId,
     playerId,
     item.name,
@@ -286,6 +291,7 @@ export async function writeBatches(
     item.at,
     received,
     item.counts,
+    day,
   ]);
   const fresh =
     dialect === 'postgres'
@@ -297,8 +303,11 @@ export async function writeBatches(
   return batches.map((batch, index) => ({ playerId: refOf(batch).id, created: refOf(batch).created, stored: stored[index] }));
 }
 
-/** The group's event rows: the events' columns, then what each adds up to when new (IngestItem's `counts`). */
-const EVENT_ROW_COLUMNS = [...EVENT_COLUMNS, { name: 'counts', type: 'text' }] as const;
+/**
+ * The group's event rows: the events' columns, then what each adds up to when new (IngestItem's `counts`) and
+ * the day it adds to (GroupEvent's `day`).
+ */
+const EVENT_ROW_COLUMNS = [...EVENT_COLUMNS, { name: 'counts', type: 'text' }, { name: 'day', type: 'text' }] as const;
 const INSERT_EVENTS = `INSERT INTO events (${columnList(EVENT_COLUMNS)})`;
 const EVENTS_RETURNING = 'ON CONFLICT (application_id, client_event_id) DO NOTHING RETURNING application_id, client_event_id';
 
@@ -316,7 +325,7 @@ async function writeCountedSqlite(
     db,
     'sqlite',
     'events',
-    // The rows' last value, `counts`, is not a column of events: left out.
+    // The rows' last values, `counts` and `day`, are not columns of events: left out.
     EVENT_COLUMNS,
     rows,
     EVENTS_RETURNING,
@@ -324,10 +333,10 @@ async function writeCountedSqlite(
   const fresh = new Set(inserted.map((row) => eventKey(row.application_id, row.client_event_id)));
   const byPlayer = new Map(updates.map((update) => [update.id, update]));
   const days: PlayerDay[] = [];
-  for (const { applicationId, playerId, item } of events) {
+  for (const { applicationId, playerId, item, day: dayOf } of events) {
     if (!fresh.has(eventKey(applicationId, item.clientId))) continue;
     const write = byPlayer.get(playerId) as PlayerWrite;
-    const day: PlayerDay = { applicationId, playerId, day: item.at.slice(0, 10), sessions: 0, pageViews: 0, events: 0 };
+    const day: PlayerDay = { applicationId, playerId, day: dayOf, sessions: 0, pageViews: 0, events: 0 };
     if (item.counts === 'session') {
       (write.sessions as { count: number }).count += 1;
       day.sessions = 1;
@@ -389,11 +398,11 @@ async function writeCountedPostgres(
   return new Set(inserted.map((row) => eventKey(row.application_id, row.client_event_id)));
 }
 
-/** PostgreSQL: the new rows' activity added to their players' days. */
+/** PostgreSQL: the new rows' activity added to their players' days (each row's `day`, in its application's timezone). */
 const PLAYER_DAYS_FROM_FRESH: Statement = {
   sql:
-    "INSERT INTO player_days (application_id, day, player_id, sessions, page_views, events) SELECT application_id, left(occurred_at, 10), player_id, count(*) FILTER (WHERE counts = 'session'), count(*) FILTER (WHERE counts = 'page'), count(*) FILTER (WHERE counts = 'event') " +
-    `FROM fresh GROUP BY application_id, left(occurred_at, 10), player_id ORDER BY player_id, left(occurred_at, 10) ${PLAYER_DAYS_MERGE}`,
+    "INSERT INTO player_days (application_id, day, player_id, sessions, page_views, events) SELECT application_id, day, player_id, count(*) FILTER (WHERE counts = 'session'), count(*) FILTER (WHERE counts = 'page'), count(*) FILTER (WHERE counts = 'event') " +
+    `FROM fresh GROUP BY application_id, day, player_id ORDER BY player_id, day ${PLAYER_DAYS_MERGE}`,
   params: [],
 };
 
@@ -694,24 +703,32 @@ export async function closeIngest(s: Services): Promise<void> {
 /** How long a known key is trusted without asking the database: a rotated or deleted key stops within it. */
 const KEY_TTL_MS = 30_000;
 const KEY_CACHE_MAX = 10_000;
-const keyCaches = new WeakMap<Services, Map<string, { applicationId: string; until: number }>>();
+const keyCaches = new WeakMap<Services, Map<string, KeyApplication & { until: number }>>();
+
+/** What ingestion needs of the application of a client key: its id and its timezone (minutes east of UTC). */
+export interface KeyApplication {
+  applicationId: string;
+  utcOffset: number;
+}
 
 /**
  * The application of a client key, cached in memory: ingestion cannot afford a lookup per request. Unknown
- * keys are not cached (each costs a lookup, and the per-address limit bounds them): NOT_FOUND.
+ * keys are not cached (each costs a lookup, and the per-address limit bounds them): NOT_FOUND. A changed
+ * timezone reaches ingestion within the cache's life too.
  */
-export async function applicationIdForKey(s: Services, key: string): Promise<string> {
+export async function applicationForKey(s: Services, key: string): Promise<KeyApplication> {
   let cache = keyCaches.get(s);
   if (!cache) keyCaches.set(s, (cache = new Map()));
   const nowMs = Date.now();
   const hit = cache.get(key);
-  if (hit && hit.until > nowMs) return hit.applicationId;
-  const row = await s.db.selectFrom('applications').select('application_id').where('client_key', '=', key).executeTakeFirst();
+  if (hit && hit.until > nowMs) return hit;
+  const row = await s.db.selectFrom('applications').select(['application_id', 'utc_offset']).where('client_key', '=', key).executeTakeFirst();
   if (!row) {
     cache.delete(key);
     throw new AppError('NOT_FOUND');
   }
   if (cache.size >= KEY_CACHE_MAX) cache.clear();
-  cache.set(key, { applicationId: row.application_id, until: nowMs + KEY_TTL_MS });
-  return row.application_id;
+  const entry = { applicationId: row.application_id, utcOffset: Number(row.utc_offset), until: nowMs + KEY_TTL_MS };
+  cache.set(key, entry);
+  return entry;
 }

@@ -14,9 +14,8 @@ import {
 import type { ApplicationContext, Ctx } from '../context';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
-import { dashboardPeriod } from './dashboard';
+import { dayOfTimestamp, lastDays } from './dashboard';
 
-const DAY_MS = 86_400_000;
 const PLATFORMS = DeliveryPlatform.options;
 type Platform = (typeof PLATFORMS)[number];
 
@@ -32,7 +31,7 @@ const MOMENTS = {
 type Figure = keyof typeof MOMENTS;
 
 /**
- * The application's message statistics over the last `days` UTC days: recipients sent, delivered and clicked
+ * The application's message statistics over the last `days` days of its timezone: recipients sent, delivered and clicked
  * per day and per channel, failures per channel, and the most clicked messages due in the period.
  *
  * Deliveries are read through their (notification_id, status, id) index, for the messages due since the
@@ -44,10 +43,8 @@ export async function getMessageStats(ctx: Ctx, access: ApplicationContext, days
   const { db } = ctx.s;
   const applicationId = access.application.application_id;
   const now = ctx.s.clock();
-  const today = now.toISOString().slice(0, 10);
-  const period = dashboardPeriod(now, new Date(Date.parse(`${today}T00:00:00.000Z`) - (days - 1) * DAY_MS).toISOString().slice(0, 10), today);
-  const start = `${period.from}T00:00:00.000Z`;
-  const end = new Date(Date.parse(`${period.to}T00:00:00.000Z`) + DAY_MS).toISOString();
+  const period = lastDays(now, access.application.utc_offset, days);
+  const { start, end } = period;
   const lookback = new Date(Date.parse(start) - TTL_MAX_SECONDS * 1000).toISOString();
 
   // The application's messages that can have recipients in the period.
@@ -56,7 +53,7 @@ export async function getMessageStats(ctx: Ctx, access: ApplicationContext, days
 
   const perDay = (figure: Figure) => {
     const { statuses, at } = MOMENTS[figure];
-    const day: RawBuilder<string> = sql<string>`substr(${at}, 1, 10)`;
+    const day: RawBuilder<string> = dayOfTimestamp(ctx.s.dialect, at, period.utcOffset);
     return db
       .selectFrom('deliveries')
       .select((eb) => [day.as('day'), 'deliveries.platform', eb.fn.countAll<number | string>().as('n')])
@@ -122,6 +119,7 @@ export async function getMessageStats(ctx: Ctx, access: ApplicationContext, days
   return {
     from: period.from,
     to: period.to,
+    utc_offset: period.utcOffset,
     totals: { ...totals, ctr: ctr({ targeted: 0, ...totals }) },
     days: [...byDay.values()],
     by_channel: channels,

@@ -114,6 +114,7 @@ export async function reportPush(ctx: Ctx, body: PushReportBody): Promise<void> 
   if (delivery) await recordDeliveryReport(ctx.s, deliveryId!, body.kind);
   await recordPushEvent(ctx.s, {
     applicationId,
+    utcOffset: application.utc_offset,
     deviceId: player.device_id,
     playerId: Number(player.id),
     kind: body.kind,
@@ -126,7 +127,17 @@ export async function reportPush(ctx: Ctx, body: PushReportBody): Promise<void> 
 /** A push report as the player's `$push_delivered` / `$push_clicked` event; with a message id, once per player. */
 export async function recordPushEvent(
   s: Services,
-  report: { applicationId: string; deviceId: string; playerId: number; kind: 'delivered' | 'clicked'; messageId?: string; notificationId?: number; action?: string },
+  report: {
+    applicationId: string;
+    /** The application's timezone (IngestBatch's). */
+    utcOffset: number;
+    deviceId: string;
+    playerId: number;
+    kind: 'delivered' | 'clicked';
+    messageId?: string;
+    notificationId?: number;
+    action?: string;
+  },
 ): Promise<void> {
   const properties: Record<string, string | number> = {};
   if (report.messageId) properties.message_id = report.messageId;
@@ -137,6 +148,7 @@ export async function recordPushEvent(
   const clientId = `push-${report.kind}-${createHash('sha256').update(unique).digest('base64url').slice(0, 32)}`;
   await ingest(s, {
     applicationId: report.applicationId,
+    utcOffset: report.utcOffset,
     deviceId: report.deviceId,
     items: [
       {

@@ -45,7 +45,7 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/application',
     {
       schema: {
-        description: 'Creates an application with a fresh public client key; the caller becomes its Super User.',
+        description: "Creates an application with a fresh public client key; the caller becomes its Super User. Its timezone (`utc_offset`, minutes east of UTC) is UTC+07:00 unless given: the days of its dashboard and statistics, and the local time of players whose timezone is unknown.",
         tags,
         security: signedIn,
         body: CreateApplicationBody,
@@ -78,7 +78,7 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { area: 'platform' },
       schema: {
-        description: 'Renames an application (Super User, Ads Manager).',
+        description: 'Renames an application and changes its timezone (Super User, Ads Manager). A timezone left out is kept; activity already counted keeps the days it was counted on.',
         tags,
         security: signedIn,
         params: ApplicationParams,

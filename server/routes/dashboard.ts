@@ -12,7 +12,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { area: 'member' },
       schema: {
         description:
-          'Players and subscribers by platform and channel now; new and active players, sessions and page views for each UTC day of the period (default the last 30 days, at most 366, every day present); the most frequent events of all time.',
+          "Players and subscribers by platform and channel now; new and active players, sessions and page views for each day of the period, days of the application's timezone (`utc_offset`): from and to, or the last `days` days up to today there (default 30, at most 366, every day present); the most frequent events of all time.",
         tags: ['dashboard'],
         security: signedIn,
         params: ApplicationParams,

@@ -12,7 +12,7 @@ export const messageStatsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { area: 'notifications' },
       schema: {
         description:
-          "The application's messages over the last 7, 30 (default) or 90 UTC days, today included: recipients sent, delivered and clicked on each day (every day present), totals per delivery platform with failures, and the five most clicked messages due in the period with their click-through rate.",
+          "The application's messages over the last 7, 30 (default) or 90 days of its timezone (`utc_offset`), today included: recipients sent, delivered and clicked on each day (every day present), totals per delivery platform with failures, and the five most clicked messages due in the period with their click-through rate.",
         tags: ['dashboard'],
         security: signedIn,
         params: MessageStatsParams,

@@ -25,10 +25,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const applicationId = await applicationOfKey(request);
+      const application = await applicationOfKey(request);
       const { device_id: deviceId, notification_id: notificationId } = request.params;
-      checkLimits(request, `${applicationId}:${deviceId}`);
-      await reportDeviceNotification(request.server.services, applicationId, deviceId, notificationId, request.body);
+      checkLimits(request, `${application.applicationId}:${deviceId}`);
+      await reportDeviceNotification(request.server.services, application, deviceId, notificationId, request.body);
       return { success: true as const, data: {} };
     },
   );

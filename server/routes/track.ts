@@ -16,7 +16,7 @@ import {
 } from '../../shared/contract';
 import type { Services } from '../context';
 import { AppError, isAppError } from '../errors';
-import { INGEST_QUEUE, applicationIdForKey, fromTrackItems, ingest, closeIngest, type IngestBatch, type IngestResult } from '../domain/ingest';
+import { INGEST_QUEUE, applicationForKey, fromTrackItems, ingest, closeIngest, type IngestBatch, type IngestResult, type KeyApplication } from '../domain/ingest';
 import { TokenBuckets } from '../domain/ingest-limits';
 import { QueueFullError } from '../domain/ingest-queue';
 import { failures } from './common';
@@ -71,12 +71,12 @@ async function store(request: FastifyRequest, batch: IngestBatch): Promise<Inges
 }
 
 /** The application of `Authorization: Key <client_key>`; anything else is NOT_AUTHORIZED. */
-export async function applicationOfKey(request: FastifyRequest): Promise<string> {
+export async function applicationOfKey(request: FastifyRequest): Promise<KeyApplication> {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Key\s+(\S{1,64})\s*$/i.exec(header) : null;
   if (!match) throw new AppError('NOT_AUTHORIZED');
   try {
-    return await applicationIdForKey(request.server.services, match[1]);
+    return await applicationForKey(request.server.services, match[1]);
   } catch (error) {
     if (isAppError(error) && error.code === 'NOT_FOUND') throw new AppError('NOT_AUTHORIZED');
     throw error;
@@ -87,8 +87,9 @@ export async function applicationOfKey(request: FastifyRequest): Promise<string>
  * What every call on a registered device starts with: the application of the key, the limits of that device,
  * and the device itself, which must have registered (NOT_FOUND otherwise).
  */
-async function registeredDevice(request: FastifyRequest, deviceId: string): Promise<string> {
-  const applicationId = await applicationOfKey(request);
+async function registeredDevice(request: FastifyRequest, deviceId: string): Promise<KeyApplication> {
+  const application = await applicationOfKey(request);
+  const { applicationId } = application;
   checkLimits(request, `${applicationId}:${deviceId}`);
   const row = await request.server.services.db
     .selectFrom('players')
@@ -97,7 +98,7 @@ async function registeredDevice(request: FastifyRequest, deviceId: string): Prom
     .where('device_id', '=', deviceId)
     .executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND');
-  return applicationId;
+  return application;
 }
 
 /*
@@ -149,9 +150,9 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const body = request.body;
       checkLimits(request, `${body.key}:${body.visitor_id}`);
-      const applicationId = await applicationIdForKey(request.server.services, body.key);
+      const { applicationId, utcOffset } = await applicationForKey(request.server.services, body.key);
       const items = fromTrackItems(body.items, request.server.services.clock());
-      await store(request, { applicationId, deviceId: body.visitor_id, device: body.device, items });
+      await store(request, { applicationId, utcOffset, deviceId: body.visitor_id, device: body.device, items });
       reply.header('cache-control', 'no-store');
       return { success: true as const, data: { accepted: items.length } };
     },
@@ -163,9 +164,9 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     ' Authenticated by `Authorization: Key <client_key>`: the application’s public client key, the same one the storefront script carries. Apps ship it, so it can only write device data, never read it.';
 
   /** Runs device items through the SDK's normalisation and the one ingestion queue. */
-  async function deviceWrite(request: FastifyRequest, applicationId: string, deviceId: string, items: TrackItem[]): Promise<number> {
+  async function deviceWrite(request: FastifyRequest, { applicationId, utcOffset }: KeyApplication, deviceId: string, items: TrackItem[]): Promise<number> {
     const now = request.server.services.clock();
-    await store(request, { applicationId, deviceId, items: fromTrackItems(items, now) });
+    await store(request, { applicationId, utcOffset, deviceId, items: fromTrackItems(items, now) });
     return items.length;
   }
 
@@ -182,12 +183,12 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const applicationId = await applicationOfKey(request);
+      const { applicationId, utcOffset } = await applicationOfKey(request);
       const { device_id, ...device } = request.body;
       const deviceId = device_id ?? randomUUID();
       checkLimits(request, `${applicationId}:${deviceId}`);
       const now = request.server.services.clock();
-      const result = await store(request, { applicationId, deviceId, device, items: [], seenAt: now.toISOString() });
+      const result = await store(request, { applicationId, utcOffset, deviceId, device, items: [], seenAt: now.toISOString() });
       return { success: true as const, data: { player_id: result.playerId, device_id: deviceId, created: result.created } };
     },
   );
@@ -207,11 +208,11 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const deviceId = request.params.device_id;
-      const applicationId = await registeredDevice(request, deviceId);
+      const application = await registeredDevice(request, deviceId);
       const body = request.body;
       const id = body.id ?? randomUUID();
       const at = body.at ?? request.server.services.clock().getTime();
-      const accepted = await deviceWrite(request, applicationId, deviceId, [
+      const accepted = await deviceWrite(request, application, deviceId, [
         { type: 'session', id, at, session_id: body.session_id ?? id, utm: body.utm, referrer: body.referrer },
       ]);
       return { success: true as const, data: { accepted } };
@@ -233,11 +234,11 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const deviceId = request.params.device_id;
-      const applicationId = await registeredDevice(request, deviceId);
+      const application = await registeredDevice(request, deviceId);
       const now = request.server.services.clock().getTime();
       const accepted = await deviceWrite(
         request,
-        applicationId,
+        application,
         deviceId,
         request.body.events.map((event) => ({ type: 'event', id: event.id, at: event.at ?? now, session_id: event.session_id, name: event.name, properties: event.properties })),
       );
@@ -260,9 +261,9 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const deviceId = request.params.device_id;
-      const applicationId = await registeredDevice(request, deviceId);
+      const application = await registeredDevice(request, deviceId);
       const at = request.server.services.clock().getTime();
-      await deviceWrite(request, applicationId, deviceId, [{ type: 'set', id: randomUUID(), at, attributes: request.body.attributes }]);
+      await deviceWrite(request, application, deviceId, [{ type: 'set', id: randomUUID(), at, attributes: request.body.attributes }]);
       return { success: true as const, data: { accepted: Object.keys(request.body.attributes).length } };
     },
   );
@@ -282,9 +283,9 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const deviceId = request.params.device_id;
-      const applicationId = await registeredDevice(request, deviceId);
+      const application = await registeredDevice(request, deviceId);
       const at = request.server.services.clock().getTime();
-      await deviceWrite(request, applicationId, deviceId, [{ type: 'identify', id: randomUUID(), at, identity: request.body }]);
+      await deviceWrite(request, application, deviceId, [{ type: 'identify', id: randomUUID(), at, identity: request.body }]);
       return { success: true as const, data: { accepted: 1 } };
     },
   );

@@ -79,6 +79,21 @@ describe('UpdateApplicationBody', () => {
   });
 });
 
+describe('an application timezone (UtcOffset)', () => {
+  it('is a UTC offset in use from UTC-12:00 to UTC+13:00, in minutes', () => {
+    for (const utc_offset of [-720, -570, 0, 345, 420, 765, 780]) {
+      expect(problems(UpdateApplicationBody, { name: 'Shop', utc_offset }), String(utc_offset)).toEqual([]);
+    }
+  });
+
+  it('refuses any other number, or anything not a number, with validation.utcOffset', () => {
+    for (const utc_offset of [7, 61, 840, -780, 420.5, '420', null, true]) {
+      expect(problems(UpdateApplicationBody, { name: 'Shop', utc_offset }), String(utc_offset)).toEqual([`utc_offset: ${V.utcOffset}`]);
+      expect(problems(CreateApplicationBody, { application_id: 'my_shop', name: 'Shop', utc_offset }), String(utc_offset)).toEqual([`utc_offset: ${V.utcOffset}`]);
+    }
+  });
+});
+
 describe('ApplicationId and ApplicationName on their own', () => {
   it('give the same answers as inside the body', () => {
     expect(ApplicationId.parse(' shop_1 ')).toBe('shop_1');
@@ -120,6 +135,7 @@ describe('Application', () => {
     deleting_at: null,
     role: 'super_user',
     plan: 'free',
+    utc_offset: 420,
   };
 
   it('describes the columns of the application list (spec §2)', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MemberRole, Plan, Role } from '../permissions/schema';
-import { APPLICATION_ID_MAX_LENGTH, V, isApplicationId, isNotBlank } from '../validation';
+import { APPLICATION_ID_MAX_LENGTH, V, isApplicationId, isNotBlank, isUtcOffset } from '../validation';
 import { Email } from './user';
 import { PageQuery, Timestamp } from './common';
 
@@ -11,6 +11,12 @@ export const ApplicationName = z
   .refine(isNotBlank, { message: V.applicationName })
   .transform((value) => value.trim())
   .pipe(z.string().max(100, { message: V.tooLong }));
+
+/**
+ * An application's timezone, minutes east of UTC: one of UTC_OFFSETS (spec §9). Its days on the dashboard and in
+ * its statistics are this timezone's days.
+ */
+export const UtcOffset = z.number({ error: V.utcOffset }).refine(isUtcOffset, { message: V.utcOffset });
 
 /** An application as the list shows it (spec §2, §3). */
 export const Application = z.object({
@@ -26,15 +32,17 @@ export const Application = z.object({
   role: MemberRole.nullable(),
   /** Its plan, whose caps (PLANS) the console shows ahead of a save; read-only, billing sets it. */
   plan: Plan,
+  /** Its timezone (UtcOffset). */
+  utc_offset: z.number().int(),
 });
 export type Application = z.infer<typeof Application>;
 
-/** POST /application. */
-export const CreateApplicationBody = z.object({ application_id: ApplicationId, name: ApplicationName });
+/** POST /application. Without a timezone, UTC+07:00 (the console's default language is Vietnamese). */
+export const CreateApplicationBody = z.object({ application_id: ApplicationId, name: ApplicationName, utc_offset: UtcOffset.optional() });
 export type CreateApplicationBody = z.infer<typeof CreateApplicationBody>;
 
-/** PUT /application/{application_id}. */
-export const UpdateApplicationBody = z.object({ name: ApplicationName });
+/** PUT /application/{application_id}. A timezone left out is kept. */
+export const UpdateApplicationBody = z.object({ name: ApplicationName, utc_offset: UtcOffset.optional() });
 export type UpdateApplicationBody = z.infer<typeof UpdateApplicationBody>;
 
 export const ApplicationParams = z.object({ application_id: z.string().max(APPLICATION_ID_MAX_LENGTH) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAYER_CODE_FIELDS, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, languageCode } from '../validation';
+import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -25,9 +25,6 @@ const boundedInteger = (min: number, max: number, message: string) =>
 
 /** Spec §9: a visit ends after 30 minutes without activity. */
 export const SESSION_IDLE_MINUTES = 30;
-/** Spec §9: timezones from UTC-12 to UTC+13, in minutes east of UTC. */
-export const TIMEZONE_OFFSET_MIN = -12 * 60;
-export const TIMEZONE_OFFSET_MAX = 13 * 60;
 
 export const PLAYER_PLATFORMS = ['web', 'ios', 'android'] as const;
 export const PlayerPlatform = z.enum(PLAYER_PLATFORMS);
@@ -516,14 +513,18 @@ export type SegmentCount = z.infer<typeof SegmentCount>;
 // Dashboard
 
 export const DashboardQuery = z.object({
-  /** Inclusive UTC days, YYYY-MM-DD; at most a year apart. Default: the last 30 days. */
+  /** Inclusive days of the application's timezone, YYYY-MM-DD; at most a year apart. */
   from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
   to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  /** Or the last `days` days there, today included (without from and to). Default: the last 30 days. */
+  days: z.coerce.number().int().min(1).max(366).optional(),
 });
 
 export const Dashboard = z.object({
   from: z.string(),
   to: z.string(),
+  /** The application's timezone (minutes east of UTC), whose days these are. */
+  utc_offset: z.number().int(),
   players: z.number().int(),
   subscribers: z.number().int(),
   by_platform: z.array(z.object({ platform: PlayerPlatform, players: z.number().int(), subscribers: z.number().int() })),

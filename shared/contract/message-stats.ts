@@ -53,6 +53,8 @@ export type TopMessage = z.infer<typeof TopMessage>;
 export const MessageStats = z.object({
   from: z.string(),
   to: z.string(),
+  /** The application's timezone (minutes east of UTC), whose days these are. */
+  utc_offset: z.number().int(),
   totals: z.object({
     sent: z.number().int(),
     delivered: z.number().int(),

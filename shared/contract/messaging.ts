@@ -227,7 +227,10 @@ export const NotificationSchedule = z.discriminatedUnion('mode', [
 ]);
 export type NotificationSchedule = z.infer<typeof NotificationSchedule>;
 
-/** The offset used for players whose timezone is unknown when sending at a local time: Vietnam, UTC+7. */
+/**
+ * Vietnam's UTC offset (UTC+07:00): a new application's timezone unless one is chosen. A local-time message
+ * reaches players whose timezone is unknown at its time in the application's timezone.
+ */
 export const DEFAULT_LOCAL_OFFSET_MINUTES = 7 * 60;
 
 /** The first and the last timezones to reach a local time: UTC+14 (Line Islands) and UTC-12. */

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../i18n';
-import { abbreviateNumber, DEFAULT_DATE_PATTERN, formatDate, formatNumber, formatPercent, relativeTime, toDate } from './index';
+import {
+  abbreviateNumber,
+  addDays,
+  dayAtOffset,
+  dayStartAtOffset,
+  DEFAULT_DATE_PATTERN,
+  formatDate,
+  formatNumber,
+  formatPercent,
+  formatUtcOffset,
+  relativeTime,
+  toDate,
+} from './index';
 
 // Every assertion names its zone, so the suite gives the same answers on any machine.
 const UTC = 'UTC';
@@ -328,5 +340,35 @@ describe('formatPercent', () => {
     expect(formatPercent(49.6, 'vi', 0)).toBe('50%');
     expect(formatPercent(0, 'vi')).toBe('0%');
     expect(formatPercent(100, 'en')).toBe('100%');
+  });
+});
+
+describe('days at a UTC offset', () => {
+  it('puts a moment on the day it is at that offset', () => {
+    // 20:30 UTC on 31 December is already 1 January in Vietnam (UTC+07:00), still 31 December in UTC-03:30.
+    expect(dayAtOffset('2025-12-31T20:30:00.000Z', 420)).toBe('2026-01-01');
+    expect(dayAtOffset('2025-12-31T20:30:00.000Z', 0)).toBe('2025-12-31');
+    expect(dayAtOffset(Date.parse('2026-01-01T02:00:00.000Z'), -210)).toBe('2025-12-31');
+    expect(dayAtOffset('2026-01-01T16:59:59.999Z', 420)).toBe('2026-01-01');
+    expect(dayAtOffset('2026-01-01T17:00:00.000Z', 420)).toBe('2026-01-02');
+  });
+
+  it("gives the moment a day begins at that offset, each day's start mapping back to that day", () => {
+    expect(new Date(dayStartAtOffset('2026-01-01', 420)).toISOString()).toBe('2025-12-31T17:00:00.000Z');
+    expect(new Date(dayStartAtOffset('2026-01-01', -570)).toISOString()).toBe('2026-01-01T09:30:00.000Z');
+    for (const offset of [-720, -570, 0, 345, 420, 780]) expect(dayAtOffset(dayStartAtOffset('2026-03-01', offset), offset)).toBe('2026-03-01');
+  });
+
+  it('counts days across month and year ends', () => {
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
+    expect(addDays('2026-01-01', -29)).toBe('2025-12-03');
+  });
+
+  it('writes an offset as UTC±hh:mm', () => {
+    expect(formatUtcOffset(420)).toBe('UTC+07:00');
+    expect(formatUtcOffset(-570)).toBe('UTC-09:30');
+    expect(formatUtcOffset(345)).toBe('UTC+05:45');
+    expect(formatUtcOffset(0)).toBe('UTC+00:00');
   });
 });

@@ -146,6 +146,37 @@ export function formatDate(
   });
 }
 
+/*
+ * Days at a UTC offset. An application's figures per day (dashboard, message statistics) are counted in its
+ * timezone, a fixed offset (spec §9), so the day a moment falls on is plain arithmetic, the same in SQL.
+ */
+const OFFSET_MINUTE_MS = 60_000;
+const DAY_LENGTH_MS = 86_400_000;
+
+/** The day (YYYY-MM-DD) a moment (ISO 8601 or epoch ms) falls on at `offsetMinutes` east of UTC. */
+export function dayAtOffset(at: string | number, offsetMinutes: number): string {
+  if (offsetMinutes === 0 && typeof at === 'string') return at.slice(0, 10);
+  const ms = typeof at === 'string' ? Date.parse(at) : at;
+  return new Date(ms + offsetMinutes * OFFSET_MINUTE_MS).toISOString().slice(0, 10);
+}
+
+/** The moment (epoch ms) a day (YYYY-MM-DD) begins at `offsetMinutes` east of UTC. */
+export function dayStartAtOffset(day: string, offsetMinutes: number): number {
+  return Date.parse(`${day}T00:00:00.000Z`) - offsetMinutes * OFFSET_MINUTE_MS;
+}
+
+/** The day `count` days after `day` (before it when negative). */
+export function addDays(day: string, count: number): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + count * DAY_LENGTH_MS).toISOString().slice(0, 10);
+}
+
+/** Minutes east of UTC as "UTC+07:00", "UTC-03:30", "UTC+00:00". */
+export function formatUtcOffset(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const size = Math.abs(minutes);
+  return `UTC${sign}${pad(Math.floor(size / 60), 2)}:${pad(size % 60, 2)}`;
+}
+
 /** A translate function, such as react-i18next's `t` or a bound `translate(lang, …)`. */
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 

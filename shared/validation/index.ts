@@ -161,6 +161,24 @@ export function isPlayerCodeField(field: string): field is PlayerCodeField {
   return Object.hasOwn(PLAYER_CODE_FIELDS, field);
 }
 
+/** Spec §9: timezones from UTC-12 to UTC+13, in minutes east of UTC. */
+export const TIMEZONE_OFFSET_MIN = -12 * 60;
+export const TIMEZONE_OFFSET_MAX = 13 * 60;
+
+/**
+ * The UTC offsets an application's timezone may be (minutes east of UTC): those in use between UTC-12 and
+ * UTC+13 (spec §9), whole and half hours and the three quarter-hour ones (Nepal's +05:45, Eucla's +08:45,
+ * Chatham's +12:45), west to east.
+ */
+export const UTC_OFFSETS: readonly number[] = [
+  -720, -660, -600, -570, -540, -480, -420, -360, -300, -240, -210, -180, -120, -60, 0, 60, 120, 180, 210, 240, 270, 300, 330, 345,
+  360, 390, 420, 480, 525, 540, 570, 600, 630, 660, 720, 765, 780,
+];
+
+export function isUtcOffset(value: number): boolean {
+  return UTC_OFFSETS.includes(value);
+}
+
 /** The i18n keys of the messages, one per rule. */
 export const V = {
   email: 'validation.email',
@@ -189,4 +207,5 @@ export const V = {
   tooLong: 'validation.tooLong',
   payloadUrl: 'validation.payloadUrl',
   eventTypes: 'validation.eventTypes',
+  utcOffset: 'validation.utcOffset',
 } as const;

@@ -29,6 +29,8 @@ describe('when a user creates an application', () => {
         deleting_at: null,
         role: 'super_user',
         plan: 'free',
+        // Vietnam's timezone unless one is chosen.
+        utc_offset: 420,
       },
     });
     const access = await server.call('GET', '/api/application/shop_one/access', { token: owner.token });
@@ -90,6 +92,17 @@ describe('when a user creates an application', () => {
   it('refuses a name over 100 characters', async () => {
     const answer = await create(owner, { application_id: 'long_name', name: 'n'.repeat(101) });
     expect(answer.body.fields).toEqual([{ path: 'name', message: 'This value is too long' }]);
+  });
+
+  it('takes the timezone chosen, and refuses one that is not a UTC offset in use, in the language asked for', async () => {
+    expect((await create(owner, { application_id: 'in_nepal', name: 'Nepal', utc_offset: 345 })).body.data.utc_offset).toBe(345);
+    for (const utc_offset of [7, 61, 840, -780, '420', null]) {
+      const answer = await create(owner, { application_id: 'bad_zone', name: 'Zone', utc_offset });
+      expect(answer.status, String(utc_offset)).toBe(400);
+      expect(answer.body.fields).toEqual([{ path: 'utc_offset', message: 'Choose a timezone from UTC-12:00 to UTC+13:00' }]);
+    }
+    expect((await create(owner, { application_id: 'bad_zone', name: 'Zone', utc_offset: 30 }, 'vi')).body.message).toBe('Hãy chọn múi giờ từ UTC-12:00 đến UTC+13:00');
+    expect((await server.call('GET', '/api/application?q=bad_zone', { token: owner.token })).body.data.total).toBe(0);
   });
 });
 
@@ -233,6 +246,17 @@ describe('when the Super User renames the application', () => {
     const answer = await server.call('PUT', '/api/application/rename_me', { token: owner.token, body: { name: '  Renamed  ' } });
     expect(answer.body.data).toMatchObject({ application_id: 'rename_me', name: 'Renamed', role: 'super_user' });
     expect((await server.call('GET', '/api/application/rename_me', { token: owner.token })).body.data.name).toBe('Renamed');
+  });
+
+  it('changes the timezone with the name, keeps it when left out, and keeps everything when either is refused', async () => {
+    await createApplication(server, owner, 'move_me', 'Move me', 0);
+    const put = (body: unknown) => server.call('PUT', '/api/application/move_me', { token: owner.token, lang: 'en', body });
+    expect((await put({ name: 'Moved', utc_offset: -210 })).body.data).toMatchObject({ name: 'Moved', utc_offset: -210 });
+    expect((await put({ name: 'Moved again' })).body.data).toMatchObject({ name: 'Moved again', utc_offset: -210 });
+    const refused = await put({ name: 'Not this', utc_offset: 999 });
+    expect(refused.body.fields).toEqual([{ path: 'utc_offset', message: 'Choose a timezone from UTC-12:00 to UTC+13:00' }]);
+    expect((await put({ name: ' ', utc_offset: 420 })).status).toBe(400);
+    expect((await server.call('GET', '/api/application/move_me', { token: owner.token })).body.data).toMatchObject({ name: 'Moved again', utc_offset: -210 });
   });
 });
 

@@ -215,14 +215,18 @@ describe('the in-memory audience copy', () => {
     const index = new AudienceIndex(db(server), server.dialect, APP);
     await index.build();
     const now = new Date();
-    for (const period of [dashboardPeriod(now), dashboardPeriod(now, new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10))]) {
-      const bySql = await audienceBySql(server.app.services, APP, period);
-      const fromMemory = index.summary(Date.parse(`${period.from}T00:00:00.000Z`), period.days.length);
-      expect(fromMemory).toEqual(bySql);
-      // Not vacuous: the seed has players on every platform and most channels, created through the year.
-      expect(bySql.created.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    const yearAgo = new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10);
+    // In UTC and in timezones east and west of it (half an hour off the hour too): each day's new players.
+    for (const offset of [0, 420, -570]) {
+      for (const period of [dashboardPeriod(now, offset), dashboardPeriod(now, offset, yearAgo)]) {
+        const bySql = await audienceBySql(server.app.services, APP, period);
+        const fromMemory = index.summary(Date.parse(period.start), period.days.length);
+        expect(fromMemory).toEqual(bySql);
+        // Not vacuous: the seed has players on every platform and most channels, created through the year.
+        expect(bySql.created.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      }
     }
-    const year = await audienceBySql(server.app.services, APP, dashboardPeriod(now, new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10)));
+    const year = await audienceBySql(server.app.services, APP, dashboardPeriod(now, 0, yearAgo));
     expect(year.byPlatform.size).toBeGreaterThanOrEqual(3);
     // (The seed has no Facebook contacts.)
     expect([year.channels.web_push, year.channels.mobile_push, year.channels.sms].every((players) => players > 0)).toBe(true);
@@ -330,7 +334,8 @@ describe('the in-memory audience copy', () => {
     // The dashboard, from the same copy.
     const dashboard = await server.call('GET', `/api/application/${APP}/dashboard`, { token: owner.token });
     expect(dashboard.status).toBe(200);
-    const period = dashboardPeriod(new Date());
+    const { utc_offset } = await db(server).selectFrom('applications').select('utc_offset').where('application_id', '=', APP).executeTakeFirstOrThrow();
+    const period = dashboardPeriod(new Date(), utc_offset);
     const audience = await audienceBySql(server.app.services, APP, period);
     expect(dashboard.body.data).toMatchObject({
       players: audience.players,

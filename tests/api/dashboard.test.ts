@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { DAY_MS, insertPlayer } from './players-fixtures';
+import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 
 /** The application's dashboard: figures by platform and channel, every day of the period, top events, roles. */
 const APP = 'dashboard_app';
@@ -116,6 +117,35 @@ describe('GET /dashboard', () => {
       expect(answer.body.error).toBe('INVALID_PARAM');
     }
     expect((await server.call('GET', url('?from=yesterday'), { token: owner.token })).status).toBe(400);
+  });
+
+  it("counts days from midnight in the application's timezone and ends the period on today there", async () => {
+    const hanoi = await createApplication(server, owner, 'dashboard_hanoi', 'Hanoi', 420);
+    // It is 01:00 in Hanoi (UTC+07:00), 18:00 UTC the day before. Midnight there was 17:00 UTC: a minute before
+    // it is yesterday there, on the same UTC day.
+    const nextMidnight = dayStartAtOffset(addDays(dayAtOffset(server.clock.now().getTime(), 420), 1), 420);
+    server.clock.advance(nextMidnight + 3_600_000 - server.clock.now().getTime());
+    const local = dayAtOffset(server.clock.now().getTime(), 420);
+    const midnight = dayStartAtOffset(local, 420);
+    expect(server.clock.now().toISOString().slice(0, 10)).toBe(addDays(local, -1));
+    await insertPlayer(server, 'dashboard_hanoi', 'hanoi-before-midnight', { created_at: new Date(midnight - 60_000).toISOString() });
+    // A visit from the storefront at midnight: a new player, a session and a page view on today there.
+    const visit = await server.call('POST', '/api/sdk/track', {
+      body: {
+        key: hanoi.client_key,
+        visitor_id: 'hanoi-at-midnight',
+        items: [
+          { type: 'session', id: 'hanoi-s1', at: midnight, session_id: 'hanoi-1' },
+          { type: 'page', id: 'hanoi-p1', at: midnight, session_id: 'hanoi-1', url: 'https://shop.example.vn/' },
+        ],
+      },
+    });
+    expect(visit.status).toBe(200);
+    const { data } = (await server.call('GET', '/api/application/dashboard_hanoi/dashboard', { token: owner.token })).body;
+    expect([data.from, data.to]).toEqual([addDays(local, -29), local]);
+    const byDay = new Map(data.days.map((entry: { day: string }) => [entry.day, entry]));
+    expect(byDay.get(addDays(local, -1))).toEqual({ day: addDays(local, -1), new_players: 1, active_players: 0, sessions: 0, page_views: 0 });
+    expect(byDay.get(local)).toEqual({ day: local, new_players: 1, active_players: 1, sessions: 1, page_views: 1 });
   });
 
   it('is readable by every member, a viewer too, and by nobody else', async () => {

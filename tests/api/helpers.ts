@@ -186,8 +186,12 @@ export async function createUser(
 }
 
 /** Creates an application owned by `owner` (its super_user). */
-export async function createApplication(server: TestServer, owner: TestUser, applicationId: string, name = `App ${applicationId}`) {
-  const answer = await server.call('POST', '/api/application', { token: owner.token, body: { application_id: applicationId, name } });
+/**
+ * Creates an application through the API. Its timezone is UTC unless given (`utcOffset`, minutes east of UTC):
+ * tests that count days write them as UTC days, whatever the hour they run at.
+ */
+export async function createApplication(server: TestServer, owner: TestUser, applicationId: string, name = `App ${applicationId}`, utcOffset = 0) {
+  const answer = await server.call('POST', '/api/application', { token: owner.token, body: { application_id: applicationId, name, utc_offset: utcOffset } });
   if (answer.status !== 200) throw new Error(`create application failed: ${JSON.stringify(answer.body)}`);
   return answer.body.data;
 }

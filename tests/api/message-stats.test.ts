@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveriesTable, NotificationsTable } from '../../server/db/schema';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { DAY_MS, insertPlayer } from './players-fixtures';
+import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 
 /** The dashboard's message statistics: recipients per day and channel, failures, the most clicked messages. */
 const APP = 'msgstats_app';
@@ -165,6 +166,27 @@ describe('GET /dashboard/messages', () => {
     expect(none.totals).toEqual({ sent: 0, delivered: 0, clicked: 0, failed: 0, ctr: 0 });
     expect(none.top_messages).toEqual([]);
     expect(none.days.every((entry: { sent: number }) => entry.sent === 0)).toBe(true);
+  });
+
+  it("counts each recipient on its day in the application's timezone", async () => {
+    // UTC-09:30: 05:00 UTC is still the evening before there, 10:00 UTC the same morning.
+    await createApplication(server, owner, 'msgstats_marquesas', 'Marquesas', -570);
+    const local = dayAtOffset(server.clock.now().getTime(), -570);
+    const start = dayStartAtOffset(local, -570);
+    const player = await insertPlayer(server, 'msgstats_marquesas', 'msgstats-marquesas');
+    const message = await insertNotification('msgstats_marquesas', { send_at: new Date(start - 3 * DAY_MS).toISOString() });
+    // Sent a minute before today began there, delivered and clicked as it began: the same UTC day.
+    await insertDelivery('msgstats_marquesas', message, player, {
+      status: 'clicked',
+      sent_at: new Date(start - 60_000).toISOString(),
+      delivered_at: new Date(start).toISOString(),
+      clicked_at: new Date(start).toISOString(),
+    });
+    const { data } = (await server.call('GET', '/api/application/msgstats_marquesas/dashboard/messages?days=7', { token: owner.token })).body;
+    expect(data.days.at(-1).day).toBe(local);
+    const byDay = new Map(data.days.map((entry: { day: string }) => [entry.day, entry]));
+    expect(byDay.get(addDays(local, -1))).toEqual({ day: addDays(local, -1), sent: 1, delivered: 0, clicked: 0 });
+    expect(byDay.get(local)).toEqual({ day: local, sent: 0, delivered: 1, clicked: 1 });
   });
 
   it('is for the roles that see notifications: a viewer reads it, an ads manager and outsiders do not', async () => {

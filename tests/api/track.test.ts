@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionDb, INGESTION_APPLICATION_NAME, openDatabase, type Database } from '../../server/db';
 import { WriterThread, writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
+import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 import { BATCH_MAX, nextBatch } from '../../storefront-widgets/sdk/outbox';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
@@ -171,6 +172,33 @@ describe('a batch from the storefront', () => {
     expect(answer.status).toBe(200);
     const player = await playerOf(visitor);
     expect(player).toMatchObject({ utm_source: 'facebook', utm_campaign: 'tet', os: 'Android', browser: 'Firefox', session_count: 2, last_session_at: new Date(later).toISOString() });
+  });
+});
+
+describe("an application's timezone", () => {
+  it("counts a visit's activity on the days of the application's timezone, not UTC's", async () => {
+    const hanoi = (await createApplication(server, owner, 'track_hanoi', 'Hanoi shop', 420)).client_key;
+    // Midnight in Hanoi (UTC+07:00) was 17:00 UTC: a minute before it is yesterday there, the same UTC day.
+    const today = dayAtOffset(now(), 420);
+    const midnight = dayStartAtOffset(today, 420);
+    const visitor = id('hanoi');
+    const session = id('session');
+    const answer = await track({
+      key: hanoi,
+      visitor_id: visitor,
+      items: [
+        { type: 'session', id: id('s'), at: midnight - 60_000, session_id: session },
+        { type: 'page', id: id('p'), at: midnight - 30_000, session_id: session, url: 'https://shop.example.net/' },
+        { type: 'event', id: id('e'), at: midnight, session_id: session, name: 'add_to_cart' },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    const player = await db(server).selectFrom('players').select('id').where('application_id', '=', 'track_hanoi').where('device_id', '=', visitor).executeTakeFirstOrThrow();
+    const days = await db(server).selectFrom('player_days').select(['day', 'sessions', 'page_views', 'events']).where('player_id', '=', player.id).orderBy('day').execute();
+    expect(days).toEqual([
+      { day: addDays(today, -1), sessions: 1, page_views: 1, events: 0 },
+      { day: today, sessions: 0, page_views: 0, events: 1 },
+    ]);
   });
 });
 
@@ -413,6 +441,7 @@ describe("PostgreSQL's writer thread", () => {
     const visitor = id('threaded');
     const batch = (applicationId: string, name: string): IngestBatch => ({
       applicationId,
+      utcOffset: 0,
       deviceId: visitor,
       device: { platform: 'web', os: 'Android' },
       items: [{ kind: 'event', counts: 'event', clientId: id('e'), name, properties: { price: 120_000 }, sessionId: null, at: new Date(now()).toISOString() }],
@@ -494,7 +523,7 @@ describe('ingestion on a young PostgreSQL table', () => {
       );
       await client.query('ANALYZE players');
       const visitor = id('planned');
-      const batch = (items: IngestItem[]): IngestBatch => ({ applicationId: APP, deviceId: visitor, device: { platform: 'web', os: 'Android' }, items });
+      const batch = (items: IngestItem[]): IngestBatch => ({ applicationId: APP, utcOffset: 0, deviceId: visitor, device: { platform: 'web', os: 'Android' }, items });
       // A new player, then the same one again: creating, finding, updating, setting and removing an attribute.
       await writeBatches(db(server), 'postgres', [batch([{ kind: 'set', attributes: { plan: 'gold' }, at }])], new Date(now()));
       const statements: CompiledQuery[] = [];

@@ -146,6 +146,11 @@ describe('a new user, from registering to inviting a viewer', () => {
     await shot(page, '07-create-application-errors-vi');
     await dialog.getByLabel('ID ứng dụng').fill(app.id);
     await dialog.getByLabel('Tên ứng dụng').fill(app.name);
+    // The timezone starts as this computer's; the shop is in Vietnam.
+    const zone = dialog.getByLabel('Múi giờ');
+    const here = await page.evaluate(() => -new Date().getTimezoneOffset());
+    expect(await zone.inputValue()).toBe(String(here));
+    await zone.selectOption('420');
     await dialog.getByRole('button', { name: 'Tạo', exact: true }).click();
     await page.getByRole('link', { name: `Mở ${app.name}` }).waitFor();
     await page.getByText(app.id, { exact: true }).first().waitFor();
@@ -166,6 +171,8 @@ describe('a new user, from registering to inviting a viewer', () => {
     // Opening an application lands on its dashboard; the team is one menu entry away.
     await page.getByRole('link', { name: `Mở ${app.name}` }).click();
     await page.waitForURL(new RegExp(`/application/${app.id}/?$`));
+    // Its dashboard counts the days of the timezone chosen.
+    await page.getByText(`Tình hình của ${app.name} · ngày theo giờ UTC+07:00`).waitFor();
     // The menu is grouped as a merchant works: the audience, messaging, the shop's widgets, then management.
     const menu = await page.getByRole('navigation', { name: 'Menu chính' }).innerText();
     const order = ['Tổng quan', 'Khách hàng', 'Người dùng', 'Phân khúc', 'Gửi tin', 'Thông báo', 'Trên cửa hàng', 'Banner', 'Quản lý', 'Thành viên', 'Cài đặt'];
@@ -238,7 +245,7 @@ describe('a new user, from registering to inviting a viewer', () => {
     page.on('request', (request) => {
       if (request.method() === 'PUT') sentWrites += 1;
     });
-    await page.getByRole('button', { name: `Đổi tên ${app.name}` }).click();
+    await page.getByRole('button', { name: `Sửa ${app.name}` }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Tên ứng dụng').fill('Tên của người xem');
     await dialog.getByRole('button', { name: 'Lưu' }).click();

@@ -27,7 +27,7 @@ import { useDebouncedValue } from '../../components/use-debounced-value';
 import { ROLE_LABEL_KEYS, sidebarRoutes } from '../../../shared/permissions';
 import { useAppStore } from '../../stores/store';
 import { CreateApplicationModal } from './create-application-modal';
-import { RenameApplicationModal } from './rename-application-modal';
+import { EditApplicationModal } from './edit-application-modal';
 import { QueryState, usePagination } from '../../components/query-state';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
@@ -98,7 +98,7 @@ export function ApplicationsPage() {
   const [pageNumber, setPageNumber] = useState(1);
   const [searchText, setSearchText] = useState('');
   const [creating, setCreating] = useState(false);
-  const [renaming, setRenaming] = useState<Application | null>(null);
+  const [editing, setEditing] = useState<Application | null>(null);
   const q = useDebouncedValue(searchText.trim(), 300);
   const setAppName = useAppStore((state) => state.setAppName);
 
@@ -153,8 +153,8 @@ export function ApplicationsPage() {
             variant="tertiary"
             size="slim"
             icon={EditIcon}
-            accessibilityLabel={t('applications.rename.open', { name: application.name })}
-            onClick={() => setRenaming(application)}
+            accessibilityLabel={t('applications.edit.open', { name: application.name })}
+            onClick={() => setEditing(application)}
           />
         </div>
       </InlineStack>
@@ -245,12 +245,12 @@ export function ApplicationsPage() {
           )}
         </QueryState>
       </Card>
-      {renaming ? (
-        <RenameApplicationModal
-          application={renaming}
-          onClose={() => setRenaming(null)}
-          onRenamed={() => {
-            setRenaming(null);
+      {editing ? (
+        <EditApplicationModal
+          application={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
             useAppStore.getState().showToast(t('common.success'));
             list.reload();
           }}

@@ -2,19 +2,8 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, fill, renderInConsole, writesOf } from '../../test-utils';
+import { application as created } from '../players/fixtures';
 import { CreateApplicationModal } from './create-application-modal';
-
-const created = {
-  application_id: 'shop_one',
-  name: 'Shop One',
-  client_key: 'ck_0123456789',
-  total_users: 0,
-  platforms: [],
-  created: '2025-01-01T00:00:00.000Z',
-  deleting_at: null,
-  role: 'super_user',
-  plan: 'free',
-};
 
 let calls: Call[] = [];
 
@@ -39,6 +28,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('the create application form', () => {
@@ -76,14 +66,29 @@ describe('the create application form', () => {
   });
 
   describe('when the fields are valid', () => {
-    it('creates the application with the trimmed values', async () => {
+    it("creates the application with the trimmed values, in this computer's timezone", async () => {
+      // A computer in Vietnam (UTC+07:00).
+      vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(-420);
       calls = fakeApi({ 'POST /api/application': () => created });
       const { onCreated } = open();
+      expect((screen.getByLabelText('Timezone') as HTMLSelectElement).value).toBe('420');
+      expect(screen.getByRole('option', { name: 'UTC+07:00 (this computer)' })).toBeTruthy();
       fill('Application ID', ' shop_one ');
       fill('Application name', '  Shop One ');
       await create();
       await waitFor(() => expect(onCreated).toHaveBeenCalledWith(created));
-      expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One' } }]);
+      expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One', utc_offset: 420 } }]);
+    });
+
+    it('creates it in the timezone chosen', async () => {
+      vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(0);
+      calls = fakeApi({ 'POST /api/application': () => ({ ...created, utc_offset: -210 }) });
+      open();
+      fill('Application ID', 'shop_one');
+      fill('Application name', 'Shop One');
+      fireEvent.change(screen.getByLabelText('Timezone'), { target: { value: '-210' } });
+      await create();
+      await waitFor(() => expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One', utc_offset: -210 } }]));
     });
   });
 

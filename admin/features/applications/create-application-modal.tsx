@@ -5,6 +5,7 @@ import { Application, CreateApplicationBody } from '../../../shared/contract';
 import { APPLICATION_ID_MAX_LENGTH } from '../../../shared/validation';
 import { api } from '../../api';
 import { FormModal, useFormSubmit } from '../../components/form-modal';
+import { UtcOffsetSelect, defaultUtcOffset } from '../../components/utc-offset-select';
 
 export interface CreateApplicationModalProps {
   onClose(): void;
@@ -12,18 +13,22 @@ export interface CreateApplicationModalProps {
   onCreated(application: Application): void;
 }
 
-/** "Create application": an application ID (letters, digits, underscore) and a name that is not blank. */
+/**
+ * "Create application": an application ID (letters, digits, underscore), a name that is not blank, and its
+ * timezone (this computer's to begin with).
+ */
 export function CreateApplicationModal({ onClose, onCreated }: CreateApplicationModalProps) {
   const { t } = useTranslation();
   const [applicationId, setApplicationId] = useState('');
   const [name, setName] = useState('');
+  const [utcOffset, setUtcOffset] = useState(() => defaultUtcOffset());
   const form = useFormSubmit(
     CreateApplicationBody,
     async (body) => onCreated((await api.post('/application', body, Application, { quiet: true })).data),
     // A taken id is that field's problem.
     (cause) => (cause.code === 'CONFLICT' ? { application_id: cause.message } : null),
   );
-  const submit = () => form.submit({ application_id: applicationId, name });
+  const submit = () => form.submit({ application_id: applicationId, name, utc_offset: utcOffset });
 
   return (
     <FormModal
@@ -50,6 +55,7 @@ export function CreateApplicationModal({ onClose, onCreated }: CreateApplication
         autoComplete="off"
         error={form.errors.name ? t(form.errors.name) : undefined}
       />
+      <UtcOffsetSelect value={utcOffset} onChange={setUtcOffset} error={form.errors.utc_offset} />
     </FormModal>
   );
 }

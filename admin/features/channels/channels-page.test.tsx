@@ -37,8 +37,8 @@ beforeEach(() => {
   };
   calls = fakeApi(
     {
-      'GET /api/application/shop_one/dashboard': () => ({ from: '2025-03-01', to: '2025-03-30', players: 6000, subscribers: 5200, ...dashboard }),
-      'GET /api/application/shop_one/dashboard/messages': () => ({ from: '2025-03-01', to: '2025-03-30', ...stats }),
+      'GET /api/application/shop_one/dashboard': () => ({ from: '2025-03-01', to: '2025-03-30', utc_offset: 420, players: 6000, subscribers: 5200, ...dashboard }),
+      'GET /api/application/shop_one/dashboard/messages': () => ({ from: '2025-03-01', to: '2025-03-30', utc_offset: 420, ...stats }),
     },
     { ...webApplication, platforms: ['ios', 'web'] },
   );

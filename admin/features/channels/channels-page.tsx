@@ -14,7 +14,6 @@ import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permis
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { periodRange } from '../dashboard/dashboard-page';
 import { LoadFailedCard } from '../../components/query-state';
 import { useAbbreviateNumber, useLanguage } from '../../app/i18n';
 import { formatPercent } from '../../../shared/format';
@@ -69,7 +68,7 @@ export function ChannelsPage() {
   const readOnly = isViewerOnly(roles);
   const mayConfigure = canAccessRoute(roles, { roles: AREA_ROLES.platform });
   const base = `/application/${encodeURIComponent(applicationId)}`;
-  const dashboard = useApiQuery(`${base}/dashboard`, Dashboard, periodRange(DAYS), { showsFailure: true });
+  const dashboard = useApiQuery(`${base}/dashboard`, Dashboard, { days: DAYS }, { showsFailure: true });
   const stats = useApiQuery(`${base}/dashboard/messages`, MessageStats, { days: DAYS });
   const active = application?.platforms ?? [];
 

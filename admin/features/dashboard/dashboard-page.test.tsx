@@ -5,7 +5,7 @@ import type { Dashboard, MessageStats } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { type Call, fakeApi, renderInApplication } from '../../test-utils';
 import { application } from '../players/fixtures';
-import { DashboardPage, installSnippet, periodOf, periodRange } from './dashboard-page';
+import { DashboardPage, installSnippet, periodOf } from './dashboard-page';
 
 let dashboard: Dashboard;
 let messages: MessageStats;
@@ -22,6 +22,7 @@ beforeEach(() => {
   messages = {
     from: '2025-03-01',
     to: '2025-03-03',
+    utc_offset: 420,
     totals: { sent: 4200, delivered: 3900, clicked: 390, failed: 12, ctr: 10 },
     days: [
       { day: '2025-03-01', sent: 4000, delivered: 3700, clicked: 300 },
@@ -50,6 +51,7 @@ beforeEach(() => {
   dashboard = {
     from: '2025-03-01',
     to: '2025-03-03',
+    utc_offset: 420,
     players: 12_500,
     subscribers: 5000,
     by_platform: [
@@ -83,14 +85,16 @@ describe('the dashboard', () => {
     expect(within(platforms).getByText('Android')).toBeTruthy();
     expect(screen.getByText('add_to_cart')).toBeTruthy();
     expect(screen.getByText('3.4k')).toBeTruthy();
+    // Whose days these are: the application's timezone, as the server counted them.
+    expect(screen.getByText('How Shop One is doing · days in UTC+07:00')).toBeTruthy();
   });
 
   it('asks for the last 30 days by default and for 7 once chosen, keeping the choice in the address', async () => {
     const view = open();
     await screen.findByText('12.5k');
-    expect(asked()[0].get('from')).toBe(periodRange(30).from);
+    expect(asked()[0].get('days')).toBe('30');
     fireEvent.click(screen.getByRole('button', { name: '7 days' }));
-    await waitFor(() => expect(asked().at(-1)?.get('from')).toBe(periodRange(7).from));
+    await waitFor(() => expect(asked().at(-1)?.get('days')).toBe('7'));
     // The application's own address, without a slash added: one page, one tab.
     expect(view.location()).toBe('/application/shop_one?period=7');
     fireEvent.click(screen.getByRole('button', { name: '30 days' }));
@@ -145,11 +149,6 @@ describe("the dashboard's messages", () => {
 });
 
 describe('the period', () => {
-  it('covers the given number of UTC days, today included', () => {
-    expect(periodRange(7, new Date('2025-03-10T23:30:00Z'))).toEqual({ from: '2025-03-04', to: '2025-03-10' });
-    expect(periodRange(30, new Date('2025-03-01T00:10:00Z'))).toEqual({ from: '2025-01-31', to: '2025-03-01' });
-  });
-
   it('reads 7, 30 or 90 from the address and falls back to 30', () => {
     expect(periodOf('period=90')).toBe(90);
     expect(periodOf('period=12')).toBe(30);

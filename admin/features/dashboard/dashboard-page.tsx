@@ -17,7 +17,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { Dashboard } from '../../../shared/contract';
-import { formatDate, formatShare } from '../../../shared/format';
+import { formatDate, formatShare, formatUtcOffset } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -35,14 +35,6 @@ import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
 const DEFAULT_PERIOD: Period = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The UTC days (inclusive) of the last `days` days ending today, as the dashboard call takes them. */
-export function periodRange(days: number, now: Date = new Date()): { from: string; to: string } {
-  const to = now.toISOString().slice(0, 10);
-  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
-  return { from, to };
-}
 
 /** The period in the address (`?period=7`), or the default. */
 export function periodOf(search: string): Period {
@@ -125,10 +117,9 @@ export function DashboardPage() {
   const replaceQuery = useReplaceQuery();
   const period = periodOf(search);
   const lang = useLanguage();
-  const range = periodRange(period);
   // Message statistics belong to the Notifications area (spec §6).
   const seesMessages = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.notifications });
-  const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, range, { showsFailure: true });
+  const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, { days: period }, { showsFailure: true });
   const data = dashboard.data;
   const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
 
@@ -155,7 +146,7 @@ export function DashboardPage() {
     body = <InstallScript />;
   } else {
     const days = data.days.map((entry) => entry.day);
-    const partialLast = partialWhenToday(days, t('dashboard.charts.partialDay'));
+    const partialLast = partialWhenToday(days, t('dashboard.charts.partialDay', { zone: formatUtcOffset(data.utc_offset) }), data.utc_offset);
     const sum = (key: 'new_players' | 'sessions' | 'page_views') => data.days.reduce((total, entry) => total + entry[key], 0);
     body = (
       <BlockStack gap="400">
@@ -228,7 +219,11 @@ export function DashboardPage() {
   return (
     <Page
       title={t('menu.dashboard')}
-      subtitle={application ? t('dashboard.subtitle', { application: application.name }) : undefined}
+      subtitle={
+        application
+          ? `${t('dashboard.subtitle', { application: application.name })} · ${t('dashboard.timezone', { zone: formatUtcOffset(data?.utc_offset ?? application.utc_offset) })}`
+          : undefined
+      }
       primaryAction={periodPicker}
     >
       {body}

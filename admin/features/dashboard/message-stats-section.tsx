@@ -2,7 +2,7 @@ import { BlockStack, Box, Card, EmptyState, InlineStack, Layout, Link, SkeletonB
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageStats } from '../../../shared/contract';
-import { formatDate, formatPercent, formatShare } from '../../../shared/format';
+import { formatDate, formatPercent, formatShare, formatUtcOffset } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { TimeChart, partialWhenToday } from '../../components/time-chart';
@@ -110,7 +110,7 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
               title={t('dashboard.messages.perDay')}
               days={chartDays}
               formatDay={day}
-              partialLast={partialWhenToday(chartDays, t('dashboard.charts.partialDay'))}
+              partialLast={partialWhenToday(chartDays, t('dashboard.charts.partialDay', { zone: formatUtcOffset(data.utc_offset) }), data.utc_offset)}
               series={[
                 { label: t('notificationUi.stats.sent'), values: data.days.map((entry) => entry.sent) },
                 { label: t('notificationUi.stats.delivered'), values: data.days.map((entry) => entry.delivered) },

@@ -231,6 +231,13 @@ describe('the create form', () => {
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/notification/40/detail'));
   });
 
+  it("says a local time reaches players of unknown timezone in the application's timezone", async () => {
+    start({}, { ...webApplication, utc_offset: -300 });
+    open('/application/shop_one/notification/web_push');
+    fireEvent.click(await screen.findByLabelText('At the same local time for each player'));
+    expect(await screen.findByText("In each player's timezone; players whose timezone is unknown get it at this time in the application's timezone, UTC-05:00.")).toBeTruthy();
+  });
+
   it("names the saved message's segment even when the segment list doesn't include it", async () => {
     const draft = message({ id: 41, status: 'new', send_at: null, audience: { segment_id: 312, filters: null, tags: [] }, audience_segment: { id: 312, name: 'Lapsed VIP buyers' } });
     start({ 'GET /api/application/shop_one/notification/41': () => draft });

@@ -1,8 +1,10 @@
 import { BlockStack, ChoiceList, FormLayout, InlineGrid, Select, Text, TextField } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { URGENCIES } from '../../../shared/contract';
+import { DEFAULT_LOCAL_OFFSET_MINUTES, URGENCIES } from '../../../shared/contract';
+import { formatUtcOffset } from '../../../shared/format';
 import { type NotificationDraft, type Problems, SCHEDULE_MODES, type ScheduleMode, TTL_UNITS, type TtlUnit, type Urgency, problemText } from './notification-form-model';
 import { SectionCard } from '../../components/section-card';
+import { useCurrentApplication } from '../../app/application-scope';
 
 export interface ScheduleSectionProps {
   draft: NotificationDraft;
@@ -16,11 +18,7 @@ export interface ScheduleSectionProps {
 /** The browser's timezone as the schedule is read in it: "Asia/Ho_Chi_Minh (UTC+07:00)". */
 export function browserTimeZone(now: Date = new Date()): string {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  const offset = -now.getTimezoneOffset();
-  const sign = offset >= 0 ? '+' : '-';
-  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
-  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
-  return `${zone} (UTC${sign}${hours}:${minutes})`;
+  return `${zone} (${formatUtcOffset(-now.getTimezoneOffset())})`;
 }
 
 /** The first problem under a path or its children (`schedule`, `schedule.at`). */
@@ -32,6 +30,8 @@ function problemAt(problems: Problems, path: string) {
 /** When the message goes (now, at a moment, at a local time in each player's timezone) and, for a push, how long it is kept trying. */
 export function ScheduleSection({ draft, push, onChange, problems, disabled }: ScheduleSectionProps) {
   const { t } = useTranslation();
+  // Where a player's timezone is unknown, a local time is the application's.
+  const utcOffset = useCurrentApplication().application?.utc_offset ?? DEFAULT_LOCAL_OFFSET_MINUTES;
   const scheduleError = problemText(t, problemAt(problems, 'schedule'));
   const dateFields = (
     <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
@@ -51,7 +51,7 @@ export function ScheduleSection({ draft, push, onChange, problems, disabled }: S
         onChange={(time) => onChange({ time })}
         autoComplete="off"
         disabled={disabled}
-        helpText={draft.scheduleMode === 'at' ? t('notificationUi.schedule.timeZone', { zone: browserTimeZone() }) : t('notificationUi.schedule.localTimeZone')}
+        helpText={draft.scheduleMode === 'at' ? t('notificationUi.schedule.timeZone', { zone: browserTimeZone() }) : t('notificationUi.schedule.localTimeZone', { zone: formatUtcOffset(utcOffset) })}
       />
     </InlineGrid>
   );

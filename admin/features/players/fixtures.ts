@@ -1,7 +1,7 @@
-import type { Player } from '../../../shared/contract';
+import type { Application, Player } from '../../../shared/contract';
 
 /** Test data of the audience screens: an application and a player as the API sends them. */
-export const application = {
+export const application: Application = {
   application_id: 'shop_one',
   name: 'Shop One',
   client_key: 'ck_0123456789',
@@ -11,6 +11,7 @@ export const application = {
   deleting_at: null,
   role: 'super_user',
   plan: 'free',
+  utc_offset: 420,
 };
 
 export const player: Player = {

@@ -5,7 +5,7 @@ import type { Delivery, DeliveryPage, PlayerDetail } from '../../../shared/contr
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, renderInApplication } from '../../test-utils';
 import { application, player } from './fixtures';
-import { PlayerPage, utcOffset } from './player-page';
+import { PlayerPage } from './player-page';
 
 let calls: Call[] = [];
 /** The player itself fails to load with a 500 while this is on. */
@@ -204,13 +204,5 @@ describe("a player's page", () => {
     detailFails = false;
     fireEvent.click(retry);
     expect(await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 })).toBeTruthy();
-  });
-});
-
-describe('utcOffset', () => {
-  it('writes minutes east of UTC as ±hh:mm', () => {
-    expect(utcOffset(420)).toBe('UTC+07:00');
-    expect(utcOffset(-570)).toBe('UTC-09:30');
-    expect(utcOffset(0)).toBe('UTC+00:00');
   });
 });

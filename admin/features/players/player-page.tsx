@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
 import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, Tag as TagName } from '../../../shared/contract';
-import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
+import { formatDate, formatNumber, formatUtcOffset, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
@@ -434,7 +434,7 @@ export function PlayerPage() {
                 <Field label={t('players.fields.country')}>{countryName(player.country, lang)}</Field>
                 <Field label={t('players.fields.city')}>{text(player.city)}</Field>
                 <Field label={t('players.fields.timezone')}>{text(player.timezone)}</Field>
-                <Field label={t('players.fields.timezone_offset')}>{player.timezone_offset === null ? null : utcOffset(player.timezone_offset)}</Field>
+                <Field label={t('players.fields.timezone_offset')}>{player.timezone_offset === null ? null : formatUtcOffset(player.timezone_offset)}</Field>
               </FieldCard>
               <FieldCard title={t('players.detail.sessions')}>
                 <Field label={t('players.fields.first_session_at')}>{when(player.first_session_at)}</Field>
@@ -496,11 +496,4 @@ export function PlayerPage() {
       ) : null}
     </Page>
   );
-}
-
-/** Minutes east of UTC as "UTC+07:00". */
-export function utcOffset(minutes: number): string {
-  const sign = minutes < 0 ? '-' : '+';
-  const size = Math.abs(minutes);
-  return `UTC${sign}${String(Math.floor(size / 60)).padStart(2, '0')}:${String(size % 60).padStart(2, '0')}`;
 }

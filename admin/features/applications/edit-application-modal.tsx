@@ -1,35 +1,40 @@
-import { TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '@shopify/polaris';
 import { Application, UpdateApplicationBody } from '../../../shared/contract';
 import { api } from '../../api';
 import { FormModal, useFormSubmit } from '../../components/form-modal';
+import { UtcOffsetSelect } from '../../components/utc-offset-select';
 
-export interface RenameApplicationModalProps {
-  /** The application to rename; the caller's role in it decides whether the client may send the write. */
+export interface EditApplicationModalProps {
+  /** The application to edit; the caller's role in it decides whether the client may send the write. */
   application: Application;
   onClose(): void;
   /** Called with the application as the server saved it. */
-  onRenamed(application: Application): void;
+  onSaved(application: Application): void;
 }
 
-/** Renames an application (PUT /application/{application_id}); the name must not be blank. */
-export function RenameApplicationModal({ application, onClose, onRenamed }: RenameApplicationModalProps) {
+/**
+ * Edits an application (PUT /application/{application_id}): its name, which must not be blank, and its timezone,
+ * whose days the dashboard and statistics count.
+ */
+export function EditApplicationModal({ application, onClose, onSaved }: EditApplicationModalProps) {
   const { t } = useTranslation();
   const [name, setName] = useState(application.name);
+  const [utcOffset, setUtcOffset] = useState(application.utc_offset);
   const form = useFormSubmit(UpdateApplicationBody, async (body) => {
     const path = `/application/${encodeURIComponent(application.application_id)}`;
     // The list acts on every row's application: the client judges the write by the role in this one.
     const roles = application.role ? [application.role] : [];
-    onRenamed((await api.put(path, body, Application, { quiet: true, roles })).data);
+    onSaved((await api.put(path, body, Application, { quiet: true, roles })).data);
   });
 
   return (
     <FormModal
-      title={t('applications.rename.title', { name: application.name })}
+      title={t('applications.edit.title', { name: application.name })}
       submitLabel={t('common.save')}
       form={form}
-      onSubmit={() => form.submit({ name })}
+      onSubmit={() => form.submit({ name, utc_offset: utcOffset })}
       onClose={onClose}
     >
       <TextField
@@ -39,6 +44,7 @@ export function RenameApplicationModal({ application, onClose, onRenamed }: Rena
         autoComplete="off"
         error={form.errors.name ? t(form.errors.name) : undefined}
       />
+      <UtcOffsetSelect value={utcOffset} onChange={setUtcOffset} error={form.errors.utc_offset} />
     </FormModal>
   );
 }
