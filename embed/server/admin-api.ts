@@ -1,5 +1,6 @@
 import type { ShopifyConfig } from '../../server/config';
 import { shopUrl } from './shop-domain';
+import { isUtcOffset } from '../../shared/validation';
 
 /*
  * The calls this app makes to the shop platform: the OAuth code exchange, the token exchange of a session
@@ -102,15 +103,18 @@ export async function adminGraphql<T>(
 export interface ShopDetails {
   name: string;
   email: string | null;
+  /** The shop's timezone as a UtcOffset, when it is one (its application's timezone when created). */
+  utcOffset: number | null;
 }
 
-/** The shop's name and contact email (no scope needed). */
+/** The shop's name, contact email and timezone (no scope needed). */
 export async function readShopDetails(config: ShopifyConfig, shop: string, accessToken: string): Promise<ShopDetails> {
-  const data = await adminGraphql<{ shop: { name?: string | null; email?: string | null; myshopifyDomain?: string } }>(
+  const data = await adminGraphql<{ shop: { name?: string | null; email?: string | null; myshopifyDomain?: string; timezoneOffsetMinutes?: number | null } }>(
     config,
     shop,
     accessToken,
-    'query ShopDetails { shop { name email myshopifyDomain } }',
+    'query ShopDetails { shop { name email myshopifyDomain timezoneOffsetMinutes } }',
   );
-  return { name: data.shop.name?.trim() || shop, email: data.shop.email?.trim() || null };
+  const offset = data.shop.timezoneOffsetMinutes;
+  return { name: data.shop.name?.trim() || shop, email: data.shop.email?.trim() || null, utcOffset: typeof offset === 'number' && isUtcOffset(offset) ? offset : null };
 }

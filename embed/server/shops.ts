@@ -7,6 +7,7 @@ import { randomClientKey } from '../../server/security/tokens';
 import { exchangeSessionToken, readShopDetails, type AccessGrant, type ShopDetails } from './admin-api';
 import { openSecret, sealSecret } from '../../server/security/secret-box';
 import { applicationIdForShop } from './shop-domain';
+import { DEFAULT_LOCAL_OFFSET_MINUTES } from '../../shared/contract';
 
 /*
  * The shop store. A shop that installs the app becomes an application (its id from the shop's domain) with an
@@ -129,6 +130,7 @@ async function installOnce(s: Services, shop: string, grant: AccessGrant, detail
         created_at: now,
         updated_at: now,
         deleting_at: null,
+        utc_offset: details.utcOffset ?? DEFAULT_LOCAL_OFFSET_MINUTES,
       })
       .execute();
     await ensureSuperUser(trx, applicationId, ownerId, now);

@@ -39,7 +39,7 @@ describe('OAuth install', () => {
 
   it('makes the shop an application (id from its domain) with its owner as super_user and the token sealed', async () => {
     const shop = 'oauth-shop.myshopify.com';
-    stack.platform.setShop(shop, { name: 'OAuth Shop', email: 'owner@oauth-shop.example' });
+    stack.platform.setShop(shop, { name: 'OAuth Shop', email: 'owner@oauth-shop.example', timezoneOffsetMinutes: -300 });
     const begin = await stack.server.call('GET', `/auth?shop=${shop}`);
     expect(begin.status).toBe(302);
     const authorize = new URL(String(begin.headers.location));
@@ -63,6 +63,8 @@ describe('OAuth install', () => {
 
     const application = await db(stack.server).selectFrom('applications').selectAll().where('application_id', '=', row.application_id).executeTakeFirst();
     expect(application?.name).toBe('OAuth Shop');
+    // The shop's timezone (UTC-05:00) is the application's: its dashboard counts the shop's days.
+    expect(application?.utc_offset).toBe(-300);
     const members = await db(stack.server)
       .selectFrom('memberships')
       .innerJoin('users', 'users.id', 'memberships.user_id')

@@ -11,7 +11,7 @@
  *        token-exchange grant (grant_type urn:ietf:params:oauth:grant-type:token-exchange, subject_token = a
  *        session token of that shop, requested_token_type …offline-access-token) → {access_token, scope}.
  * - POST /shops/{shop}/admin/api/{version}/graphql.json  with X-Shopify-Access-Token: answers
- *        `shop { name email myshopifyDomain }` and `orders(first, sortKey: CREATED_AT, reverse)` from the
+ *        `shop { name email myshopifyDomain timezoneOffsetMinutes }` and `orders(first, sortKey: CREATED_AT, reverse)` from the
  *        fixtures (setShop, setOrders), projected to exactly the fields the query selects, as GraphQL does.
  * - GET  /session-token?shop=…  a freshly signed session token (text/plain, CORS open): what idToken() uses.
  * - GET  /app-bridge.js  the stand-in App Bridge (see APP_BRIDGE_JS below).
@@ -52,6 +52,8 @@ export interface ShopPlatformOptions {
 export interface FakeShop {
   name: string;
   email: string;
+  /** The shop's timezone now, minutes east of UTC (the Admin API's Shop.timezoneOffsetMinutes). */
+  timezoneOffsetMinutes: number;
 }
 
 /**
@@ -461,7 +463,8 @@ export async function startShopPlatform(options: ShopPlatformOptions): Promise<S
   const log: { method: string; path: string }[] = [];
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
-  const shopOf = (shop: string): FakeShop => shops.get(shop) ?? { name: shop.split('.')[0], email: `owner@${shop.split('.')[0]}.example` };
+  const shopOf = (shop: string): FakeShop =>
+    shops.get(shop) ?? { name: shop.split('.')[0], email: `owner@${shop.split('.')[0]}.example`, timezoneOffsetMinutes: 420 };
 
   async function sessionToken(shop: string, tokenOptions: SessionTokenOptions = {}): Promise<string> {
     const now = Math.floor((tokenOptions.now ?? new Date()).getTime() / 1000);
@@ -607,7 +610,7 @@ export async function startShopPlatform(options: ShopPlatformOptions): Promise<S
       const variables = body.variables ?? {};
       const details = shopOf(shop);
       const root: Record<string, unknown> = {
-        shop: { name: details.name, email: details.email, myshopifyDomain: shop },
+        shop: { name: details.name, email: details.email, myshopifyDomain: shop, timezoneOffsetMinutes: details.timezoneOffsetMinutes },
       };
       const data: Record<string, unknown> = {};
       for (const field of fields) {
