@@ -268,7 +268,7 @@ export interface SegmentSizesTable {
 
 export interface PlayerDaysTable {
   application_id: string;
-  /** UTC day, YYYY-MM-DD. */
+  /** A day of the application's timezone when the activity was counted (applications.utc_offset), YYYY-MM-DD. */
   day: string;
   player_id: number;
   sessions: ColumnType<number, number | undefined, number>;

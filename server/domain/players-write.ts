@@ -266,11 +266,11 @@ export async function upsertPlayer(db: Kysely<Database>, dialect: Dialect, write
   return ref;
 }
 
-/** One player's activity on one UTC day. */
+/** One player's activity on one day of its application's timezone. */
 export interface PlayerDay {
   applicationId: string;
   playerId: number;
-  /** YYYY-MM-DD, UTC. */
+  /** YYYY-MM-DD. */
   day: string;
   sessions: number;
   pageViews: number;
