@@ -223,6 +223,21 @@ describe('the segment editor', () => {
     expect(writes()).toHaveLength(0);
   });
 
+  it('does not call a part just reached required, until a save is tried', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'event' } });
+    await within(row('1.1')).findByLabelText('Condition 1.1: event');
+    // The row changed, but its event could not have been picked yet: nothing is marked, the line asks to complete it.
+    expect(within(row('1.1')).queryByText('This field is required')).toBeNull();
+    expect(screen.getByText('Complete the conditions to see how many players match.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'Buyers' } });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
+    expect(await within(row('1.1')).findByText('This field is required')).toBeTruthy();
+    expect(screen.getByText('Fix the conditions marked to see how many players match.')).toBeTruthy();
+    expect(writes()).toHaveLength(0);
+  });
+
   it('refuses a rule whose conditions were all removed (spec §5)', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');

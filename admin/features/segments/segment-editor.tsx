@@ -32,7 +32,7 @@ import {
   valueTypeOf,
 } from './segment-editor-model';
 import { CODE_FIELDS, typedCodeName } from '../players/player-bits';
-import { isPlayerCodeField } from '../../../shared/validation';
+import { V, isPlayerCodeField } from '../../../shared/validation';
 import type { LiveCount } from './use-live-count';
 import { useFormatNumber, useLanguage } from '../../app/i18n';
 
@@ -84,9 +84,16 @@ export function problemsShown(rule: DraftRule, check: RuleCheck, showAllErrors: 
   );
 }
 
-/** The problems shown under a row (`at` is "group.condition", from 0): its own once it is touched, or when all are shown. */
+/**
+ * The problems shown under a row (`at` is "group.condition", from 0): all of them when all are shown (a save was
+ * tried, a saved rule was opened); once the row is touched, those of what was entered, not yet the parts left
+ * empty (a row just switched to "Event" is not told its event is required before one could be picked).
+ */
 function shownRowErrors(check: RuleCheck, at: string, key: string, showAllErrors: boolean, touched: ReadonlySet<string>): RowErrors {
-  return showAllErrors || touched.has(key) ? (check.rows[at] ?? {}) : {};
+  const errors = check.rows[at] ?? {};
+  if (showAllErrors) return errors;
+  if (!touched.has(key)) return {};
+  return Object.fromEntries(Object.entries(errors).filter(([, message]) => message !== V.required));
 }
 
 /**
@@ -267,7 +274,7 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
     case 'event':
       parts = (
         <>
-          <Part min={150}>
+          <Part min={140}>
             <Select
               label={label('performed')}
               labelHidden
@@ -279,7 +286,7 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
               onChange={(value) => onChange({ performed: value === 'yes' })}
             />
           </Part>
-          <Part min={170}>
+          <Part min={150}>
             {events && events.length > 0 ? (
               <Select
                 label={label('event')}
@@ -296,7 +303,7 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
           </Part>
           {condition.performed ? (
             <>
-              <Part min={170} grow={0.8}>
+              <Part min={165} grow={0.8}>
                 <Select
                   label={label('countOp')}
                   labelHidden
@@ -323,7 +330,7 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
             </>
           ) : null}
           {/* Wide enough for "in the last [any] days" whole, in either language. */}
-          <Part min={200} grow={0.8}>
+          <Part min={180} grow={0.8}>
             <TextField
               label={label('withinDays')}
               labelHidden
