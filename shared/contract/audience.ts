@@ -16,6 +16,8 @@ const boundedInteger = (min: number, max: number, message: string) =>
     .int({ message })
     .min(min, { message })
     .max(max, { message });
+/** A number of days back from now: a whole number from 1 to DAYS_MAX (event conditions, the player list's filter). */
+const DaysBack = boundedInteger(1, DAYS_MAX, V.days);
 
 /**
  * The audience (spec §1, §3, §5, §9): players (one per device: a browser or an app install), their events,
@@ -124,7 +126,7 @@ export const PlayerListQuery = PageQuery.extend({
   platform: PlayerPlatform.optional(),
   subscribed: z.enum(['true', 'false']).optional(),
   /** Seen within the last N days. */
-  seen_within_days: z.coerce.number().int().min(1, { message: V.days }).max(DAYS_MAX, { message: V.days }).optional(),
+  seen_within_days: z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), DaysBack).optional(),
   tag: z.string().trim().max(TAG_MAX_LENGTH).optional(),
   /** Exact device id, external user id, email or mobile number. */
   q: z.string().trim().max(254).optional(),
@@ -404,7 +406,7 @@ export const EventCondition = z.object({
   name: EventName,
   performed: z.boolean(),
   count: z.object({ op: z.enum(['gte', 'lte', 'eq']), value: boundedInteger(0, EVENT_TIMES_MAX, V.times) }).optional(),
-  within_days: boundedInteger(1, DAYS_MAX, V.days).optional(),
+  within_days: DaysBack.optional(),
 });
 export const ChannelCondition = z.object({ kind: z.literal('channel'), channel: AudienceChannel, subscribed: z.boolean() });
 

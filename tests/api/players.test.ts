@@ -155,9 +155,14 @@ describe('the player list', () => {
     expect(JSON.stringify(page)).not.toContain('push.example.com');
   });
 
-  it('refuses an unknown sort or a filter out of range', async () => {
+  it('refuses an unknown sort or a filter out of range, saying the bounds of a number of days', async () => {
     expect((await server.call('GET', `${base}?sort=email`, { token: owner.token })).status).toBe(400);
-    expect((await server.call('GET', `${base}?seen_within_days=0`, { token: owner.token })).status).toBe(400);
+    for (const days of ['0', '2.5', '3651', 'week']) {
+      const answer = await server.call('GET', `${base}?seen_within_days=${days}`, { token: owner.token, lang: 'en' });
+      expect(answer.status, days).toBe(400);
+      expect(answer.body.fields, days).toEqual([{ path: 'seen_within_days', message: 'Enter a whole number of days from 1 to 3,650' }]);
+    }
+    expect((await server.call('GET', `${base}?seen_within_days=3650`, { token: owner.token })).status).toBe(200);
   });
 });
 
