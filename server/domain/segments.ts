@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { PageQuery, Segment, SegmentBody, SegmentCount, SegmentDetail, SegmentRule } from '../../shared/contract';
+import { dayAtOffset } from '../../shared/format';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount } from '../db';
 import type { SegmentsTable } from '../db/schema';
@@ -12,8 +13,6 @@ type SegmentRow = Selectable<SegmentsTable>;
 
 /** The detail page's size history: the last year of daily measurements. */
 const SIZE_HISTORY_DAYS = 366;
-
-const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /** How many players of the application match the rule now. */
 export async function countMatching(s: Pick<Services, 'db' | 'dialect' | 'clock'>, applicationId: string, rule: SegmentRule): Promise<number> {
@@ -66,11 +65,14 @@ interface Measurement {
   measured_at: string;
 }
 
-/** Measures the segment now and keeps the figure as today's size (a second measurement the same day replaces it). */
-async function measure(ctx: Ctx, row: SegmentRow): Promise<Measurement> {
+/**
+ * Measures the segment now and keeps the figure as today's size, today in the application's timezone (a second
+ * measurement the same day replaces it).
+ */
+async function measure(ctx: Ctx, access: ApplicationContext, row: SegmentRow): Promise<Measurement> {
   const size = await countMatching(ctx.s, row.application_id, JSON.parse(row.rule) as SegmentRule);
   const measuredAt = nowIso(ctx.s);
-  const day = measuredAt.slice(0, 10);
+  const day = dayAtOffset(measuredAt, access.application.utc_offset);
   await ctx.s.db
     .insertInto('segment_sizes')
     .values({ segment_id: row.id, day, size, measured_at: measuredAt })
@@ -80,10 +82,11 @@ async function measure(ctx: Ctx, row: SegmentRow): Promise<Measurement> {
 }
 
 /**
- * The latest size of each segment. No scheduler exists yet, so a segment not measured today is measured when it
- * is read: the size over time gets one point for each day someone looked.
+ * The latest size of each segment. No scheduler exists yet, so a segment not measured today (in the application's
+ * timezone) is measured when it is read: the size over time gets one point for each day someone looked. A latest
+ * day after today (the timezone was moved west) counts as today's.
  */
-async function latestSizes(ctx: Ctx, rows: SegmentRow[]): Promise<Map<number, Measurement>> {
+async function latestSizes(ctx: Ctx, access: ApplicationContext, rows: SegmentRow[]): Promise<Map<number, Measurement>> {
   const latest = new Map<number, Measurement>();
   if (rows.length === 0) return latest;
   const sizes = await ctx.s.db
@@ -94,12 +97,14 @@ async function latestSizes(ctx: Ctx, rows: SegmentRow[]): Promise<Map<number, Me
       'in',
       rows.map((row) => row.id),
     )
-    .where((eb) => eb('s.day', '=', eb.selectFrom('segment_sizes as t').select((t) => t.fn.max('t.day').as('day')).whereRef('t.segment_id', '=', 's.segment_id')))
+    // The last measured, whatever its day: a change of timezone can leave a later day measured earlier.
+    .where((eb) => eb('s.measured_at', '=', eb.selectFrom('segment_sizes as t').select((t) => t.fn.max('t.measured_at').as('measured_at')).whereRef('t.segment_id', '=', 's.segment_id')))
     .execute();
   for (const size of sizes) latest.set(size.segment_id, { size: toCount(size.size), day: size.day, measured_at: size.measured_at });
-  const today = utcDay(ctx.s.clock());
+  const today = dayAtOffset(ctx.s.clock().getTime(), access.application.utc_offset);
   for (const row of rows) {
-    if (latest.get(row.id)?.day !== today) latest.set(row.id, await measure(ctx, row));
+    const day = latest.get(row.id)?.day;
+    if (day === undefined || day < today) latest.set(row.id, await measure(ctx, access, row));
   }
   return latest;
 }
@@ -127,14 +132,14 @@ export async function listSegments(ctx: Ctx, access: ApplicationContext, query: 
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .execute();
-  const sizes = await latestSizes(ctx, rows);
+  const sizes = await latestSizes(ctx, access, rows);
   return { items: rows.map((row) => toSegment(row, sizes.get(row.id))), total: toCount(count?.n), page: query.page, limit: query.limit };
 }
 
 /** One segment with its size over time (oldest day first). */
 export async function getSegment(ctx: Ctx, access: ApplicationContext, segmentId: number): Promise<SegmentDetail> {
   const row = await findOwnRow(ctx, access, 'segments', segmentId);
-  const latest = await latestSizes(ctx, [row]);
+  const latest = await latestSizes(ctx, access, [row]);
   const sizes = await ctx.s.db
     .selectFrom('segment_sizes')
     .select(['day', 'size'])
@@ -163,7 +168,7 @@ export async function createSegment(ctx: Ctx, access: ApplicationContext, userId
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toSegment(row, await measure(ctx, row));
+  return toSegment(row, await measure(ctx, access, row));
 }
 
 /** Replaces a segment's name and rule and measures it again (today's size is the new rule's). */
@@ -175,7 +180,7 @@ export async function updateSegment(ctx: Ctx, access: ApplicationContext, segmen
     .where('id', '=', current.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toSegment(row, await measure(ctx, row));
+  return toSegment(row, await measure(ctx, access, row));
 }
 
 /** Deletes a segment with its size history. */

@@ -3,6 +3,7 @@ import type { SegmentCondition, SegmentRule } from '../../shared/contract';
 import { matchingPlayerIds } from '../../server/domain/segments';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { DAY_MS, daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
+import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 
 /**
  * Segments through the real server: every operator of every condition kind over four players whose fields are
@@ -422,6 +423,35 @@ describe('saved segments', () => {
     } finally {
       await db(server).updateTable('players').set({ push_endpoint: null }).where('id', '=', ids.dave).execute();
       server.clock.advance(-DAY_MS);
+    }
+  });
+
+  it("keeps a size per day of the application's timezone, and shows the last measured when the timezone moves west", async () => {
+    await createApplication(server, owner, 'segments_hanoi', 'Hanoi', 420);
+    const hanoi = '/api/application/segments_hanoi';
+    await insertPlayer(server, 'segments_hanoi', 'hanoi-vn', { country: 'VN' });
+    // 01:00 in Hanoi (UTC+07:00) is 18:00 UTC the day before.
+    const nextMidnight = dayStartAtOffset(addDays(dayAtOffset(server.clock.now().getTime(), 420), 1), 420);
+    const step = nextMidnight + 3_600_000 - server.clock.now().getTime();
+    server.clock.advance(step);
+    try {
+      const local = dayAtOffset(server.clock.now().getTime(), 420);
+      const created = await server.call('POST', `${hanoi}/segment`, { token: owner.token, body: body('Vietnam', one({ kind: 'field', field: 'country', op: 'eq', value: 'VN' })) });
+      const id = created.body.data.id as number;
+      expect((await server.call('GET', `${hanoi}/segment/${id}`, { token: owner.token })).body.data.sizes).toEqual([{ day: local, size: 1 }]);
+      // Moved to New York (UTC-05:00), where it is still the day before: that day is not measured again...
+      expect((await server.call('PUT', hanoi, { token: owner.token, body: { name: 'Hanoi', utc_offset: -300 } })).status).toBe(200);
+      expect((await server.call('GET', `${hanoi}/segment/${id}`, { token: owner.token })).body.data.sizes).toEqual([{ day: local, size: 1 }]);
+      // ...and a new rule's size is the one shown, kept on today there.
+      await server.call('PUT', `${hanoi}/segment/${id}`, { token: owner.token, body: body('Americans', one({ kind: 'field', field: 'country', op: 'eq', value: 'US' })) });
+      const detail = (await server.call('GET', `${hanoi}/segment/${id}`, { token: owner.token })).body.data;
+      expect(detail.size).toBe(0);
+      expect(detail.sizes).toEqual([
+        { day: addDays(local, -1), size: 0 },
+        { day: local, size: 1 },
+      ]);
+    } finally {
+      server.clock.advance(-step);
     }
   });
 
