@@ -356,7 +356,7 @@ export interface LeadsTable {
 
 export interface WidgetStatsTable {
   widget_id: number;
-  /** UTC day, YYYY-MM-DD. */
+  /** A day of the application's timezone when counted (applications.utc_offset), YYYY-MM-DD. */
   day: string;
   views: ColumnType<number, number | undefined, number>;
   clicks: ColumnType<number, number | undefined, number>;
@@ -366,6 +366,7 @@ export interface WidgetStatsTable {
 export interface WidgetButtonClicksTable {
   widget_id: number;
   button_type: string;
+  /** As widget_stats.day. */
   day: string;
   clicks: ColumnType<number, number | undefined, number>;
 }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ButtonClicks, ClicksQuery, ContactButtonType, Lead, LeadListQuery } from '../../shared/contract';
+import { dayAtOffset, dayStartAtOffset } from '../../shared/format';
 import type { ApplicationContext, Ctx } from '../context';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
@@ -62,7 +63,7 @@ function toLead(row: LeadRowWithWidget): Lead {
 }
 
 /**
- * Stores a lead, counts it on its widget's day, and leaves a `new_lead` row in the webhook outbox for the
+ * Stores a lead, counts it on its widget's day (in the application's timezone, `utcOffset`), and leaves a `new_lead` row in the webhook outbox for the
  * webhook deliverer. Run it inside the caller's transaction so the three never disagree.
  */
 export async function recordLead(
@@ -70,6 +71,7 @@ export async function recordLead(
   widget: { id: number; application_id: string; name: string },
   values: LeadValues,
   now: Date,
+  utcOffset: number,
 ): Promise<Lead> {
   const createdAt = now.toISOString();
   const inserted = await db
@@ -92,7 +94,7 @@ export async function recordLead(
     .returningAll()
     .executeTakeFirstOrThrow();
   const lead = toLead({ ...inserted, widget_name: widget.name });
-  await bumpWidgetCounter(db, widget.id, dayOf(now), 'leads');
+  await bumpWidgetCounter(db, widget.id, dayOf(now, utcOffset), 'leads');
   await db
     .insertInto('webhook_outbox')
     .values({
@@ -106,12 +108,15 @@ export async function recordLead(
   return lead;
 }
 
-/** A day bound as the instant it stands for: `from` a day's start, `to` the start of the day after (exclusive). */
-export function boundOf(value: string, side: 'from' | 'to'): { at: string; inclusive: boolean } {
+/**
+ * A bound as the instant it stands for: an instant as given; a day (of the application's timezone, `utcOffset`)
+ * `from` its start, `to` the start of the day after (exclusive).
+ */
+export function boundOf(value: string, side: 'from' | 'to', utcOffset: number): { at: string; inclusive: boolean } {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const start = new Date(`${value}T00:00:00.000Z`);
-    if (side === 'from') return { at: start.toISOString(), inclusive: true };
-    return { at: new Date(start.getTime() + 24 * 3600_000).toISOString(), inclusive: false };
+    const start = dayStartAtOffset(value, utcOffset);
+    if (side === 'from') return { at: new Date(start).toISOString(), inclusive: true };
+    return { at: new Date(start + 24 * 3600_000).toISOString(), inclusive: false };
   }
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) {
@@ -129,11 +134,11 @@ interface ResolvedFilter {
   to?: { at: string; inclusive: boolean };
 }
 
-function resolveFilter(filter: LeadFilter): ResolvedFilter {
+function resolveFilter(filter: LeadFilter, utcOffset: number): ResolvedFilter {
   return {
     source: filter.source,
-    from: filter.from ? boundOf(filter.from, 'from') : undefined,
-    to: filter.to ? boundOf(filter.to, 'to') : undefined,
+    from: filter.from ? boundOf(filter.from, 'from', utcOffset) : undefined,
+    to: filter.to ? boundOf(filter.to, 'to', utcOffset) : undefined,
   };
 }
 
@@ -166,7 +171,7 @@ const leadColumns = [
 
 /** Leads of the application, newest first, filtered by source and date. */
 export async function listLeads(ctx: Ctx, access: ApplicationContext, query: LeadListQuery): Promise<Page<Lead>> {
-  const base = leadsOf(ctx, access.application.application_id, resolveFilter(query));
+  const base = leadsOf(ctx, access.application.application_id, resolveFilter(query, access.application.utc_offset));
   const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const rows = await base
     .select(leadColumns)
@@ -200,7 +205,7 @@ const EXPORT_BATCH = 500;
  */
 export function exportLeadsCsv(ctx: Ctx, access: ApplicationContext, filter: LeadFilter): Readable {
   const applicationId = access.application.application_id;
-  const resolved = resolveFilter(filter);
+  const resolved = resolveFilter(filter, access.application.utc_offset);
   async function* lines(): AsyncGenerator<string> {
     yield CSV_BOM + csvRow(CSV_COLUMNS);
     let before: number | null = null;
@@ -239,11 +244,13 @@ export async function buttonClicks(ctx: Ctx, access: ApplicationContext, query: 
     .selectFrom('widget_button_clicks as c')
     .innerJoin('widgets as w', 'w.id', 'c.widget_id')
     .where('w.application_id', '=', access.application.application_id);
-  // Counters are per UTC day, so instants are taken at their day.
-  if (query.from) base = base.where('c.day', '>=', boundOf(query.from, 'from').at.slice(0, 10));
+  // Counters are per day of the application's timezone, so instants are taken at their day there.
+  const utcOffset = access.application.utc_offset;
+  const dayThere = (at: string) => dayAtOffset(at, utcOffset);
+  if (query.from) base = base.where('c.day', '>=', dayThere(boundOf(query.from, 'from', utcOffset).at));
   if (query.to) {
-    const to = boundOf(query.to, 'to');
-    base = to.inclusive ? base.where('c.day', '<=', to.at.slice(0, 10)) : base.where('c.day', '<', to.at.slice(0, 10));
+    const to = boundOf(query.to, 'to', utcOffset);
+    base = to.inclusive ? base.where('c.day', '<=', dayThere(to.at)) : base.where('c.day', '<', dayThere(to.at));
   }
   const rows = await base
     .select((eb) => ['c.button_type', eb.fn.sum<number>('c.clicks').as('clicks')])

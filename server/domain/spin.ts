@@ -188,6 +188,7 @@ export async function spinWheel(ctx: Ctx, body: SpinRequest): Promise<SpinResult
             code,
           },
           now,
+          application.utc_offset,
         );
       });
       return { slice_id: slice.id, label: slice.label, lose: slice.lose, code };

@@ -150,7 +150,7 @@ export async function submitLead(ctx: Ctx, body: LeadSubmit): Promise<void> {
     };
   }
   const now = ctx.s.clock();
-  await ctx.s.db.transaction().execute((trx) => recordLead(trx, widget, lead, now));
+  await ctx.s.db.transaction().execute((trx) => recordLead(trx, widget, lead, now, application.utc_offset));
 }
 
 /**
@@ -161,7 +161,7 @@ export async function recordEvent(ctx: Ctx, body: WidgetEvent): Promise<void> {
   const application = await applicationByKey(ctx, body.key);
   await checkSdkLimits(ctx, 'event', application, body.visitor_id);
   const widget = await liveWidget(ctx, application, body.widget_id, WIDGET_TYPES);
-  const day = dayOf(ctx.s.clock());
+  const day = dayOf(ctx.s.clock(), application.utc_offset);
   await bumpWidgetCounter(ctx.s.db, widget.id, day, body.kind === 'view' ? 'views' : 'clicks');
   if (body.kind === 'click' && body.button_type && widget.type === 'maxlead') {
     const buttons = (widget.settings as { buttons: { type: string }[] }).buttons;

@@ -1,12 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
+import { dayAtOffset } from '../../shared/format';
 
 export type Counter = 'views' | 'clicks' | 'leads';
 
-/** The UTC day a counter lands on, YYYY-MM-DD. */
-export function dayOf(date: Date): string {
-  return date.toISOString().slice(0, 10);
+/** The day a counter lands on, YYYY-MM-DD, in the application's timezone (`utcOffset`, minutes east of UTC). */
+export function dayOf(date: Date, utcOffset: number): string {
+  return dayAtOffset(date.getTime(), utcOffset);
 }
 
 /** Adds one to a widget's counter of the day: a single upsert, so concurrent hits never lose a count. */

@@ -16,7 +16,7 @@ export const leadRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         description:
-          'Leads, newest first. `source` is contact, spin or maxlead; `from` and `to` are days (YYYY-MM-DD, UTC, `to` inclusive) or ISO 8601 instants.',
+          "Leads, newest first. `source` is contact, spin or maxlead; `from` and `to` are days (YYYY-MM-DD, days of the application's timezone, `to` inclusive) or ISO 8601 instants.",
         tags,
         security: signedIn,
         params: ApplicationParams,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
+import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 
 /**
  * The public storefront API (/api/sdk) as a shop's page calls it: no token, the client key, JSON sent as
@@ -305,6 +306,30 @@ describe('contact buttons (maxlead)', () => {
   it('refuses an event of an unknown kind', async () => {
     const answer = await beacon('event', { key, widget_id: buttons, visitor_id: 'visitor-btn-4', kind: 'purchase' }, { lang: 'en' });
     expect(answer.body).toMatchObject({ error: 'INVALID_PARAM', fields: [{ path: 'kind' }] });
+  });
+});
+
+describe("a shop's own days", () => {
+  it("counts button clicks and finds leads by the days of the application's timezone", async () => {
+    const hanoi = 'sdk_hanoi';
+    const hanoiKey = (await createApplication(server, owner, hanoi, 'Hanoi shop', 420)).client_key;
+    const buttons = await widget({ type: 'maxlead', name: 'Buttons', settings: { buttons: [{ type: 'zalo', value: '0912345678' }] } }, hanoi);
+    // 00:30 in Hanoi (UTC+07:00) is 17:30 UTC, still the day before in UTC.
+    const midnight = dayStartAtOffset(addDays(dayAtOffset(server.clock.now().getTime(), 420), 1), 420);
+    const step = midnight + 30 * 60_000 - server.clock.now().getTime();
+    server.clock.advance(step);
+    try {
+      const today = dayAtOffset(server.clock.now().getTime(), 420);
+      expect((await beacon('event', { key: hanoiKey, widget_id: buttons, visitor_id: 'visitor-hanoi', kind: 'click', button_type: 'zalo' })).body.success).toBe(true);
+      expect((await beacon('lead', { key: hanoiKey, widget_id: buttons, visitor_id: 'visitor-hanoi', button_type: 'zalo' })).body.success).toBe(true);
+      const get = async (path: string) => (await server.call('GET', `/api/application/${hanoi}/${path}`, { token: owner.token })).body.data;
+      expect((await get(`lead/clicks?from=${today}&to=${today}`)).items).toEqual([{ button_type: 'zalo', clicks: 1 }]);
+      expect((await get(`lead/clicks?to=${addDays(today, -1)}`)).items).toEqual([]);
+      expect((await get(`lead?from=${today}&to=${today}`)).total).toBe(1);
+      expect((await get(`lead?to=${addDays(today, -1)}`)).total).toBe(0);
+    } finally {
+      server.clock.advance(-step);
+    }
   });
 });
 
