@@ -77,10 +77,10 @@ export function dayOfTimestamp(dialect: Dialect, timestamp: RawBuilder<string | 
 
 /**
  * The application's dashboard: players and subscribers by platform and channel (now), new and active players,
- * sessions and page views for each day of the period (days of the application's timezone, zeros included), and the most frequent events
- * of all time (event_definitions keeps running totals, not daily ones). A large audience's figures of now and
- * new players come from its in-memory copy (audience-index.ts): at a million players that pass over the players
- * took SQL 0.3–0.6 s.
+ * sessions and page views for each day of the period (days of the application's timezone, zeros included), and
+ * the most frequent events of all time (event_definitions keeps running totals, not daily ones). A large
+ * audience's figures of now and new players come from its in-memory copy (audience-index.ts): at a million
+ * players that pass over the players took SQL 0.3–0.6 s.
  */
 export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: { from?: string; to?: string; days?: number }): Promise<Dashboard> {
   const { db } = ctx.s;
