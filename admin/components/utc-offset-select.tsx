@@ -4,12 +4,17 @@ import { DEFAULT_LOCAL_OFFSET_MINUTES } from '../../shared/contract';
 import { formatUtcOffset } from '../../shared/format';
 import { UTC_OFFSETS, isUtcOffset } from '../../shared/validation';
 
+/** This computer's UTC offset now, minutes east of UTC. */
+export function browserUtcOffset(now: Date = new Date()): number {
+  return -now.getTimezoneOffset();
+}
+
 /**
  * The timezone a new application starts with: this computer's, when it is one of UTC_OFFSETS (it is, but for a
  * summer time outside spec §9's range), else Vietnam's.
  */
 export function defaultUtcOffset(now: Date = new Date()): number {
-  const here = -now.getTimezoneOffset();
+  const here = browserUtcOffset(now);
   return isUtcOffset(here) ? here : DEFAULT_LOCAL_OFFSET_MINUTES;
 }
 
@@ -26,7 +31,7 @@ export interface UtcOffsetSelectProps {
  */
 export function UtcOffsetSelect({ value, onChange, error }: UtcOffsetSelectProps) {
   const { t } = useTranslation();
-  const here = -new Date().getTimezoneOffset();
+  const here = browserUtcOffset();
   const options = UTC_OFFSETS.map((offset) => ({
     value: String(offset),
     label: offset === here ? t('applications.timezone.here', { zone: formatUtcOffset(offset) }) : formatUtcOffset(offset),

@@ -52,9 +52,8 @@ export async function runFanout(engine: Engine, payload: FanoutPayload, context:
   }
 
   const audience = await resolveAudience(s, n, startedAt);
-  const local = localTimeOf(n);
-  // A player whose timezone is unknown gets a local-time message at that time in the application's timezone.
-  const unknownOffset = local ? await applicationOffset(s, n.application_id) : DEFAULT_LOCAL_OFFSET_MINUTES;
+  // A local-time message: a player whose timezone is unknown gets it at that time in the application's timezone.
+  const unknownOffset = localTimeOf(n) ? await applicationOffset(s, n.application_id) : null;
   let cursor = Number(n.fanout_cursor ?? 0);
   while (audience) {
     if (context.signal.aborted || engine.stopping.aborted) throw new RetryLater('stopping: the fan-out resumes from its cursor');
@@ -82,14 +81,14 @@ export async function runFanout(engine: Engine, payload: FanoutPayload, context:
           'fixed' in audience.platform ? eb.val(audience.platform.fixed).as('platform') : eb.ref('players.platform').as('platform'),
           eb.val('queued').as('status'),
           eb.val(now).as('created_at'),
-          ...(local ? [eb.fn.coalesce('players.timezone_offset', sql.lit(unknownOffset)).as('tz_offset')] : []),
+          ...(unknownOffset !== null ? [eb.fn.coalesce('players.timezone_offset', sql.lit(unknownOffset)).as('tz_offset')] : []),
         ])
         .where('players.id', '>', from)
         .where('players.id', '<=', to)
         .where((eb) => audience.where(eb));
       const inserted = await trx
         .insertInto('deliveries')
-        .columns(local ? [...columns, 'tz_offset'] : [...columns])
+        .columns(unknownOffset !== null ? [...columns, 'tz_offset'] : [...columns])
         .expression(select)
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
@@ -103,7 +102,7 @@ export async function runFanout(engine: Engine, payload: FanoutPayload, context:
       }
     });
 
-    await queueBatches(engine, n, from, to, local === null ? null : unknownOffset);
+    await queueBatches(engine, n, from, to, unknownOffset);
     await s.db.updateTable('notifications').set({ fanout_cursor: to }).where('id', '=', id).where('status', '=', 'running').execute();
     cursor = to;
   }

@@ -8,7 +8,7 @@ import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import type { Page } from './applications';
 import { CSV_BOM, csvRow } from './csv';
-import { bumpWidgetCounter, dayOf } from './widget-stats';
+import { bumpWidgetCounter } from './widget-stats';
 
 export type LeadSource = Lead['source'];
 
@@ -63,8 +63,9 @@ function toLead(row: LeadRowWithWidget): Lead {
 }
 
 /**
- * Stores a lead, counts it on its widget's day (in the application's timezone, `utcOffset`), and leaves a `new_lead` row in the webhook outbox for the
- * webhook deliverer. Run it inside the caller's transaction so the three never disagree.
+ * Stores a lead, counts it on its widget's day (in the application's timezone, `utcOffset`), and leaves a
+ * `new_lead` row in the webhook outbox for the webhook deliverer. Run it inside the caller's transaction so the
+ * three never disagree.
  */
 export async function recordLead(
   db: Kysely<Database>,
@@ -94,7 +95,7 @@ export async function recordLead(
     .returningAll()
     .executeTakeFirstOrThrow();
   const lead = toLead({ ...inserted, widget_name: widget.name });
-  await bumpWidgetCounter(db, widget.id, dayOf(now, utcOffset), 'leads');
+  await bumpWidgetCounter(db, widget.id, dayAtOffset(now.getTime(), utcOffset), 'leads');
   await db
     .insertInto('webhook_outbox')
     .values({

@@ -31,8 +31,8 @@ const MOMENTS = {
 type Figure = keyof typeof MOMENTS;
 
 /**
- * The application's message statistics over the last `days` days of its timezone: recipients sent, delivered and clicked
- * per day and per channel, failures per channel, and the most clicked messages due in the period.
+ * The application's message statistics over the last `days` days of its timezone: recipients sent, delivered
+ * and clicked per day and per channel, failures per channel, and the most clicked messages due in the period.
  *
  * Deliveries are read through their (notification_id, status, id) index, for the messages due since the
  * period's start minus the longest expiry (28 days): a recipient is sent or given up within its message's

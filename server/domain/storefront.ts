@@ -1,3 +1,4 @@
+import { dayAtOffset } from '../../shared/format';
 import { WIDGET_TYPES, type CONTACT_FIELDS, type LeadSubmit, type PublicConfig, type PublicWidget, type WidgetEvent, type WidgetType } from '../../shared/contract';
 import type { Ctx } from '../context';
 import type { ApplicationRow } from '../db/schema';
@@ -5,7 +6,7 @@ import { AppError } from '../errors';
 import { withinWindows } from '../security/rate-windows';
 import type { ThrottleLimits, ThrottleRule } from '../security/throttle';
 import { recordLead, type LeadValues } from './leads';
-import { bumpButtonClicks, bumpWidgetCounter, dayOf } from './widget-stats';
+import { bumpButtonClicks, bumpWidgetCounter } from './widget-stats';
 import { publicWebPush } from './web-push';
 import { toRecord, type WidgetRecord } from './widgets';
 import { withShopOrders } from '../../embed/server/orders';
@@ -161,7 +162,7 @@ export async function recordEvent(ctx: Ctx, body: WidgetEvent): Promise<void> {
   const application = await applicationByKey(ctx, body.key);
   await checkSdkLimits(ctx, 'event', application, body.visitor_id);
   const widget = await liveWidget(ctx, application, body.widget_id, WIDGET_TYPES);
-  const day = dayOf(ctx.s.clock(), application.utc_offset);
+  const day = dayAtOffset(ctx.s.clock().getTime(), application.utc_offset);
   await bumpWidgetCounter(ctx.s.db, widget.id, day, body.kind === 'view' ? 'views' : 'clicks');
   if (body.kind === 'click' && body.button_type && widget.type === 'maxlead') {
     const buttons = (widget.settings as { buttons: { type: string }[] }).buttons;

@@ -1,16 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
-import { dayAtOffset } from '../../shared/format';
 
 export type Counter = 'views' | 'clicks' | 'leads';
 
-/** The day a counter lands on, YYYY-MM-DD, in the application's timezone (`utcOffset`, minutes east of UTC). */
-export function dayOf(date: Date, utcOffset: number): string {
-  return dayAtOffset(date.getTime(), utcOffset);
-}
-
-/** Adds one to a widget's counter of the day: a single upsert, so concurrent hits never lose a count. */
+/** Adds one to a widget's counter of the day (a day of the application's timezone, dayAtOffset): a single upsert, so concurrent hits never lose a count. */
 export async function bumpWidgetCounter(db: Kysely<Database>, widgetId: number, day: string, counter: Counter): Promise<void> {
   await db
     .insertInto('widget_stats')

@@ -5,6 +5,7 @@ import { formatUtcOffset } from '../../../shared/format';
 import { type NotificationDraft, type Problems, SCHEDULE_MODES, type ScheduleMode, TTL_UNITS, type TtlUnit, type Urgency, problemText } from './notification-form-model';
 import { SectionCard } from '../../components/section-card';
 import { useCurrentApplication } from '../../app/application-scope';
+import { browserUtcOffset } from '../../components/utc-offset-select';
 
 export interface ScheduleSectionProps {
   draft: NotificationDraft;
@@ -18,7 +19,7 @@ export interface ScheduleSectionProps {
 /** The browser's timezone as the schedule is read in it: "Asia/Ho_Chi_Minh (UTC+07:00)". */
 export function browserTimeZone(now: Date = new Date()): string {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  return `${zone} (${formatUtcOffset(-now.getTimezoneOffset())})`;
+  return `${zone} (${formatUtcOffset(browserUtcOffset(now))})`;
 }
 
 /** The first problem under a path or its children (`schedule`, `schedule.at`). */
