@@ -169,8 +169,27 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
 const TIMELINE_HOURS_MAX = 31 * 24;
 const HOUR_MS = 3_600_000;
 
-/** `YYYY-MM-DDTHH` of an ISO timestamp column: its UTC hour, the same text in both databases. */
-const hourOf = (column: 'sent_at' | 'delivered_at' | 'clicked_at') => sql<string | null>`substr(${sql.ref(column)}, 1, 13)`;
+type ReportColumn = 'sent_at' | 'delivered_at' | 'clicked_at';
+
+/**
+ * The timeline counts hours of the application's timezone. A timestamp column's hour there is two group keys:
+ * `YYYY-MM-DDTHH`, its UTC hour (the same text in both databases), and whether it is at or past the minute of
+ * that UTC hour at which the application's hours begin (`hourBoundary`: :00 at UTC+07:00, :30 at UTC+05:30, :15
+ * at UTC+05:45). Both are plain text comparisons on the ISO text: the grouping stays one scan, with twice the
+ * groups at most.
+ */
+const hourOf = (column: ReportColumn) => sql<string | null>`substr(${sql.ref(column)}, 1, 13)`;
+const pastBoundary = (column: ReportColumn, boundary: number) =>
+  // A literal, not a parameter: PostgreSQL matches the grouped expression to the selected one only when equal as written.
+  sql<number>`case when substr(${sql.ref(column)}, 15, 2) >= ${sql.lit(String(boundary).padStart(2, '0'))} then 1 else 0 end`;
+
+/** The minute of every UTC hour at which an hour begins `utcOffset` minutes east of UTC. */
+const hourBoundary = (utcOffset: number) => (60 - (((utcOffset % 60) + 60) % 60)) % 60;
+
+/** When the application's hour of a UTC hour's timestamp (the two keys of `hourOf`, `pastBoundary`) began. */
+function localHourStart(utcHour: string, past: number | string, boundary: number): number {
+  return Date.parse(`${utcHour}:00:00.000Z`) + (Number(past) === 1 ? boundary : boundary - 60) * 60_000;
+}
 
 const emptyStats = (): NotificationStats => ({ targeted: 0, sent: 0, delivered: 0, failed: 0, clicked: 0 });
 
@@ -211,16 +230,18 @@ export async function notificationReport(ctx: Ctx, access: ApplicationContext, n
 
   let reportCache = reportCaches.get(ctx.s);
   if (!reportCache) reportCaches.set(ctx.s, (reportCache = new Map()));
-  const key = `${access.application.application_id}\u0000${notificationId}\u0000${Object.values(stats).join(':')}`;
+  const utcOffset = access.application.utc_offset;
+  const key = `${access.application.application_id}\u0000${notificationId}\u0000${utcOffset}\u0000${Object.values(stats).join(':')}`;
   const cached = reportCache.get(key);
   if (cached) {
     // Most recently used last: the first key is the one to drop.
     reportCache.delete(key);
     reportCache.set(key, cached);
-    return { stats, ctr: ctr(stats), ...cached };
+    return { stats, ctr: ctr(stats), utc_offset: utcOffset, ...cached };
   }
 
   // One scan: a few hundred groups at most for a message of any size (platforms × statuses × reasons × hours).
+  const boundary = hourBoundary(utcOffset);
   const groups = await db
     .selectFrom('deliveries')
     .select([
@@ -228,22 +249,37 @@ export async function notificationReport(ctx: Ctx, access: ApplicationContext, n
       'status',
       'reason',
       hourOf('sent_at').as('sent_hour'),
+      pastBoundary('sent_at', boundary).as('sent_past'),
       hourOf('delivered_at').as('delivered_hour'),
+      pastBoundary('delivered_at', boundary).as('delivered_past'),
       hourOf('clicked_at').as('clicked_hour'),
+      pastBoundary('clicked_at', boundary).as('clicked_past'),
       (eb) => eb.fn.countAll().as('n'),
     ])
     .where('notification_id', '=', notificationId)
-    .groupBy(['platform', 'status', 'reason', hourOf('sent_at'), hourOf('delivered_at'), hourOf('clicked_at')])
+    .groupBy([
+      'platform',
+      'status',
+      'reason',
+      hourOf('sent_at'),
+      pastBoundary('sent_at', boundary),
+      hourOf('delivered_at'),
+      pastBoundary('delivered_at', boundary),
+      hourOf('clicked_at'),
+      pastBoundary('clicked_at', boundary),
+    ])
     .execute();
 
   const byPlatform = new Map<string, NotificationStats>();
   const failures = new Map<FailureReason, number>();
-  const hours = new Map<string, { sent: number; delivered: number; clicked: number }>();
-  const addHour = (hour: string | null, key: 'sent' | 'delivered' | 'clicked', n: number) => {
+  // By when the application's hour began (epoch ms).
+  const hours = new Map<number, { sent: number; delivered: number; clicked: number }>();
+  const addHour = (hour: string | null, past: number | string, key: 'sent' | 'delivered' | 'clicked', n: number) => {
     if (!hour) return;
-    const bucket = hours.get(hour) ?? { sent: 0, delivered: 0, clicked: 0 };
+    const start = localHourStart(hour, past, boundary);
+    const bucket = hours.get(start) ?? { sent: 0, delivered: 0, clicked: 0 };
     bucket[key] += n;
-    hours.set(hour, bucket);
+    hours.set(start, bucket);
   };
   for (const group of groups) {
     const n = toCount(group.n);
@@ -260,19 +296,18 @@ export async function notificationReport(ctx: Ctx, access: ApplicationContext, n
       }
     }
     byPlatform.set(group.platform, platform);
-    addHour(group.sent_hour, 'sent', n);
-    addHour(group.delivered_hour, 'delivered', n);
-    addHour(group.clicked_hour, 'clicked', n);
+    addHour(group.sent_hour, group.sent_past, 'sent', n);
+    addHour(group.delivered_hour, group.delivered_past, 'delivered', n);
+    addHour(group.clicked_hour, group.clicked_past, 'clicked', n);
   }
 
   const timeline: NotificationReport['timeline'] = [];
-  const sorted = [...hours.keys()].sort();
-  if (sorted.length > 0) {
-    const first = Date.parse(`${sorted[0]}:00:00.000Z`);
-    const last = Math.min(Date.parse(`${sorted[sorted.length - 1]}:00:00.000Z`), first + (TIMELINE_HOURS_MAX - 1) * HOUR_MS);
+  const starts = [...hours.keys()].sort((a, b) => a - b);
+  if (starts.length > 0) {
+    const first = starts[0];
+    const last = Math.min(starts[starts.length - 1], first + (TIMELINE_HOURS_MAX - 1) * HOUR_MS);
     for (let at = first; at <= last; at += HOUR_MS) {
-      const iso = new Date(at).toISOString();
-      timeline.push({ at: iso, ...(hours.get(iso.slice(0, 13)) ?? { sent: 0, delivered: 0, clicked: 0 }) });
+      timeline.push({ at: new Date(at).toISOString(), ...(hours.get(at) ?? { sent: 0, delivered: 0, clicked: 0 }) });
     }
   }
 
@@ -285,5 +320,5 @@ export async function notificationReport(ctx: Ctx, access: ApplicationContext, n
   };
   if (reportCache.size >= REPORT_CACHE_MAX) reportCache.delete(reportCache.keys().next().value as string);
   reportCache.set(key, breakdown);
-  return { stats, ctr: ctr(stats), ...breakdown };
+  return { stats, ctr: ctr(stats), utc_offset: utcOffset, ...breakdown };
 }

@@ -147,7 +147,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         description:
-          "A message's numbers for its detail page: its counters and click-through rate, the same per platform, failures by reason, and sent/delivered/clicked per UTC hour from the first (up to 31 days).",
+          "A message's numbers for its detail page: its counters and click-through rate, the same per platform, failures by reason, and sent/delivered/clicked per hour of the application's timezone (`utc_offset`) from the first (up to 31 days).",
         tags,
         security: signedIn,
         params: NotificationParams,

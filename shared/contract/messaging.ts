@@ -416,8 +416,13 @@ export const NotificationReport = z.object({
   ctr: z.number(),
   by_platform: z.array(z.object({ platform: DeliveryPlatform, stats: NotificationStats })),
   failures: z.array(z.object({ reason: FailureReason, count: z.number().int() })),
-  /** Per hour from the start (sent, delivered, clicked), for the chart. */
+  /**
+   * Per hour of the application's timezone from the first (sent, delivered, clicked), for the chart: `at` is
+   * when the hour began there, up to 31 days of them.
+   */
   timeline: z.array(z.object({ at: Timestamp, sent: z.number().int(), delivered: z.number().int(), clicked: z.number().int() })),
+  /** The application's timezone (minutes east of UTC), which the timeline's hours are of. */
+  utc_offset: z.number().int(),
 });
 export type NotificationReport = z.infer<typeof NotificationReport>;
 

@@ -68,6 +68,13 @@ describe('formatDate', () => {
     expect(formatDate('2024-03-05T09:00:00+07:00', undefined, UTC)).toBe('2024-03-05 02:00:00');
   });
 
+  it("reads the wall clock at an application's fixed offset, half and quarter hours included, whatever the zone asked", () => {
+    expect(formatDate('2031-01-05T10:20:00Z', '{d}/{m} {h}:{i}', { utcOffset: 420 })).toBe('05/01 17:20');
+    expect(formatDate('2031-01-05T10:20:00Z', '{d}/{m} {h}:{i}', { utcOffset: 330 })).toBe('05/01 15:50');
+    expect(formatDate('2031-01-05T10:20:00Z', '{d}/{m} {h}:{i}', { utcOffset: 345, timeZone: 'Asia/Tokyo' })).toBe('05/01 16:05');
+    expect(formatDate('2031-01-05T02:20:00Z', '{y}-{m}-{d} {h}:{i} {a}', { utcOffset: -300, lang: 'en' })).toBe('2031-01-04 21:20 Sat');
+  });
+
   it('does not change the Date it was given', () => {
     const date = new Date(Date.UTC(2024, 0, 1));
     formatDate(date, undefined, SAIGON);

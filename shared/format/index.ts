@@ -49,6 +49,8 @@ function fromEpoch(n: number): Date {
 export interface FormatDateOptions {
   /** IANA zone (e.g. 'Asia/Ho_Chi_Minh', 'UTC'); the runtime's local zone when absent. */
   timeZone?: string;
+  /** A fixed offset instead (minutes east of UTC): an application's timezone (spec §9). Wins over `timeZone`. */
+  utcOffset?: number;
   /** Language of the {a} weekday name; Vietnamese by default, like the console. */
   lang?: Language;
 }
@@ -136,10 +138,11 @@ export function formatDate(
   pattern: string = DEFAULT_DATE_PATTERN,
   options: FormatDateOptions | string = {},
 ): string {
-  const { timeZone, lang = 'vi' } = typeof options === 'string' ? { timeZone: options } : options;
+  const { timeZone, utcOffset, lang = 'vi' } = typeof options === 'string' ? { timeZone: options } : options;
   const date = toDate(value);
   if (!date) return '';
-  const parts = partsIn(date, timeZone);
+  // At a fixed offset: that moment's wall clock is UTC's at the moment shifted by the offset.
+  const parts = utcOffset === undefined ? partsIn(date, timeZone) : partsIn(new Date(date.getTime() + utcOffset * OFFSET_MINUTE_MS), 'UTC');
   return pattern.replace(/\{([ymdhisa])\}/g, (_whole, token: keyof DateParts) => {
     if (token === 'a') return weekdayName(parts.a, lang);
     return pad(parts[token], token === 'y' ? 4 : 2);

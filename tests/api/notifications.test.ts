@@ -776,13 +776,48 @@ describe("a message's report and the recipients' log", () => {
         { at: '2031-01-05T11:00:00.000Z', sent: 0, delivered: 0, clicked: 0 },
         { at: '2031-01-05T12:00:00.000Z', sent: 0, delivered: 0, clicked: 1 },
       ],
+      utc_offset: 0,
     });
+  });
+
+  it("counts the timeline's hours in the application's timezone, half and quarter hours included", async () => {
+    const timeline = async (utcOffset: number) => {
+      const moved = await server.call('PUT', url, { token: owner().token, body: { name: 'Log', utc_offset: utcOffset } });
+      expect(moved.status).toBe(200);
+      const answer = await server.call('GET', `${url}/notification/${big}/report`, { token: owner().token });
+      expect(answer.body.data.utc_offset).toBe(utcOffset);
+      expect(answer.body.data.stats).toEqual({ targeted: 6, sent: 3, delivered: 2, failed: 3, clicked: 1 });
+      return answer.body.data.timeline;
+    };
+    try {
+      // Sent 10:05, 10:10, 10:15; delivered 10:20, 10:30; clicked 12:05 (UTC). At UTC+07:00 the hours are UTC's.
+      expect(await timeline(420)).toEqual([
+        { at: '2031-01-05T10:00:00.000Z', sent: 3, delivered: 2, clicked: 0 },
+        { at: '2031-01-05T11:00:00.000Z', sent: 0, delivered: 0, clicked: 0 },
+        { at: '2031-01-05T12:00:00.000Z', sent: 0, delivered: 0, clicked: 1 },
+      ]);
+      // At UTC+05:30 an hour begins at :30 UTC: 15:00 there is 09:30 UTC, and 10:30 UTC opens the next.
+      expect(await timeline(330)).toEqual([
+        { at: '2031-01-05T09:30:00.000Z', sent: 3, delivered: 1, clicked: 0 },
+        { at: '2031-01-05T10:30:00.000Z', sent: 0, delivered: 1, clicked: 0 },
+        { at: '2031-01-05T11:30:00.000Z', sent: 0, delivered: 0, clicked: 1 },
+      ]);
+      // At UTC+05:45 at :15 UTC; west of UTC, at UTC-03:30, at :30 again.
+      expect(await timeline(345)).toEqual([
+        { at: '2031-01-05T09:15:00.000Z', sent: 2, delivered: 0, clicked: 0 },
+        { at: '2031-01-05T10:15:00.000Z', sent: 1, delivered: 2, clicked: 0 },
+        { at: '2031-01-05T11:15:00.000Z', sent: 0, delivered: 0, clicked: 1 },
+      ]);
+      expect((await timeline(-210)).map((hour: { at: string }) => hour.at)).toEqual(['2031-01-05T09:30:00.000Z', '2031-01-05T10:30:00.000Z', '2031-01-05T11:30:00.000Z']);
+    } finally {
+      await timeline(0);
+    }
   });
 
   it('reports zeros and an empty timeline for a message nobody got yet', async () => {
     const fresh = (await create(message('mobile_push'), 'super_user', LOG_APP)).body.data.id;
     const answer = await server.call('GET', `${url}/notification/${fresh}/report`, { token: owner().token });
-    expect(answer.body.data).toEqual({ stats: { targeted: 0, sent: 0, delivered: 0, failed: 0, clicked: 0 }, ctr: 0, by_platform: [], failures: [], timeline: [] });
+    expect(answer.body.data).toEqual({ stats: { targeted: 0, sent: 0, delivered: 0, failed: 0, clicked: 0 }, ctr: 0, by_platform: [], failures: [], timeline: [], utc_offset: 0 });
   });
 
   const devices = (answer: Answer) => answer.body.data.items.map((item: { device_id: string }) => item.device_id);

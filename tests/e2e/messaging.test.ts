@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatUtcOffset } from '../../shared/format';
 import { start as startSms, type SmsFake } from '../fakes/sms';
 import { start as startWebPush, type WebPushFake } from '../fakes/webpush';
 import { PHONE, api, createAccount, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
@@ -151,6 +152,8 @@ describe('sending a message', () => {
     const report = (await api(stack, token, 'GET', `/application/${APP}/notification/${message.id}/report`)).data;
     expect(report.stats).toMatchObject({ targeted: 2, sent: 2, failed: 0 });
     await page.getByText('Targeted').first().waitFor();
+    // The chart's hours are the application's, and the card says which they are.
+    await page.getByText(`Hours in ${formatUtcOffset(report.utc_offset)}, the application’s timezone`).waitFor();
     // The audience names the segment and links to it.
     const segmentLink = page.getByRole('link', { name: 'Vietnam' });
     await segmentLink.waitFor();

@@ -55,4 +55,5 @@ export const report: NotificationReport = {
     { at: '2025-03-01T08:00:00.000Z', sent: 1100, delivered: 900, clicked: 80 },
     { at: '2025-03-01T09:00:00.000Z', sent: 50, delivered: 100, clicked: 40 },
   ],
+  utc_offset: 420,
 };

@@ -56,6 +56,15 @@ describe("a message's detail", () => {
     expect(screen.getByRole('img', { name: 'Sent, delivered and clicked per hour' })).toBeTruthy();
   });
 
+  it("labels the timeline's hours in the application's timezone, not the browser's, and says which", async () => {
+    open();
+    const chart = await screen.findByRole('img', { name: 'Sent, delivered and clicked per hour' });
+    // 08:00 and 09:00 UTC are 15h and 16h at UTC+07:00 (the test browser runs at UTC).
+    expect(within(chart).getByText('01/03 15h')).toBeTruthy();
+    expect(within(chart).queryByText('01/03 08h')).toBeNull();
+    expect(screen.getByText('Hours in UTC+07:00, the application’s timezone')).toBeTruthy();
+  });
+
   it('leads to its recipients and shows the content as sent', async () => {
     open();
     const link = await screen.findByRole('link', { name: 'See recipients' });

@@ -13,7 +13,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { Campaign, EMPTY_STATS, type Notification, NotificationReport, Notification as NotificationSchema, ctr } from '../../../shared/contract';
-import { formatDate, formatPercent } from '../../../shared/format';
+import { formatDate, formatPercent, formatUtcOffset } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
@@ -99,8 +99,10 @@ export function NotificationDetailPage() {
   const data: Notification = message.data;
   const items = actions.items(data);
   const send = items.find((item) => item.id === 'send');
-  const hour = (value: string) => formatDate(value, '{d}/{m} {h}h', { lang });
   const timeline = report.data?.timeline ?? [];
+  // The timeline's hours are the application's (the report says which offset), as on the dashboard.
+  const utcOffset = report.data?.utc_offset ?? 0;
+  const hour = (value: string) => formatDate(value, '{d}/{m} {h}h', { lang, utcOffset });
   const failures = report.data?.failures ?? [];
   const failedTotal = failures.reduce((sum, row) => sum + row.count, 0);
   const schedule = data.schedule;
@@ -126,7 +128,11 @@ export function NotificationDetailPage() {
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
-              <SectionCard gap="300" title={t('notificationUi.detail.timeline')}>
+              <SectionCard
+                gap="300"
+                title={t('notificationUi.detail.timeline')}
+                help={timeline.length > 0 ? t('notificationUi.detail.timelineZone', { zone: formatUtcOffset(utcOffset) }) : undefined}
+              >
                 {timeline.length > 0 ? (
                   <TimeChart
                     title={t('notificationUi.detail.timeline')}
