@@ -14,7 +14,7 @@ import {
   type Utm,
 } from '../../shared/contract/audience';
 import { isEmail, isMobileNumber, V } from '../../shared/validation';
-import { dayAtOffset } from '../../shared/format';
+import { dayAtOffset, zoneOffsetAt } from '../../shared/format';
 import type { Services } from '../context';
 import type { DatabaseConfig } from '../config';
 import type { Dialect } from '../db';
@@ -538,7 +538,19 @@ function writeOnEventLoop(s: Services): (batches: IngestBatch[]) => Promise<Inge
 
 /** Hands a batch to the queue; resolves once it is stored. QueueFullError when the queue is full. */
 export function ingest(s: Services, batch: IngestBatch): Promise<IngestResult> {
-  return ingestQueue(s).submit(batch);
+  return ingestQueue(s).submit(batch.device ? { ...batch, device: withZoneOffset(batch.device, s.clock()) } : batch);
+}
+
+/**
+ * A device that names its timezone (IANA, as iOS and Android report it) but not its offset is given the offset
+ * that zone has now: local-time messages go by the offset (spec §9), and without one the player would get them at
+ * the application's hour. An offset the device sends is kept as sent; a name this server does not know gives none
+ * (the name is still kept). The storefront SDK sends both, so its batches skip this.
+ */
+export function withZoneOffset(device: DeviceInfo, now: Date): DeviceInfo {
+  if (!device.timezone || device.timezone_offset !== undefined) return device;
+  const offset = zoneOffsetAt(device.timezone, now.getTime());
+  return offset === null ? device : { ...device, timezone_offset: offset };
 }
 
 /**

@@ -186,8 +186,18 @@ export const DeviceInfo = z.object({
   /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
   country: z.string().trim().transform(PLAYER_CODE_FIELDS.country.normalise).refine(PLAYER_CODE_FIELDS.country.valid, { message: PLAYER_CODE_FIELDS.country.message }).optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
   city: z.string().max(128).optional(),
-  timezone: z.string().max(64).optional(),
-  timezone_offset: z.number().int().min(TIMEZONE_OFFSET_MIN).max(TIMEZONE_OFFSET_MAX).optional(),
+  timezone: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('IANA timezone ("Asia/Ho_Chi_Minh"). Sent without `timezone_offset`, it gives the player that zone\'s offset at the time of the call.'),
+  timezone_offset: z
+    .number()
+    .int()
+    .min(TIMEZONE_OFFSET_MIN)
+    .max(TIMEZONE_OFFSET_MAX)
+    .optional()
+    .describe('Minutes east of UTC, -720 to 840 (UTC-12:00 to UTC+14:00): the hour local-time messages arrive at.'),
   gender: z.string().max(16).optional(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfo>;

@@ -7,6 +7,7 @@ import {
   dayStartAtOffset,
   DEFAULT_DATE_PATTERN,
   formatDate,
+  zoneOffsetAt,
   formatNumber,
   formatPercent,
   formatUtcOffset,
@@ -73,6 +74,20 @@ describe('formatDate', () => {
     expect(formatDate('2031-01-05T10:20:00Z', '{d}/{m} {h}:{i}', { utcOffset: 330 })).toBe('05/01 15:50');
     expect(formatDate('2031-01-05T10:20:00Z', '{d}/{m} {h}:{i}', { utcOffset: 345, timeZone: 'Asia/Tokyo' })).toBe('05/01 16:05');
     expect(formatDate('2031-01-05T02:20:00Z', '{y}-{m}-{d} {h}:{i} {a}', { utcOffset: -300, lang: 'en' })).toBe('2031-01-04 21:20 Sat');
+  });
+
+  it("gives an IANA zone's offset at a moment, summer time and quarter hours included, and null for an unknown zone", () => {
+    const winter = Date.UTC(2031, 0, 15, 12);
+    const summer = Date.UTC(2031, 6, 15, 12);
+    expect(zoneOffsetAt('Asia/Ho_Chi_Minh', winter)).toBe(420);
+    expect(zoneOffsetAt('America/New_York', winter)).toBe(-300);
+    expect(zoneOffsetAt('America/New_York', summer)).toBe(-240);
+    expect(zoneOffsetAt('Asia/Kathmandu', summer)).toBe(345);
+    expect(zoneOffsetAt('Pacific/Kiritimati', summer)).toBe(840);
+    expect(zoneOffsetAt('Pacific/Chatham', winter)).toBe(825);
+    expect(zoneOffsetAt('UTC', summer)).toBe(0);
+    expect(zoneOffsetAt('Mars/Olympus_Mons', summer)).toBeNull();
+    expect(zoneOffsetAt('', summer)).toBeNull();
   });
 
   it('does not change the Date it was given', () => {

@@ -68,8 +68,12 @@ interface DateParts {
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-/** Intl formatters are costly to build and a table formats hundreds of dates: keep one per zone. */
+/**
+ * Intl formatters are costly to build and a table formats hundreds of dates: keep one per zone. Bounded: the
+ * server reads zones that devices name (zoneOffsetAt), and Intl takes any case of a name ('asia/HO_chi_minh').
+ */
 const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+const ZONE_FORMATTERS_MAX = 1_000;
 
 function partsIn(date: Date, timeZone: string | undefined): DateParts {
   if (!timeZone) {
@@ -97,6 +101,7 @@ function partsIn(date: Date, timeZone: string | undefined): DateParts {
       second: 'numeric',
       weekday: 'short',
     });
+    if (zoneFormatters.size >= ZONE_FORMATTERS_MAX) zoneFormatters.clear();
     zoneFormatters.set(timeZone, formatter);
   }
   const found: Record<string, string> = {};
@@ -171,6 +176,23 @@ export function dayStartAtOffset(day: string, offsetMinutes: number): number {
 /** The day `count` days after `day` (before it when negative). */
 export function addDays(day: string, count: number): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + count * DAY_LENGTH_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * Minutes east of UTC of an IANA timezone ('Asia/Ho_Chi_Minh' → 420) at a moment (epoch ms), summer time
+ * included: what a device that names its zone but not its offset is at. Null for a name this runtime does not know.
+ */
+export function zoneOffsetAt(timeZone: string, at: number): number | null {
+  // No name is no zone, not the runtime's own (partsIn's reading of a missing zone).
+  if (!timeZone) return null;
+  let parts: DateParts;
+  try {
+    parts = partsIn(new Date(at), timeZone);
+  } catch {
+    return null;
+  }
+  const wall = Date.UTC(parts.y, parts.m - 1, parts.d, parts.h, parts.i, parts.s);
+  return Math.round((wall - Math.floor(at / 1000) * 1000) / OFFSET_MINUTE_MS);
 }
 
 /** Minutes east of UTC as "UTC+07:00", "UTC-03:30", "UTC+00:00". */

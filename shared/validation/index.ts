@@ -161,9 +161,14 @@ export function isPlayerCodeField(field: string): field is PlayerCodeField {
   return Object.hasOwn(PLAYER_CODE_FIELDS, field);
 }
 
-/** Spec §9: timezones from UTC-12 to UTC+13, in minutes east of UTC. */
+/**
+ * The offsets a device may report, in minutes east of UTC: the world's clocks, from UTC-12:00 to UTC+14:00
+ * (Kiribati's Line Islands; Chatham's summer is +13:45). An application chooses among UTC_OFFSETS, which stop at
+ * UTC+13:00 (spec §9); a visitor whose clock is further east is still a visitor, and refusing the offset would
+ * refuse every batch of theirs (the storefront SDK drops a batch answered 400).
+ */
 export const TIMEZONE_OFFSET_MIN = -12 * 60;
-export const TIMEZONE_OFFSET_MAX = 13 * 60;
+export const TIMEZONE_OFFSET_MAX = 14 * 60;
 
 /**
  * The UTC offsets an application's timezone may be (minutes east of UTC): those in use between UTC-12 and

@@ -119,6 +119,37 @@ describe('registering a device', () => {
     expect(rows).toEqual([]);
   });
 
+  it('gives a device that names its timezone but not its offset the offset of that zone, and keeps an offset sent', async () => {
+    const register = async (fields: Record<string, unknown>) => {
+      const answer = await call('POST', '/api/v1/devices', { device_id: 'zone-named-0001', platform: 'android', ...fields });
+      expect(answer.status).toBe(200);
+      const row = await player('zone-named-0001');
+      return { timezone: row.timezone, timezone_offset: row.timezone_offset === null ? null : Number(row.timezone_offset) };
+    };
+    // Zones without summer time, so the offset is the same whenever the test runs (summer time: shared/format's tests).
+    expect(await register({ timezone: 'Asia/Kathmandu' })).toEqual({ timezone: 'Asia/Kathmandu', timezone_offset: 345 });
+    expect(await register({ timezone: 'America/Sao_Paulo' })).toEqual({ timezone: 'America/Sao_Paulo', timezone_offset: -180 });
+    // Kiribati's UTC+14:00: past the application's choices (UTC+13:00), still a device's clock.
+    expect(await register({ timezone: 'Pacific/Kiritimati' })).toEqual({ timezone: 'Pacific/Kiritimati', timezone_offset: 840 });
+    // The offset the device sends wins; a zone this server does not know leaves the offset as it was.
+    expect(await register({ timezone: 'Asia/Kathmandu', timezone_offset: 420 })).toEqual({ timezone: 'Asia/Kathmandu', timezone_offset: 420 });
+    expect(await register({ timezone: 'Mars/Olympus_Mons' })).toEqual({ timezone: 'Mars/Olympus_Mons', timezone_offset: 420 });
+  });
+
+  it("takes a browser's offset as far east as UTC+14:00 in the storefront SDK's batch, and refuses one past it", async () => {
+    const track = (offset: number, visitor: string) =>
+      server.call('POST', '/api/sdk/track', {
+        body: { key, visitor_id: visitor, device: { platform: 'web', timezone: 'Pacific/Kiritimati', timezone_offset: offset }, items: [{ type: 'event', id: `${visitor}-e1`, at: server.clock.now().getTime(), name: 'view_product' }] },
+        lang: 'en',
+      });
+    expect((await track(840, 'kiribati-visitor-01')).status).toBe(200);
+    expect(Number((await player('kiribati-visitor-01')).timezone_offset)).toBe(840);
+    const refused = await track(841, 'kiribati-visitor-02');
+    expect(refused.status).toBe(400);
+    expect(refused.body.fields[0].path).toBe('device.timezone_offset');
+    expect(await db(server).selectFrom('players').select('id').where('device_id', '=', 'kiribati-visitor-02').execute()).toEqual([]);
+  });
+
   it('refuses an unknown platform with INVALID_PARAM', async () => {
     const answer = await call('POST', '/api/v1/devices', { platform: 'symbian' });
     expect(answer.status).toBe(400);
