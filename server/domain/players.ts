@@ -137,7 +137,7 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
 export function playerListSelection(query: PlayerListQuery, now: Date): PlayerListSelection {
   return {
     // An empty filter (`?os=`) filters nothing, as in SQL.
-    equals: { country: query.country?.toUpperCase() || undefined, device_type: query.device_type, os: query.os || undefined, platform: query.platform },
+    equals: { country: query.country, device_type: query.device_type, os: query.os || undefined, platform: query.platform },
     subscribed: query.subscribed === undefined ? undefined : query.subscribed === 'true',
     seenSince: query.seen_within_days ? now.getTime() - query.seen_within_days * DAY_MS : undefined,
     tag: query.tag || undefined,

@@ -117,10 +117,13 @@ export type Player = z.infer<typeof Player>;
 export const PLAYER_SORTS = ['last_seen_at', 'created_at', 'session_count', 'page_views'] as const;
 
 /** GET /application/{id}/player: filters of the player list. */
+/** A country as players keep it: its ISO 3166 alpha-2 code, in capitals whatever case it comes in ("vn" → "VN"). */
+const CountryCode = z.string().trim().transform(PLAYER_CODE_FIELDS.country.normalise).refine(PLAYER_CODE_FIELDS.country.valid, { message: PLAYER_CODE_FIELDS.country.message });
+
 export const PlayerListQuery = PageQuery.extend({
   sort: z.enum(PLAYER_SORTS).default('last_seen_at'),
   order: z.enum(['asc', 'desc']).default('desc'),
-  country: z.string().trim().max(2).optional(),
+  country: z.preprocess((value) => (value === '' ? undefined : value), CountryCode.optional()),
   device_type: DeviceType.optional(),
   os: z.string().trim().max(64).optional(),
   platform: PlayerPlatform.optional(),
@@ -184,7 +187,7 @@ export const DeviceInfo = z.object({
     .optional()
     .describe('A language tag as the device reports it ("vi", "vi-VN", "en_US"); kept as the language alone ("vi").'),
   /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
-  country: z.string().trim().transform(PLAYER_CODE_FIELDS.country.normalise).refine(PLAYER_CODE_FIELDS.country.valid, { message: PLAYER_CODE_FIELDS.country.message }).optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
+  country: CountryCode.optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
   city: z.string().max(128).optional(),
   timezone: z
     .string()

@@ -113,6 +113,21 @@ describe('the player list', () => {
     expect(both.total).toBe(1);
   });
 
+  it('refuses a country filter that is not a country code with the rule players are kept by, in the caller’s language', async () => {
+    for (const [lang, message] of [
+      ['en', 'A country is its 2-letter code, e.g. VN'],
+      ['vi', 'Quốc gia là mã 2 chữ cái, vd. VN'],
+    ]) {
+      for (const country of ['Vietnam', 'V1']) {
+        const answer = await server.call('GET', `${base}?country=${country}`, { token: owner.token, lang });
+        expect(answer.status).toBe(400);
+        expect(answer.body.fields).toEqual([{ path: 'country', message }]);
+      }
+    }
+    // Left empty, it filters nothing.
+    expect((await list('?country=')).total).toBe(4);
+  });
+
   it('finds a player by exact device id, user id, email or mobile number', async () => {
     expect(order(await list('?q=ios-install-0002'))).toEqual(['ios']);
     expect(order(await list('?q=customer-42'))).toEqual(['ios']);
