@@ -14,7 +14,7 @@ import {
   type Utm,
 } from '../../shared/contract/audience';
 import { isEmail, isMobileNumber, V } from '../../shared/validation';
-import { dayAtOffset, zoneOffsetAt } from '../../shared/format';
+import { dayAtOffset, epochMs, zoneOffsetAt } from '../../shared/format';
 import type { Services } from '../context';
 import type { DatabaseConfig } from '../config';
 import type { Dialect } from '../db';
@@ -88,11 +88,15 @@ export interface IngestResult {
   stored: number;
 }
 
-/** The item's time: the client's epoch ms clamped to [now - 7 days, now + 5 minutes]; nonsense is now. */
+/**
+ * The item's time: the client's epoch time clamped to [now - 7 days, now + 5 minutes]; nonsense is now. Milliseconds,
+ * or seconds when 10 digits or fewer (shared/format's epochMs): an app sending seconds would otherwise have every
+ * event taken as 1970 and stored a week old.
+ */
 export function clampAt(at: number | undefined, now: Date): string {
   const nowMs = now.getTime();
   if (typeof at !== 'number' || !Number.isFinite(at)) return now.toISOString();
-  return new Date(Math.min(nowMs + MAX_FUTURE_MS, Math.max(nowMs - MAX_PAST_MS, Math.round(at)))).toISOString();
+  return new Date(Math.min(nowMs + MAX_FUTURE_MS, Math.max(nowMs - MAX_PAST_MS, Math.round(epochMs(at))))).toISOString();
 }
 
 const compact = <T extends Record<string, unknown>>(value: T): Record<string, ScalarValue> => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { inferValueType, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
+import { epochMs } from '../../shared/format';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
 import { columnList, earlier, insertRows, insertStatements, keyInParameter, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
@@ -320,11 +321,6 @@ export interface AttributeWrite {
   name: string;
   value: ScalarValue;
   at: string;
-}
-
-/** Numbers of 10 digits or fewer are seconds (spec §9's date helper), longer ones milliseconds. */
-function epochMs(value: number): number {
-  return Math.abs(value) < 1e10 ? value * 1000 : value;
 }
 
 /**

@@ -198,7 +198,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...routeOptions,
       schema: {
-        description: `Records that a session started on the device (\`at\` in epoch ms, now when absent; the landing UTM and referrer when known): the session count, first and last session and the day's activity move. Give \`id\` to make retries safe. An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Records that a session started on the device (\`at\` in epoch milliseconds, or seconds when 10 digits or fewer; now when absent; the landing UTM and referrer when known): the session count, first and last session and the day's activity move. Give \`id\` to make retries safe. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
         security,
         params: DeviceParams,
@@ -224,7 +224,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...routeOptions,
       schema: {
-        description: `Records up to 50 events of the device, each with the client's own \`id\` (a retry with the same ids stores nothing twice), a name, \`at\` (epoch ms, now when absent) and scalar properties (\`.date\` names are dates). An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Records up to 50 events of the device, each with the client's own \`id\` (a retry with the same ids stores nothing twice), a name, \`at\` (epoch milliseconds, or seconds when 10 digits or fewer; now when absent) and scalar properties (\`.date\` names are dates). An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
         security,
         params: DeviceParams,
@@ -251,7 +251,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...routeOptions,
       schema: {
-        description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take ISO dates or epoch ms); null removes one. A name seen for the first time is defined with the type of its value. An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take ISO dates or epoch milliseconds, or seconds when 10 digits or fewer); null removes one. A name seen for the first time is defined with the type of its value. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
         security,
         params: DeviceParams,

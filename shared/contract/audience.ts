@@ -227,7 +227,7 @@ export type Identity = z.infer<typeof Identity>;
 export const ClientId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/);
 
 /**
- * One item of a batch. `at` is the client's epoch ms (clamped by the server to a sane window).
+ * One item of a batch. `at` is the client's epoch time in ms (seconds when 10 digits or fewer), clamped by the server to a sane window.
  * - session: a new session started (30 min idle rule applied by the client); carries the landing UTM.
  * - page: a page view (url, title); `scroll` items report the deepest quarter reached (25, 50, 75, 100).
  * - event: a custom event with properties.
@@ -273,7 +273,7 @@ export type DeviceRegister = z.infer<typeof DeviceRegister>;
 export const DeviceRegistered = z.object({ player_id: z.number().int(), device_id: z.string(), created: z.boolean() });
 export type DeviceRegistered = z.infer<typeof DeviceRegistered>;
 
-/** POST /api/v1/devices/{device_id}/sessions: a session started (`at` epoch ms, now when absent). */
+/** POST /api/v1/devices/{device_id}/sessions: a session started (`at` epoch ms, or seconds when 10 digits or fewer; now when absent). */
 export const DeviceSessionBody = z.object({
   /** The client's id for the session start; a retry with the same id counts once. Made by the server when absent. */
   id: ClientId.optional(),

@@ -39,10 +39,16 @@ export function toDate(value: DateInput | null | undefined): Date | null {
 }
 
 function fromEpoch(n: number): Date {
-  if (!Number.isFinite(n)) return new Date(Number.NaN);
+  return new Date(Number.isFinite(n) ? epochMs(n) : Number.NaN);
+}
+
+/**
+ * An epoch number in milliseconds: 10 integer digits or fewer are seconds (1732790000 → 1732790000000), more are
+ * milliseconds already. The one reading of epoch numbers, for dates shown and for the times devices report.
+ */
+export function epochMs(n: number): number {
   // Fewer than 11 integer digits, without going through text (which turns 1e21 into '1e+21').
-  const isSeconds = Math.abs(n) < 10 ** SECONDS_MAX_DIGITS;
-  return new Date(isSeconds ? n * 1000 : n);
+  return Math.abs(n) < 10 ** SECONDS_MAX_DIGITS ? n * 1000 : n;
 }
 
 /** Options of formatDate. A plain string is read as `timeZone`. */

@@ -197,6 +197,22 @@ describe('a registered device', () => {
     expect(await player(device)).toMatchObject({ session_count: 1, first_session_at: new Date(at).toISOString(), utm_source: 'push' });
   });
 
+  it('reads an event time of 10 digits or fewer as seconds, as apps often send it, and a longer one as milliseconds', async () => {
+    const clockwork = 'android-install-78';
+    await call('POST', '/api/v1/devices', { device_id: clockwork, platform: 'android' });
+    const ms = Math.floor(server.clock.now().getTime() / 1000) * 1000 - 3_600_000;
+    const events = [
+      { id: 'evt-seconds-0001', name: 'opened_app', at: ms / 1000 },
+      { id: 'evt-millis-00001', name: 'opened_app', at: ms + 1000 },
+    ];
+    expect((await call('POST', `/api/v1/devices/${clockwork}/events`, { events })).status).toBe(200);
+    const rows = await db(server).selectFrom('events').select(['client_event_id', 'occurred_at']).where('name', '=', 'opened_app').orderBy('client_event_id').execute();
+    expect(rows.map((row) => [row.client_event_id, new Date(row.occurred_at).toISOString()])).toEqual([
+      ['evt-millis-00001', new Date(ms + 1000).toISOString()],
+      ['evt-seconds-0001', new Date(ms).toISOString()],
+    ]);
+  });
+
   it('records events with their client ids, storing a retry once', async () => {
     const events = [
       { id: 'evt-000000001', name: 'purchase', properties: { total: 450000, 'paid.date': '2025-03-01T10:00:00Z' } },
