@@ -56,7 +56,13 @@ export const AttributeName = z.string().trim().min(1, { message: V.required }).m
 export const Tag = z.string().trim().min(1, { message: V.required }).max(TAG_MAX_LENGTH, { message: V.tooLong }).regex(/^[\p{L}\p{N}_.:-]+$/u, { message: 'validation.tag' });
 
 /** Property and attribute values: scalars only; dates travel as ISO strings under a `.date` name. */
-export const ScalarValue = z.union([z.string().max(1000, { message: V.tooLong }), z.number().finite(), z.boolean(), z.null()]);
+export const ScalarValue = z.union([
+  // Each alternative says it, since a refusal names the alternative the value came closest to (server/plugins/errors.ts).
+  z.string({ error: V.scalarValue }).max(1000, { message: V.scalarValue }),
+  z.number({ error: V.scalarValue }).finite({ message: V.scalarValue }),
+  z.boolean({ error: V.scalarValue }),
+  z.null({ error: V.scalarValue }),
+]);
 export type ScalarValue = z.infer<typeof ScalarValue>;
 export const Properties = z.record(z.string().max(NAME_MAX_LENGTH), ScalarValue).refine((value) => Object.keys(value).length <= 50, { message: 'validation.outOfRange' });
 
@@ -243,6 +249,7 @@ export const TrackItem = z.discriminatedUnion('type', [
 ]);
 export type TrackItem = z.infer<typeof TrackItem>;
 
+/** Items of an SDK batch, and events of a device API call, at most (validation.batchItems and batchEvents say 50). */
 export const TRACK_BATCH_MAX = 50;
 
 /** POST /api/sdk/track: a batch from one browser (sent as text/plain JSON or a beacon). */
@@ -250,7 +257,7 @@ export const TrackBatch = z.object({
   key: z.string().min(1).max(64),
   visitor_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
   device: DeviceInfo.optional(),
-  items: z.array(TrackItem).min(1).max(TRACK_BATCH_MAX),
+  items: z.array(TrackItem).min(1, { message: V.batchItems }).max(TRACK_BATCH_MAX, { message: V.batchItems }),
 });
 export type TrackBatch = z.infer<typeof TrackBatch>;
 
@@ -286,7 +293,7 @@ export type DeviceSessionBody = z.infer<typeof DeviceSessionBody>;
 
 export const DeviceEvent = z.object({ id: ClientId, name: EventName, at: z.number().optional(), session_id: z.string().max(64).optional(), properties: Properties.optional() });
 /** POST /api/v1/devices/{device_id}/events: events with the client's ids (retries store nothing twice). */
-export const DeviceEventsBody = z.object({ events: z.array(DeviceEvent).min(1, { message: V.required }).max(TRACK_BATCH_MAX) });
+export const DeviceEventsBody = z.object({ events: z.array(DeviceEvent).min(1, { message: V.batchEvents }).max(TRACK_BATCH_MAX, { message: V.batchEvents }) });
 export type DeviceEventsBody = z.infer<typeof DeviceEventsBody>;
 
 /** PUT /api/v1/devices/{device_id}/attributes: values to set; null removes one. */

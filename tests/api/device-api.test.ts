@@ -213,6 +213,26 @@ describe('a registered device', () => {
     ]);
   });
 
+  it('says what a call takes when it sends no events, too many, or a value that is not one, in the caller’s language, and stores nothing', async () => {
+    const refused = async (method: string, path: string, body: unknown, lang: string) => {
+      const answer = await server.call(method, `/api/v1/devices/${device}${path}`, { body, headers: { authorization: `Key ${key}` }, lang });
+      expect(answer.status).toBe(400);
+      return answer.body.fields;
+    };
+    const many = Array.from({ length: 51 }, (_, index) => ({ id: `evt-many-${String(index).padStart(4, '0')}`, name: 'too_many' }));
+    expect(await refused('POST', '/events', { events: [] }, 'en')).toEqual([{ path: 'events', message: 'Send 1 to 50 events in a call' }]);
+    expect(await refused('POST', '/events', { events: many }, 'vi')).toEqual([{ path: 'events', message: 'Mỗi lần gửi từ 1 đến 50 sự kiện' }]);
+    const scalar = 'A value is text (up to 1,000 characters), a number, true, false or null';
+    expect(await refused('PUT', '/attributes', { attributes: { profile: { age: 3 } } }, 'en')).toEqual([{ path: 'attributes.profile', message: scalar }]);
+    expect(await refused('PUT', '/attributes', { attributes: { bio: 'x'.repeat(1001) } }, 'en')).toEqual([{ path: 'attributes.bio', message: scalar }]);
+    expect(await refused('POST', '/events', { events: [{ id: 'evt-nested-0001', name: 'nested', properties: { cart: [1, 2] } }] }, 'vi')).toEqual([
+      { path: 'events.0.properties.cart', message: 'Giá trị là chữ (tối đa 1.000 ký tự), số, true, false hoặc null' },
+    ]);
+    const { id } = await player(device);
+    expect(await db(server).selectFrom('events').select('id').where('player_id', '=', id).where('name', 'in', ['too_many', 'nested']).execute()).toEqual([]);
+    expect(await db(server).selectFrom('player_attributes').select('name').where('player_id', '=', id).where('name', 'in', ['profile', 'bio']).execute()).toEqual([]);
+  });
+
   it('records events with their client ids, storing a retry once', async () => {
     const events = [
       { id: 'evt-000000001', name: 'purchase', properties: { total: 450000, 'paid.date': '2025-03-01T10:00:00Z' } },

@@ -648,6 +648,18 @@ describe('refusals', () => {
     expect(await playerOf(visitor)).toBeUndefined();
   });
 
+  it('refuses an empty batch and one of more than 50 items, saying how many a batch takes, and stores nothing', async () => {
+    const visitor = id('visitor');
+    const many = Array.from({ length: 51 }, () => ({ type: 'event', id: id('e'), at: now(), name: 'x' }));
+    for (const items of [[], many]) {
+      const answer = await track({ key, visitor_id: visitor, items });
+      expect(answer.status).toBe(400);
+      // The server speaks Vietnamese to a caller that names no language.
+      expect(answer.body.fields).toEqual([{ path: 'items', message: 'Mỗi lô gửi từ 1 đến 50 mục' }]);
+    }
+    expect(await playerOf(visitor)).toBeUndefined();
+  });
+
   it('refuses a bad email in an identify item and stores nothing', async () => {
     const visitor = id('visitor');
     const answer = await track({
