@@ -542,7 +542,9 @@ function writeOnEventLoop(s: Services): (batches: IngestBatch[]) => Promise<Inge
 
 /** Hands a batch to the queue; resolves once it is stored. QueueFullError when the queue is full. */
 export function ingest(s: Services, batch: IngestBatch): Promise<IngestResult> {
-  return ingestQueue(s).submit(batch.device ? { ...batch, device: withZoneOffset(batch.device, s.clock()) } : batch);
+  const device = batch.device && withZoneOffset(batch.device, s.clock);
+  // A batch is copied only when its device was given an offset (never the storefront SDK's: it sends one).
+  return ingestQueue(s).submit(device === batch.device ? batch : { ...batch, device });
 }
 
 /**
@@ -551,9 +553,9 @@ export function ingest(s: Services, batch: IngestBatch): Promise<IngestResult> {
  * the application's hour. An offset the device sends is kept as sent; a name this server does not know gives none
  * (the name is still kept). The storefront SDK sends both, so its batches skip this.
  */
-export function withZoneOffset(device: DeviceInfo, now: Date): DeviceInfo {
+function withZoneOffset(device: DeviceInfo, clock: () => Date): DeviceInfo {
   if (!device.timezone || device.timezone_offset !== undefined) return device;
-  const offset = zoneOffsetAt(device.timezone, now.getTime());
+  const offset = zoneOffsetAt(device.timezone, clock().getTime());
   return offset === null ? device : { ...device, timezone_offset: offset };
 }
 

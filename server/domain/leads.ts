@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ButtonClicks, ClicksQuery, ContactButtonType, Lead, LeadListQuery } from '../../shared/contract';
-import { dayAtOffset, dayStartAtOffset } from '../../shared/format';
+import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 import type { ApplicationContext, Ctx } from '../context';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
@@ -115,9 +115,8 @@ export async function recordLead(
  */
 export function boundOf(value: string, side: 'from' | 'to', utcOffset: number): { at: string; inclusive: boolean } {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const start = dayStartAtOffset(value, utcOffset);
-    if (side === 'from') return { at: new Date(start).toISOString(), inclusive: true };
-    return { at: new Date(start + 24 * 3600_000).toISOString(), inclusive: false };
+    if (side === 'from') return { at: new Date(dayStartAtOffset(value, utcOffset)).toISOString(), inclusive: true };
+    return { at: new Date(dayStartAtOffset(addDays(value, 1), utcOffset)).toISOString(), inclusive: false };
   }
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) {
