@@ -205,10 +205,15 @@ describe('when someone signs in', () => {
   });
 
   it('takes about as long for an unknown email as for a wrong password', async () => {
+    // The fastest of three tries each: a pause of the machine only ever lengthens one.
     const time = async (username: string) => {
-      const start = performance.now();
-      await server.call('POST', '/api/user/login', { body: { username, password: 'wrong password' }, ip: '10.8.0.1' });
-      return performance.now() - start;
+      let fastest = Infinity;
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const start = performance.now();
+        await server.call('POST', '/api/user/login', { body: { username, password: 'wrong password' }, ip: '10.8.0.1' });
+        fastest = Math.min(fastest, performance.now() - start);
+      }
+      return fastest;
     };
     const unknown = await time(newEmail('timing'));
     const known = await time(ann.email);
