@@ -122,10 +122,10 @@ export type Player = z.infer<typeof Player>;
 
 export const PLAYER_SORTS = ['last_seen_at', 'created_at', 'session_count', 'page_views'] as const;
 
-/** GET /application/{id}/player: filters of the player list. */
 /** A country as players keep it: its ISO 3166 alpha-2 code, in capitals whatever case it comes in ("vn" → "VN"). */
 const CountryCode = z.string().trim().transform(PLAYER_CODE_FIELDS.country.normalise).refine(PLAYER_CODE_FIELDS.country.valid, { message: PLAYER_CODE_FIELDS.country.message });
 
+/** GET /application/{id}/player: filters of the player list. */
 export const PlayerListQuery = PageQuery.extend({
   sort: z.enum(PLAYER_SORTS).default('last_seen_at'),
   order: z.enum(['asc', 'desc']).default('desc'),

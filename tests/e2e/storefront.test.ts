@@ -146,13 +146,13 @@ async function visit(browser: Browser, path: string, viewport = DESKTOP): Promis
   // Layout shifts the page suffers, as Chrome scores them (CLS), with what moved; widgets must add none.
   await opened.page.addInitScript(() => {
     type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
-    const page = window as unknown as { __shifts: string[] };
-    page.__shifts = [];
+    const shop = window as unknown as { __shifts: string[] };
+    shop.__shifts = [];
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as Shift[]) {
         if (entry.hadRecentInput) continue;
         const moved = (entry.sources ?? []).map(({ node, previousRect: a, currentRect: b }) => `${node?.nodeName ?? '?'} ${a.x},${a.y} ${a.width}x${a.height} → ${b.x},${b.y} ${b.width}x${b.height}`);
-        page.__shifts.push(`${entry.value} at ${Math.round(entry.startTime)} ms, viewport ${innerWidth}x${innerHeight}: ${moved.join('; ')}`);
+        shop.__shifts.push(`${entry.value} at ${Math.round(entry.startTime)} ms, viewport ${innerWidth}x${innerHeight}: ${moved.join('; ')}`);
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
