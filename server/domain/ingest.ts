@@ -550,8 +550,9 @@ export function ingest(s: Services, batch: IngestBatch): Promise<IngestResult> {
 /**
  * A device that names its timezone (IANA, as iOS and Android report it) but not its offset is given the offset
  * that zone has now: local-time messages go by the offset (spec §9), and without one the player would get them at
- * the application's hour. An offset the device sends is kept as sent; a name this server does not know gives none
- * (the name is still kept). The storefront SDK sends both, so its batches skip this.
+ * the application's hour. An offset the device sends is kept as sent. The device API refuses a name this server
+ * does not know (DeviceRegister); a storefront batch may bring one, which gives no offset (the name is kept), but
+ * the storefront SDK sends the browser's offset beside the name, so its batches skip this.
  */
 function withZoneOffset(device: DeviceInfo, clock: () => Date): DeviceInfo {
   if (!device.timezone || device.timezone_offset !== undefined) return device;

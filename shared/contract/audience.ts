@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, languageCode } from '../validation';
+import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isTimezoneName, isPlayerCodeField, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -195,11 +195,11 @@ export const DeviceInfo = z.object({
   /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
   country: CountryCode.optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
   city: z.string().max(128).optional(),
-  timezone: z
-    .string()
-    .max(64)
-    .optional()
-    .describe('IANA timezone ("Asia/Ho_Chi_Minh"). Sent without `timezone_offset`, it gives the player that zone\'s offset at the time of the call.'),
+  /**
+   * As the browser names it, unchecked: the storefront SDK sends its offset beside it, and a batch of events is not
+   * refused over a name this server's zone database may not have. The device API checks it (DeviceRegister).
+   */
+  timezone: z.string().max(64).optional().describe('IANA timezone ("Asia/Ho_Chi_Minh"), as the browser names it.'),
   timezone_offset: z
     .number()
     .int()
@@ -274,6 +274,14 @@ export const DeviceRegister = DeviceInfo.extend({
   /** The app's own id for the install; the server makes one when absent and returns it. */
   device_id: DeviceId.optional(),
   platform: PlayerPlatform,
+  /** A zone the server knows: without `timezone_offset` it gives the player its offset, so a misspelt one is refused, not kept. */
+  timezone: z
+    .string()
+    .trim()
+    .max(64)
+    .refine(isTimezoneName, { message: V.timezone })
+    .optional()
+    .describe('IANA timezone ("Asia/Ho_Chi_Minh"); a name the server\'s zone database does not have is refused. Sent without `timezone_offset`, it gives the player that zone\'s offset at the time of the call.'),
 });
 export type DeviceRegister = z.infer<typeof DeviceRegister>;
 

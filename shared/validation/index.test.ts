@@ -20,6 +20,7 @@ import {
   isOtp,
   isPayloadUrl,
   isPasswordLongEnough,
+  isTimezoneName,
   isUrl,
   isUsername,
   languageCode,
@@ -364,6 +365,27 @@ describe('language of a device', () => {
 
   it('keeps the language alone, in small letters', () => {
     expect(['vi', 'vi-VN', 'VI_vn', 'zh-Hant-TW', 'EN'].map(languageCode)).toEqual(['vi', 'vi', 'vi', 'zh', 'en']);
+  });
+});
+
+describe('timezone of a device', () => {
+  it('takes the zone names of the time zone database in any case, and refuses offsets, countries and made-up zones', () => {
+    expect(
+      misjudged(isTimezoneName, {
+        'Asia/Ho_Chi_Minh': true,
+        'asia/ho_chi_minh': true,
+        'America/Argentina/Buenos_Aires': true,
+        'America/Port-au-Prince': true,
+        UTC: true,
+        'Etc/GMT-7': true,
+        '': false,
+        '+07:00': false,
+        'UTC+7': false,
+        Vietnam: false,
+        'Mars/Olympus_Mons': false,
+        'Asia/Ho Chi Minh': false,
+      }),
+    ).toEqual([]);
   });
 });
 

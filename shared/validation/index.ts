@@ -112,6 +112,21 @@ export function isLanguageTag(value: string): boolean {
 }
 
 /**
+ * An IANA timezone name this runtime's time zone database knows ("Asia/Ho_Chi_Minh", "UTC", "Etc/GMT-7"), in any
+ * case, as Intl takes it. A name only: an offset ("+07:00", which newer runtimes take as a zone) is a device's
+ * `timezone_offset`.
+ */
+export function isTimezoneName(value: string): boolean {
+  if (!/^[A-Za-z][\w+\-/]*$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The language a player is kept under: the tag's language alone, in small letters ("vi-VN", "VI_vn" → "vi").
  * Browsers report "vi-VN", apps "vi" or "vi_VN"; a segment on language "vi" must find them all, and the region
  * is the player's country, kept apart.
@@ -202,6 +217,7 @@ export const V = {
   name: 'validation.name',
   mobileNumber: 'validation.mobileNumber',
   language: 'validation.language',
+  timezone: 'validation.timezone',
   countryCode: PLAYER_CODE_FIELDS.country.message,
   languageCode: PLAYER_CODE_FIELDS.language.message,
   otp: 'validation.otp',

@@ -131,9 +131,35 @@ describe('registering a device', () => {
     expect(await register({ timezone: 'America/Sao_Paulo' })).toEqual({ timezone: 'America/Sao_Paulo', timezone_offset: -180 });
     // Kiribati's UTC+14:00: past the application's choices (UTC+13:00), still a device's clock.
     expect(await register({ timezone: 'Pacific/Kiritimati' })).toEqual({ timezone: 'Pacific/Kiritimati', timezone_offset: 840 });
-    // The offset the device sends wins; a zone this server does not know leaves the offset as it was.
+    // The offset the device sends wins; a name is taken in any case, as sent.
     expect(await register({ timezone: 'Asia/Kathmandu', timezone_offset: 420 })).toEqual({ timezone: 'Asia/Kathmandu', timezone_offset: 420 });
-    expect(await register({ timezone: 'Mars/Olympus_Mons' })).toEqual({ timezone: 'Mars/Olympus_Mons', timezone_offset: 420 });
+    expect(await register({ timezone: ' asia/kathmandu ' })).toEqual({ timezone: 'asia/kathmandu', timezone_offset: 345 });
+  });
+
+  it('refuses a timezone that is not a zone this server knows, saying so in the language asked for, and changes nothing', async () => {
+    expect((await call('POST', '/api/v1/devices', { device_id: 'zone-refused-01', platform: 'ios', timezone: 'Asia/Ho_Chi_Minh' })).status).toBe(200);
+    for (const [timezone, lang, message] of [
+      ['Mars/Olympus_Mons', 'en', 'A timezone is an IANA name such as Asia/Ho_Chi_Minh'],
+      ['+07:00', 'vi', 'Múi giờ là một tên IANA, vd. Asia/Ho_Chi_Minh'],
+      ['Vietnam', 'en', 'A timezone is an IANA name such as Asia/Ho_Chi_Minh'],
+    ]) {
+      const answer = await server.call('POST', '/api/v1/devices', { headers: { authorization: `Key ${key}` }, body: { device_id: 'zone-refused-01', platform: 'ios', timezone, app_version: '9.9.9' }, lang });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ error: 'INVALID_PARAM', fields: [{ path: 'timezone', message }] });
+    }
+    // Neither the zone nor the rest of a refused registration was stored.
+    const row = await player('zone-refused-01');
+    expect({ timezone: row.timezone, timezone_offset: Number(row.timezone_offset), app_version: row.app_version }).toEqual({ timezone: 'Asia/Ho_Chi_Minh', timezone_offset: 420, app_version: null });
+  });
+
+  it("keeps a storefront browser's zone name this server does not know, with the offset the browser sent, and stores its events", async () => {
+    const answer = await server.call('POST', '/api/sdk/track', {
+      body: { key, visitor_id: 'unknown-zone-visitor-1', device: { platform: 'web', timezone: 'Etc/Unknown', timezone_offset: 60 }, items: [{ type: 'event', id: 'unknown-zone-e1', at: server.clock.now().getTime(), name: 'view_product' }] },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.accepted).toBe(1);
+    const row = await player('unknown-zone-visitor-1');
+    expect({ timezone: row.timezone, timezone_offset: Number(row.timezone_offset) }).toEqual({ timezone: 'Etc/Unknown', timezone_offset: 60 });
   });
 
   it("takes a browser's offset as far east as UTC+14:00 in the storefront SDK's batch, and refuses one past it", async () => {
