@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isTimezoneName, isPlayerCodeField, languageCode } from '../validation';
+import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
