@@ -8,6 +8,7 @@ import { holdersBySql } from '../../server/domain/attributes';
 import { countMatching } from '../../server/domain/segments';
 import { seedAudience } from '../../scripts/seed-lib';
 import { SESSION_IDLE_MINUTES } from '../../shared/contract/audience';
+import { addDays, dayAtOffset } from '../../shared/format';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /**
@@ -215,10 +216,12 @@ describe('the in-memory audience copy', () => {
     const index = new AudienceIndex(db(server), server.dialect, APP);
     await index.build();
     const now = new Date();
-    const yearAgo = new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10);
+    // The longest period asked for: a year before today in that timezone (today there is a day ahead of UTC's
+    // from 17:00 UTC at UTC+07:00, a day behind until 09:30 at UTC-09:30).
+    const yearAgo = (offset: number) => addDays(dayAtOffset(now.getTime(), offset), -365);
     // In UTC and in timezones east and west of it (half an hour off the hour too): each day's new players.
     for (const offset of [0, 420, -570]) {
-      for (const period of [dashboardPeriod(now, offset), dashboardPeriod(now, offset, yearAgo)]) {
+      for (const period of [dashboardPeriod(now, offset), dashboardPeriod(now, offset, yearAgo(offset))]) {
         const bySql = await audienceBySql(server.app.services, APP, period);
         const fromMemory = index.summary(Date.parse(period.start), period.days.length);
         expect(fromMemory).toEqual(bySql);
@@ -226,7 +229,7 @@ describe('the in-memory audience copy', () => {
         expect(bySql.created.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
       }
     }
-    const year = await audienceBySql(server.app.services, APP, dashboardPeriod(now, 0, yearAgo));
+    const year = await audienceBySql(server.app.services, APP, dashboardPeriod(now, 0, yearAgo(0)));
     expect(year.byPlatform.size).toBeGreaterThanOrEqual(3);
     // (The seed has no Facebook contacts.)
     expect([year.channels.web_push, year.channels.mobile_push, year.channels.sms].every((players) => players > 0)).toBe(true);
