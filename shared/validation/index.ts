@@ -114,7 +114,8 @@ export function isLanguageTag(value: string): boolean {
 /**
  * An IANA timezone name this runtime's time zone database knows ("Asia/Ho_Chi_Minh", "UTC", "Etc/GMT-7"), in any
  * case, as Intl takes it. A name only: an offset ("+07:00", which newer runtimes take as a zone) is a device's
- * `timezone_offset`.
+ * `timezone_offset`. Not through shared/format's zoneOffsetAt and its kept formatters: the storefront widgets
+ * import this module, and shared/format brings the console's messages (i18n JSON) into their bundles.
  */
 export function isTimezoneName(value: string): boolean {
   if (!/^[A-Za-z][\w+\-/]*$/.test(value)) return false;
