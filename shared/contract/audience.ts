@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
+import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -248,9 +248,6 @@ export const TrackItem = z.discriminatedUnion('type', [
   z.object({ type: z.literal('identify'), id: ClientId, at: z.number(), identity: Identity }),
 ]);
 export type TrackItem = z.infer<typeof TrackItem>;
-
-/** Items of an SDK batch, and events of a device API call, at most (validation.batchItems and batchEvents say 50). */
-export const TRACK_BATCH_MAX = 50;
 
 /** POST /api/sdk/track: a batch from one browser (sent as text/plain JSON or a beacon). */
 export const TrackBatch = z.object({

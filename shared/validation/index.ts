@@ -187,6 +187,13 @@ export const TIMEZONE_OFFSET_MIN = -12 * 60;
 export const TIMEZONE_OFFSET_MAX = 14 * 60;
 
 /**
+ * Items of a storefront SDK batch, and events of a device API call, at most: the schemas refuse more
+ * (shared/contract/audience.ts) and the SDK sends no more in one request (storefront-widgets/sdk/outbox.ts). The
+ * messages V.batchItems and V.batchEvents spell the number out in both languages (shared/contract/audience.test.ts).
+ */
+export const TRACK_BATCH_MAX = 50;
+
+/**
  * The UTC offsets an application's timezone may be (minutes east of UTC): those in use between UTC-12 and
  * UTC+13 (spec §9), whole and half hours and the three quarter-hour ones (Nepal's +05:45, Eucla's +08:45,
  * Chatham's +12:45), west to east.

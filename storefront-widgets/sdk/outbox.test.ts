@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TrackItem } from '../../shared/contract/audience';
-import { BATCH_BYTES, BATCH_MAX, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, RETRY_MAX_MS, WAIT_KEY, createOutbox, type SendResult } from './outbox';
+import { TRACK_BATCH_MAX } from '../../shared/validation';
+import { BATCH_BYTES, FLUSH_DELAY_MS, OUTBOX_KEY, OUTBOX_MAX, RETRY_MAX_MS, WAIT_KEY, createOutbox, type SendResult } from './outbox';
 import type { KeyValueStore } from './storage';
 
 /** Storage shared by "pages" of the same browser. */
@@ -148,7 +149,7 @@ describe('the outbox', () => {
     expect(outbox.waiting()).toEqual([]);
   });
 
-  it(`sends at most ${BATCH_MAX} items a request, and everything in beacons when the page goes`, async () => {
+  it(`sends at most ${TRACK_BATCH_MAX} items a request, and everything in beacons when the page goes`, async () => {
     const store = memoryStore();
     createOutbox({ store, send: async () => 'retry', setTimer: () => undefined });
     store.setItem(OUTBOX_KEY, JSON.stringify(Array.from({ length: 120 }, (_, i) => event(i + 1))));

@@ -1,4 +1,5 @@
 import type { TrackItem } from '../../shared/contract/audience';
+import { TRACK_BATCH_MAX } from '../../shared/validation';
 import type { KeyValueStore } from './storage';
 
 /**
@@ -18,11 +19,10 @@ export const FLUSH_ITEMS = 10;
 export const FLUSH_DELAY_MS = 2000;
 /** At most this many items are kept; beyond it the oldest go (a browser offline for days). */
 export const OUTBOX_MAX = 200;
-/** Items per request (the server's TRACK_BATCH_MAX)… */
-export const BATCH_MAX = 50;
 /**
- * …and at most this many bytes of them (JSON, UTF-8): the server takes a body of up to 64 KB (server/routes/track.ts,
- * tests/api/track.test.ts), and the key, the visitor id and the device facts around the items fit in the 4 KB left.
+ * Items per request: at most the server's TRACK_BATCH_MAX (shared/validation), and at most this many bytes of them
+ * (JSON, UTF-8): the server takes a body of up to 64 KB (server/routes/track.ts, tests/api/track.test.ts), and the
+ * key, the visitor id and the device facts around the items fit in the 4 KB left.
  * Fifty page views of long URLs (filter pages, ad click ids) pass 64 KB, and a body the server refuses is dropped.
  */
 export const BATCH_BYTES = 60 * 1024;
@@ -67,12 +67,12 @@ const encoder = new TextEncoder();
 /** Bytes of text in UTF-8, as it goes on the wire (a Vietnamese letter is 2 or 3 of them). */
 export const byteLength = (text: string): number => encoder.encode(text).length;
 
-/** The first items that go in one request: at most BATCH_MAX and BATCH_BYTES, and always one (too large alone, it is refused and dropped). */
+/** The first items that go in one request: at most TRACK_BATCH_MAX and BATCH_BYTES, and always one (too large alone, it is refused and dropped). */
 export function nextBatch(items: TrackItem[]): TrackItem[] {
   // The brackets of the array, then each item and its comma.
   let bytes = 2;
   let count = 0;
-  while (count < items.length && count < BATCH_MAX) {
+  while (count < items.length && count < TRACK_BATCH_MAX) {
     bytes += byteLength(JSON.stringify(items[count])) + 1;
     if (count > 0 && bytes > BATCH_BYTES) break;
     count += 1;

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionDb, INGESTION_APPLICATION_NAME, openDatabase, type Database } from '../../server/db';
 import { WriterThread, writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
 import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
-import { BATCH_MAX, nextBatch } from '../../storefront-widgets/sdk/outbox';
+import { TRACK_BATCH_MAX } from '../../shared/validation';
+import { nextBatch } from '../../storefront-widgets/sdk/outbox';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /**
@@ -600,7 +601,7 @@ describe('refusals', () => {
   it("takes the largest request the SDK's outbox makes, where fifty long page views in one would be refused", async () => {
     const visitor = id('visitor');
     const session = id('s');
-    const pages = Array.from({ length: BATCH_MAX }, (_, n) => ({
+    const pages = Array.from({ length: TRACK_BATCH_MAX }, (_, n) => ({
       type: 'page' as const,
       id: id('p'),
       at: now(),
@@ -614,7 +615,7 @@ describe('refusals', () => {
     expect(whole.status).toBe(413);
 
     const batch = nextBatch(pages);
-    expect(batch.length).toBeLessThan(BATCH_MAX);
+    expect(batch.length).toBeLessThan(TRACK_BATCH_MAX);
     const answer = await track({ key, visitor_id: visitor, device, items: batch });
     expect(answer.status).toBe(200);
     expect(answer.body.data.accepted).toBe(batch.length);

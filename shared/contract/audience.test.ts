@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES, translate } from '../i18n';
+import { TRACK_BATCH_MAX, V } from '../validation';
+import { DeviceEventsBody, TrackBatch } from './audience';
+
+const event = (index: number) => ({ type: 'event' as const, id: `event-${String(index).padStart(4, '0')}`, at: 1_764_000_000_000, name: 'view_product' });
+const batch = (items: number) => ({ key: 'client-key', visitor_id: 'visitor-0001', items: Array.from({ length: items }, (_, index) => event(index)) });
+const deviceEvents = (events: number) => ({ events: Array.from({ length: events }, (_, index) => ({ id: `event-${String(index).padStart(4, '0')}`, name: 'view_product' })) });
+
+/** The messages of a refused body, "path: message key". */
+function problems(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): string[] {
+  return result.success ? [] : (result.error?.issues ?? []).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+}
+
+describe('the batch limits', () => {
+  it('take an SDK batch and a device API call of up to TRACK_BATCH_MAX, and refuse one more or none with their message', () => {
+    expect(problems(TrackBatch.safeParse(batch(TRACK_BATCH_MAX)))).toEqual([]);
+    expect(problems(TrackBatch.safeParse(batch(TRACK_BATCH_MAX + 1)))).toEqual([`items: ${V.batchItems}`]);
+    expect(problems(TrackBatch.safeParse(batch(0)))).toEqual([`items: ${V.batchItems}`]);
+    expect(problems(DeviceEventsBody.safeParse(deviceEvents(TRACK_BATCH_MAX)))).toEqual([]);
+    expect(problems(DeviceEventsBody.safeParse(deviceEvents(TRACK_BATCH_MAX + 1)))).toEqual([`events: ${V.batchEvents}`]);
+  });
+
+  // The messages spell the limit out (validation messages take no parameters): they must say the number the
+  // schemas apply, in both languages, or a caller is told a limit that is not the one refusing them.
+  it.each(LANGUAGES)('are told in %s with the number the schemas apply', (language) => {
+    for (const key of [V.batchItems, V.batchEvents]) {
+      const text = translate(language, key);
+      expect(text, key).not.toBe(key);
+      expect(text.match(/\d+/g), `${language} ${key}: "${text}"`).toEqual(['1', String(TRACK_BATCH_MAX)]);
+    }
+  });
+});
