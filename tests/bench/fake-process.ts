@@ -31,6 +31,9 @@ export function collectGarbage(): void {
 /** CPU time, ms: of this process so far, or of a `process.cpuUsage(since)` difference. */
 export const cpuTimeMs = (usage: NodeJS.CpuUsage = process.cpuUsage()) => (usage.user + usage.system) / 1000;
 
+/** The value at quantile `q` (0.99: p99) of values sorted ascending, by nearest rank; 0 when there are none. */
+export const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
 export interface FakeProcess<Info> {
   info: Info;
   /**

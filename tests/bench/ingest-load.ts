@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { cpuTimeMs } from './fake-process';
+import { cpuTimeMs, quantile } from './fake-process';
 
 /**
  * The ingestion benchmark's load generator, run in its own process so it does not share the server's event
@@ -227,7 +227,6 @@ await Promise.all(input.rate ? openLoop(input.rate) : closedLoop());
 const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 lateness.sort((a, b) => a - b);
-const at = (values: number[], q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 process.stdout.write(
   JSON.stringify({
     requests,
@@ -235,10 +234,10 @@ process.stdout.write(
     statuses,
     elapsed,
     due,
-    p50: at(latencies, 0.5),
-    p99: at(latencies, 0.99),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
     max: latencies[latencies.length - 1] ?? 0,
-    lateP99: at(lateness, 0.99),
+    lateP99: quantile(lateness, 0.99),
     cpuMs: cpuTimeMs(),
   }),
 );

@@ -11,7 +11,7 @@ import { parseTextAsJson } from '../../server/routes/track';
 import { loadConfig } from '../../server/config';
 import { migrateToLatest, toCount, type Dialect } from '../../server/db';
 import { ensureSeedApplication, seedAudience } from '../../scripts/seed-lib';
-import { collectGarbage, cpuTimeMs } from './fake-process';
+import { collectGarbage, cpuTimeMs, quantile } from './fake-process';
 
 /**
  * Ingestion throughput (issue 5 "Speed"): the real server on 127.0.0.1, a load generator in a child process
@@ -217,8 +217,7 @@ async function withStalls<T>(run: () => Promise<T>): Promise<{ result: T; stalls
     const result = await run();
     const ms = (ns: number) => (ns / 1e6).toFixed(1);
     const gcTotal = pauses.reduce((sum, pause) => sum + pause, 0);
-    times.sort((a, b) => a - b);
-    const inServer = times[Math.min(times.length - 1, Math.floor(0.99 * times.length))] ?? 0;
+    const inServer = quantile(times.sort((a, b) => a - b), 0.99);
     return {
       result,
       stalls: `time inside the server p99 ${inServer.toFixed(1)} ms; server event loop late p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms; GC ${pauses.length} pauses, ${gcTotal.toFixed(0)} ms in all, longest ${Math.max(0, ...pauses).toFixed(1)} ms`,
