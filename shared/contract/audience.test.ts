@@ -1,24 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { LANGUAGES, translate } from '../i18n';
 import { TRACK_BATCH_MAX, V } from '../validation';
 import { DeviceEventsBody, TrackBatch } from './audience';
 
-const event = (index: number) => ({ type: 'event' as const, id: `event-${String(index).padStart(4, '0')}`, at: 1_764_000_000_000, name: 'view_product' });
-const batch = (items: number) => ({ key: 'client-key', visitor_id: 'visitor-0001', items: Array.from({ length: items }, (_, index) => event(index)) });
-const deviceEvents = (events: number) => ({ events: Array.from({ length: events }, (_, index) => ({ id: `event-${String(index).padStart(4, '0')}`, name: 'view_product' })) });
+/** `count` events as the device API takes them, each with its own client id. */
+const events = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `event-${String(index).padStart(4, '0')}`, name: 'view_product' }));
+const batch = (items: number) => ({ key: 'client-key', visitor_id: 'visitor-0001', items: events(items).map((event) => ({ type: 'event' as const, at: 1_764_000_000_000, ...event })) });
 
-/** The messages of a refused body, "path: message key". */
-function problems(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): string[] {
-  return result.success ? [] : (result.error?.issues ?? []).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+/** The field problems a caller would be told: "path: message key", in order. */
+function problems(schema: z.ZodType, body: unknown): string[] {
+  const result = schema.safeParse(body);
+  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
 }
 
 describe('the batch limits', () => {
   it('take an SDK batch and a device API call of up to TRACK_BATCH_MAX, and refuse one more or none with their message', () => {
-    expect(problems(TrackBatch.safeParse(batch(TRACK_BATCH_MAX)))).toEqual([]);
-    expect(problems(TrackBatch.safeParse(batch(TRACK_BATCH_MAX + 1)))).toEqual([`items: ${V.batchItems}`]);
-    expect(problems(TrackBatch.safeParse(batch(0)))).toEqual([`items: ${V.batchItems}`]);
-    expect(problems(DeviceEventsBody.safeParse(deviceEvents(TRACK_BATCH_MAX)))).toEqual([]);
-    expect(problems(DeviceEventsBody.safeParse(deviceEvents(TRACK_BATCH_MAX + 1)))).toEqual([`events: ${V.batchEvents}`]);
+    expect(problems(TrackBatch, batch(TRACK_BATCH_MAX))).toEqual([]);
+    expect(problems(TrackBatch, batch(TRACK_BATCH_MAX + 1))).toEqual([`items: ${V.batchItems}`]);
+    expect(problems(TrackBatch, batch(0))).toEqual([`items: ${V.batchItems}`]);
+    expect(problems(DeviceEventsBody, { events: events(TRACK_BATCH_MAX) })).toEqual([]);
+    expect(problems(DeviceEventsBody, { events: events(TRACK_BATCH_MAX + 1) })).toEqual([`events: ${V.batchEvents}`]);
   });
 
   // The messages spell the limit out (validation messages take no parameters): they must say the number the
