@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
+import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -367,9 +367,8 @@ export const AttributeBody = z
     description: z.string().trim().max(300, { message: V.tooLong }).optional(),
   })
   .superRefine((value, ctx) => {
-    if ((value.type === 'date') !== isDateFieldName(value.name)) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: V.dateField });
-    }
+    const problem = dateNameProblem(value.name, value.type === 'date');
+    if (problem) ctx.addIssue({ code: 'custom', path: ['name'], message: problem });
   });
 export type AttributeBody = z.infer<typeof AttributeBody>;
 
@@ -443,8 +442,9 @@ export const StoredSegmentCondition = z
   .discriminatedUnion('kind', [FieldCondition, AttributeCondition, TagCondition, EventCondition, ChannelCondition])
   .superRefine((condition, ctx) => {
     // Spec §5: a date attribute's name ends with `.date`, and only a date's does.
-    if (condition.kind === 'attribute' && (condition.type === 'date') !== isDateFieldName(condition.name)) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: V.dateField });
+    const problem = condition.kind === 'attribute' ? dateNameProblem(condition.name, condition.type === 'date') : null;
+    if (problem) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: problem });
       return;
     }
     if (condition.kind !== 'field' && condition.kind !== 'attribute') return;

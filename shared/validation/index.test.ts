@@ -6,6 +6,7 @@ import {
   PASSWORD_MIN_LENGTH,
   PAYLOAD_URL_MAX_LENGTH,
   V,
+  dateNameProblem,
   isApplicationId,
   isCountryCode,
   isDateFieldName,
@@ -287,6 +288,13 @@ describe('date field name', () => {
         '': false,
       }),
     ).toEqual([]);
+  });
+
+  it('and only a date may end so: each disagreement has its own message', () => {
+    expect(dateNameProblem('birthday.date', true)).toBeNull();
+    expect(dateNameProblem('plan', false)).toBeNull();
+    expect(dateNameProblem('birthday', true)).toBe(V.dateField);
+    expect(dateNameProblem('visit.date', false)).toBe(V.dateSuffixNotDate);
   });
 });
 

@@ -86,6 +86,16 @@ export function isDateFieldName(value: string): boolean {
   return /^.+\.date$/.test(value);
 }
 
+/**
+ * Spec §5 both ways: a date attribute's name must end with `.date` (the spec's message), and a name ending with
+ * `.date` belongs to a date only, since the SDK types every `.date` value as a date. The message says which way
+ * the name and the type disagree; null when they agree.
+ */
+export function dateNameProblem(name: string, isDate: boolean): string | null {
+  if (isDate === isDateFieldName(name)) return null;
+  return isDate ? V.dateField : V.dateSuffixNotDate;
+}
+
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
 
@@ -218,6 +228,7 @@ export const V = {
   applicationId: 'validation.applicationId',
   applicationName: 'validation.applicationName',
   dateField: 'validation.dateField',
+  dateSuffixNotDate: 'validation.dateSuffixNotDate',
   passwordLength: 'validation.passwordLength',
   passwordTooLong: 'validation.passwordTooLong',
   confirmPassword: 'validation.confirmPassword',

@@ -54,7 +54,9 @@ describe('defining attributes', () => {
     const date = await create({ name: 'birthday', type: 'date' });
     expect(date.status).toBe(400);
     expect(date.body.fields[0].path).toBe('name');
-    expect((await create({ name: 'visit.date', type: 'text' })).status).toBe(400);
+    const notDate = await create({ name: 'visit.date', type: 'text' });
+    expect(notDate.status).toBe(400);
+    expect(notDate.body.fields).toEqual([expect.objectContaining({ path: 'name', message: expect.stringContaining('Only date attributes may end with .date') })]);
   });
 
   it('refuses a name with accented letters, saying which letters it may use, in both languages', async () => {

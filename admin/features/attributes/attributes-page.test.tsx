@@ -68,6 +68,21 @@ describe('the attributes screen', () => {
     await waitFor(() => expect(writes()).toEqual([{ method: 'POST', path: '/api/application/shop_one/attribute', body: { name: 'birthday.date', type: 'date' } }]));
   });
 
+  it('says a name ending with .date belongs to a date when another type is picked', async () => {
+    open();
+    await screen.findByText('vip');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Add attribute' })[0]);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'visit.date' } });
+    fireEvent.change(within(dialog).getByLabelText('Type'), { target: { value: 'number' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(await within(dialog).findByText('Only date attributes may end with .date: choose the type Date or change the name')).toBeTruthy();
+    expect(writes()).toHaveLength(0);
+    fireEvent.change(within(dialog).getByLabelText('Type'), { target: { value: 'date' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(writes()).toEqual([{ method: 'POST', path: '/api/application/shop_one/attribute', body: { name: 'visit.date', type: 'date' } }]));
+  });
+
   it('deletes a definition only after the confirmation', async () => {
     open();
     await screen.findByText('vip');
