@@ -70,15 +70,18 @@ async function store(request: FastifyRequest, batch: IngestBatch): Promise<Inges
   }
 }
 
-/** The application of `Authorization: Key <client_key>`; anything else is NOT_AUTHORIZED. */
+/**
+ * The application of `Authorization: Key <client_key>`; anything else is NOT_AUTHORIZED, with a message that
+ * names the client key (NOT_AUTHORIZED's own one speaks of a console session, which an app has not).
+ */
 export async function applicationOfKey(request: FastifyRequest): Promise<KeyApplication> {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Key\s+(\S{1,64})\s*$/i.exec(header) : null;
-  if (!match) throw new AppError('NOT_AUTHORIZED');
+  if (!match) throw new AppError('NOT_AUTHORIZED', 'ingest.badKey');
   try {
     return await applicationForKey(request.server.services, match[1]);
   } catch (error) {
-    if (isAppError(error) && error.code === 'NOT_FOUND') throw new AppError('NOT_AUTHORIZED');
+    if (isAppError(error) && error.code === 'NOT_FOUND') throw new AppError('NOT_AUTHORIZED', 'ingest.badKey');
     throw error;
   }
 }

@@ -109,11 +109,23 @@ describe('registering a device', () => {
     expect(await player(answer.body.data.device_id)).toMatchObject({ platform: 'android', os: 'Android' });
   });
 
-  it('refuses a call without the key, or with an unknown one, and stores nothing', async () => {
+  it('refuses a call without the key, or with an unknown one, says how to send it, and stores nothing', async () => {
+    // Not the console's "session expired": an app has no session, it has the application's client key.
+    const messages = {
+      en: "The client key is missing or wrong. Send the application's client key as: Authorization: Key <client key>",
+      vi: 'Client key bị thiếu hoặc sai. Hãy gửi client key của ứng dụng theo dạng: Authorization: Key <client key>',
+    };
     for (const auth of [null, 'Key not-a-real-key', `Bearer ${'x'.repeat(20)}`]) {
-      const answer = await call('POST', '/api/v1/devices', { device_id: 'never-stored-1', platform: 'ios' }, auth);
-      expect(answer.status).toBe(401);
-      expect(answer.body.error).toBe('NOT_AUTHORIZED');
+      for (const lang of ['en', 'vi'] as const) {
+        const answer = await server.call('POST', '/api/v1/devices', {
+          body: { device_id: 'never-stored-1', platform: 'ios' },
+          headers: auth ? { authorization: auth } : {},
+          lang,
+        });
+        expect(answer.status).toBe(401);
+        expect(answer.body.error).toBe('NOT_AUTHORIZED');
+        expect(answer.body.message).toBe(messages[lang]);
+      }
     }
     const rows = await db(server).selectFrom('players').select('id').where('device_id', '=', 'never-stored-1').execute();
     expect(rows).toEqual([]);
