@@ -24,7 +24,7 @@ export async function reportDeviceNotification(
     .where('application_id', '=', applicationId)
     .where('device_id', '=', deviceId)
     .executeTakeFirst();
-  if (!player) throw new AppError('NOT_FOUND');
+  if (!player) throw new AppError('NOT_FOUND', 'ingest.deviceNotRegistered');
   const delivery = await s.db
     .selectFrom('deliveries')
     .select('id')

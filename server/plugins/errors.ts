@@ -60,14 +60,17 @@ function collect(out: KeyedField[], path: (string | number)[], code: string, mes
   out.push({ path: path.join('.'), ...keyed(code, message, params) });
 }
 
-/** The field problems of a request that failed its zod schema, with i18n keys as messages. */
+/**
+ * The field problems of a request that failed its zod schema, with i18n keys as messages: the first one of each
+ * field, as the console's forms show it (an empty name is "required", not also "use letters a–z…").
+ */
 export function validationFields(error: FastifyError): KeyedField[] {
   const out: KeyedField[] = [];
   for (const item of error.validation ?? []) {
     const path = item.instancePath.split('/').filter(Boolean);
     collect(out, path, item.keyword, item.message ?? '', { ...(item.params as Record<string, unknown>), message: item.message ?? '' });
   }
-  return out;
+  return out.filter((field, index) => out.findIndex((other) => other.path === field.path) === index);
 }
 
 function envelope(request: FastifyRequest, code: ErrorCode, key: string, params?: Record<string, string | number>, fields?: KeyedField[]): ErrorEnvelope {

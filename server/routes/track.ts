@@ -100,7 +100,7 @@ async function registeredDevice(request: FastifyRequest, deviceId: string): Prom
     .where('application_id', '=', applicationId)
     .where('device_id', '=', deviceId)
     .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
+  if (!row) throw new AppError('NOT_FOUND', 'ingest.deviceNotRegistered');
   return application;
 }
 

@@ -260,6 +260,8 @@ describe('a registered device', () => {
     const many = Array.from({ length: 51 }, (_, index) => ({ id: `evt-many-${String(index).padStart(4, '0')}`, name: 'too_many' }));
     expect(await refused('POST', '/events', { events: [] }, 'en')).toEqual([{ path: 'events', message: 'Send 1 to 50 events in a call' }]);
     expect(await refused('POST', '/events', { events: many }, 'vi')).toEqual([{ path: 'events', message: 'Mỗi lần gửi từ 1 đến 50 sự kiện' }]);
+    // One problem a field, the first: an empty name is required, not also "use letters a–z…".
+    expect(await refused('POST', '/events', { events: [{ id: 'evt-unnamed-0001', name: ' ' }] }, 'en')).toEqual([{ path: 'events.0.name', message: 'This field is required' }]);
     const scalar = 'A value is text (up to 1,000 characters), a number, true, false or null';
     expect(await refused('PUT', '/attributes', { attributes: { profile: { age: 3 } } }, 'en')).toEqual([{ path: 'attributes.profile', message: scalar }]);
     expect(await refused('PUT', '/attributes', { attributes: { bio: 'x'.repeat(1001) } }, 'en')).toEqual([{ path: 'attributes.bio', message: scalar }]);
@@ -326,9 +328,17 @@ describe('a registered device', () => {
     expect(answer.body.message).toBe('Give at least one of external_user_id, email, mobile_number, fb_psid');
   });
 
-  it('answers NOT_FOUND for a device never registered, storing nothing', async () => {
-    const answer = await call('POST', '/api/v1/devices/not-registered-9/events', { events: [{ id: 'evt-999999999', name: 'x' }] });
+  it('answers NOT_FOUND for a device never registered, saying to register it first, storing nothing', async () => {
+    const answer = await server.call('POST', '/api/v1/devices/not-registered-9/events', {
+      body: { events: [{ id: 'evt-999999999', name: 'x' }] },
+      headers: { authorization: `Key ${key}` },
+      lang: 'en',
+    });
     expect(answer.status).toBe(404);
+    expect(answer.body.error).toBe('NOT_FOUND');
+    expect(answer.body.message).toBe('No device has this id in this application: register it first with POST /api/v1/devices');
+    const vi = await server.call('PUT', '/api/v1/devices/not-registered-9/identity', { body: { email: 'a@example.com' }, headers: { authorization: `Key ${key}` }, lang: 'vi' });
+    expect(vi.body.message).toBe('Ứng dụng này không có thiết bị nào mang id này: hãy đăng ký nó trước bằng POST /api/v1/devices');
     const rows = await db(server).selectFrom('players').select('id').where('device_id', '=', 'not-registered-9').execute();
     expect(rows).toEqual([]);
   });
