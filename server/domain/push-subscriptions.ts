@@ -61,6 +61,66 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
   });
 }
 
+/** What an app install's player says of its push subscription, read before its registration is stored. */
+export interface AppSubscriptionBefore {
+  subscribed: number;
+  device_token: string | null;
+  unsubscribed_at: string | null;
+}
+
+export async function appSubscriptionBefore(s: Services, applicationId: string, deviceId: string): Promise<AppSubscriptionBefore | undefined> {
+  return s.db
+    .selectFrom('players')
+    .select(['subscribed', 'device_token', 'unsubscribed_at'])
+    .where('application_id', '=', applicationId)
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+}
+
+/**
+ * What POST /api/v1/devices does to an app install's mobile push subscription (mobile push goes to subscribed
+ * iOS and Android players with a device token):
+ * - `subscribed: false` (the person turned notifications off) unsubscribes it;
+ * - `subscribed: true` subscribes it (the contract asks for a device token in the same call);
+ * - left out, sending a device token subscribes an install that is not, unless it was unsubscribed with that same
+ *   token: an app sends its token at every launch, which must not undo an unsubscribe on the playerinfo page or
+ *   by `subscribed: false`. A new token (the app reinstalled, or the old one refused by FCM or APNs, which
+ *   clears it) subscribes again.
+ * Web browsers subscribe through web push (subscribePush), never by a token.
+ */
+export function appSubscriptionChange(
+  before: AppSubscriptionBefore | undefined,
+  body: { platform: string; device_token?: string; subscribed?: boolean },
+): 'subscribe' | 'unsubscribe' | null {
+  const subscribed = Number(before?.subscribed ?? 0) === 1;
+  if (body.subscribed === false) return subscribed ? 'unsubscribe' : null;
+  const token = body.device_token?.trim();
+  if (body.platform === 'web' || !token || subscribed) return null;
+  const unsubscribedThisToken = before !== undefined && before.unsubscribed_at !== null && before.device_token === token;
+  return body.subscribed === true || !unsubscribedThisToken ? 'subscribe' : null;
+}
+
+/** Applies appSubscriptionChange's answer to the (stored) player; returns whether it is now subscribed. */
+export async function applyAppSubscription(
+  s: Services,
+  applicationId: string,
+  deviceId: string,
+  change: 'subscribe' | 'unsubscribe' | null,
+  before: AppSubscriptionBefore | undefined,
+): Promise<boolean> {
+  if (change === null) return Number(before?.subscribed ?? 0) === 1;
+  const now = nowIso(s);
+  const subscribe = change === 'subscribe';
+  await s.db
+    .updateTable('players')
+    .set(subscribe ? { subscribed: 1, subscribed_at: now, updated_at: now } : { subscribed: 0, unsubscribed_at: now, updated_at: now })
+    .where('application_id', '=', applicationId)
+    .where('device_id', '=', deviceId)
+    .where('subscribed', '=', subscribe ? 0 : 1)
+    .execute();
+  return subscribe;
+}
+
 /**
  * POST /api/sdk/push/unsubscribe: the visitor's browser no longer takes pushes. With `endpoint`, only that
  * subscription ends (a newer one stays). An unknown visitor is nothing to do.

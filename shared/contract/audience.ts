@@ -279,10 +279,26 @@ export const DeviceRegister = DeviceInfo.extend({
     .refine(isTimezoneName, { message: V.timezone })
     .optional()
     .describe('IANA timezone ("Asia/Ho_Chi_Minh"); a name the server\'s zone database does not have is refused. Sent without `timezone_offset`, it gives the player that zone\'s offset at the time of the call.'),
+  /** The app's push permission: see appSubscriptionChange (server/domain/push-subscriptions.ts). */
+  subscribed: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether the person lets the app notify them. Left out, an iOS or Android install that sends a `device_token` is subscribed to mobile push, unless it was unsubscribed (by `subscribed: false`, or on its playerinfo page) with that same token. `false` unsubscribes it; `true` subscribes it again, and needs a `device_token` in the same call.',
+    ),
+}).refine((body) => body.subscribed !== true || (body.platform !== 'web' && Boolean(body.device_token?.trim())), {
+  message: 'validation.subscribeNeedsToken',
+  path: ['subscribed'],
 });
 export type DeviceRegister = z.infer<typeof DeviceRegister>;
 
-export const DeviceRegistered = z.object({ player_id: z.number().int(), device_id: z.string(), created: z.boolean() });
+export const DeviceRegistered = z.object({
+  player_id: z.number().int(),
+  device_id: z.string(),
+  created: z.boolean(),
+  /** Whether the install now takes mobile push (web browsers subscribe through web push instead). */
+  subscribed: z.boolean(),
+});
 export type DeviceRegistered = z.infer<typeof DeviceRegistered>;
 
 /** POST /api/v1/devices/{device_id}/sessions: a session started (`at` epoch ms, or seconds when 10 digits or fewer; now when absent). */

@@ -528,8 +528,14 @@ describe('mobile push', () => {
     const iosToken = apns.registerDevice();
     const androidDevice = deviceId();
     const iosDevice = deviceId();
-    const android = await insertPlayer(server, app.id, androidDevice, { platform: 'android', device_type: 'mobile', subscribed: 1, device_token: androidToken });
-    const ios = await insertPlayer(server, app.id, iosDevice, { platform: 'ios', device_type: 'mobile', subscribed: 1, device_token: iosToken });
+    // Registered as the apps do, through the device API: sending its token subscribes an install.
+    const register = async (device: string, platform: 'android' | 'ios', token: string) => {
+      const answer = await server.call('POST', '/api/v1/devices', { body: { device_id: device, platform, device_token: token }, headers: { authorization: `Key ${app.key}` } });
+      expect(answer.body.data.subscribed).toBe(true);
+      return answer.body.data.player_id as number;
+    };
+    const android = await register(androidDevice, 'android', androidToken);
+    const ios = await register(iosDevice, 'ios', iosToken);
     await insertPlayer(server, app.id, deviceId(), { platform: 'ios', device_type: 'mobile', subscribed: 0, device_token: null });
     const id = await send(app.id, {
       type: 'mobile_push',

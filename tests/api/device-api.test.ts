@@ -221,6 +221,58 @@ describe('registering a device', () => {
   });
 });
 
+describe("an app install's mobile push subscription", () => {
+  const register = (body: Record<string, unknown>, lang = 'en') =>
+    server.call('POST', '/api/v1/devices', { body, headers: { authorization: `Key ${key}` }, lang });
+  const channels = async (playerId: number) =>
+    (await server.call('GET', `/api/application/${APP}/player/${playerId}`, { token: owner.token })).body.data.player.channels;
+
+  it('subscribes an iOS or Android install that sends its token, so mobile push reaches it, and not one without a token or a browser', async () => {
+    const ios = await register({ device_id: 'sub-ios-00001', platform: 'ios', device_token: 'apns-token-sub-1' });
+    expect(ios.body.data).toMatchObject({ created: true, subscribed: true });
+    expect(await player('sub-ios-00001')).toMatchObject({ subscribed: 1, subscribed_at: expect.any(String) });
+    expect(await channels(ios.body.data.player_id)).toEqual(['mobile_push']);
+
+    const tokenless = await register({ device_id: 'sub-android-01', platform: 'android' });
+    expect(tokenless.body.data.subscribed).toBe(false);
+    // The token comes on a later launch, once the person allowed notifications.
+    expect((await register({ device_id: 'sub-android-01', platform: 'android', device_token: 'fcm-token-sub-1' })).body.data.subscribed).toBe(true);
+    expect(await channels(tokenless.body.data.player_id)).toEqual(['mobile_push']);
+
+    const browser = await register({ device_id: 'sub-web-000001', platform: 'web', device_token: 'not-a-push-subscription' });
+    expect(browser.body.data.subscribed).toBe(false);
+    expect(await player('sub-web-000001')).toMatchObject({ subscribed: 0 });
+  });
+
+  it('keeps an install unsubscribed, on the playerinfo page or by subscribed: false, when the app sends the same token again, until it says true or sends a new token', async () => {
+    const device = 'sub-ios-00002';
+    await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' });
+    const off = await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2', subscribed: false });
+    expect(off.body.data.subscribed).toBe(false);
+    expect(await player(device)).toMatchObject({ subscribed: 0, unsubscribed_at: expect.any(String) });
+    expect(await channels(off.body.data.player_id)).toEqual([]);
+    // The next launch sends the token as every launch does.
+    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' })).body.data.subscribed).toBe(false);
+    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2', subscribed: true })).body.data.subscribed).toBe(true);
+
+    await server.call('POST', `/api/public/application/${APP}/playerinfo/${device}/unsubscribe`, {});
+    expect(await player(device)).toMatchObject({ subscribed: 0 });
+    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' })).body.data.subscribed).toBe(false);
+    // Reinstalled: a new token.
+    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2b' })).body.data.subscribed).toBe(true);
+    expect(await player(device)).toMatchObject({ subscribed: 1, device_token: 'apns-token-sub-2b' });
+  });
+
+  it('refuses subscribed: true without a token, or for a browser, saying what it needs in the caller’s language, and stores nothing', async () => {
+    const en = await register({ device_id: 'sub-refused-01', platform: 'android', subscribed: true });
+    expect(en.status).toBe(400);
+    expect(en.body.fields).toEqual([{ path: 'subscribed', message: 'To subscribe an iOS or Android install, send its device_token in the same call' }]);
+    const vi = await register({ device_id: 'sub-refused-01', platform: 'web', device_token: 'x'.repeat(20), subscribed: true }, 'vi');
+    expect(vi.body.fields).toEqual([{ path: 'subscribed', message: 'Để đăng ký nhận thông báo cho một bản cài iOS hoặc Android, hãy gửi device_token của nó trong cùng lệnh gọi' }]);
+    expect(await db(server).selectFrom('players').select('id').where('device_id', '=', 'sub-refused-01').execute()).toEqual([]);
+  });
+});
+
 describe('a registered device', () => {
   const device = 'android-install-77';
   beforeAll(async () => {
