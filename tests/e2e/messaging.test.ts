@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUtcOffset } from '../../shared/format';
+import { start as startFcm, type FcmFake } from '../fakes/fcm';
 import { start as startSms, type SmsFake } from '../fakes/sms';
 import { start as startWebPush, type WebPushFake } from '../fakes/webpush';
 import { PHONE, api, createAccount, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
@@ -24,24 +25,28 @@ let token: string;
 let clientKey: string;
 let push: WebPushFake;
 let sms: SmsFake;
+let fcm: FcmFake;
 /** The merchant's own webhook receiver (on-premises, so allowed by WEBHOOK_ALLOWED_HOSTS). */
 let receiver: Server;
 const hooks: { headers: Record<string, unknown>; body: { type: string; data: Record<string, unknown> } }[] = [];
 
+/** A call of the public device API, as an app or the shop's server makes it with the client key; its data. */
+async function deviceApi<T = unknown>(method: string, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${stack.url}/api${path}`, {
+    method,
+    headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { success: boolean; data: T };
+  expect(answer, `${method} ${path}`).toMatchObject({ success: true });
+  return answer.data;
+}
+
 /** A device of the shop's site, registered through the public device API, subscribed at the fake push service. */
 async function subscriber(deviceId: string, country: string, phone?: string) {
-  const call = async (method: string, path: string, body: unknown) => {
-    const response = await fetch(`${stack.url}/api${path}`, {
-      method,
-      headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer = (await response.json()) as { success: boolean };
-    expect(answer, `${method} ${path}`).toMatchObject({ success: true });
-  };
-  await call('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'mobile', os: 'Android', language: 'vi', country });
-  await call('POST', `/v1/devices/${deviceId}/sessions`, {});
-  if (phone) await call('PUT', `/v1/devices/${deviceId}/identity`, { mobile_number: phone });
+  await deviceApi('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'mobile', os: 'Android', language: 'vi', country });
+  await deviceApi('POST', `/v1/devices/${deviceId}/sessions`, {});
+  if (phone) await deviceApi('PUT', `/v1/devices/${deviceId}/identity`, { mobile_number: phone });
   const subscription = push.createSubscription();
   const response = await fetch(`${stack.url}/api/sdk/push/subscribe`, {
     method: 'POST',
@@ -51,9 +56,14 @@ async function subscriber(deviceId: string, country: string, phone?: string) {
   return subscription;
 }
 
+/** An Android install of the shop's app, registered by the app through the public device API. */
+const appInstall = (deviceId: string, fields: Record<string, unknown>) =>
+  deviceApi<{ player_id: number; subscribed: boolean }>('POST', '/v1/devices', { device_id: deviceId, platform: 'android', os: 'Android', app_version: '2.1.0', ...fields });
+
 beforeAll(async () => {
   push = await startWebPush();
   sms = await startSms({ username: 'lan_shop', password: 'sms-pass-1', brandNames: ['LANSHOP'] });
+  fcm = await startFcm();
   // The fake push service's TLS certificate authority, trusted by the server for provider connections.
   const caFile = join(mkdtempSync(join(tmpdir(), 'nudge-ca-')), 'providers.pem');
   writeFileSync(caFile, push.ca);
@@ -66,7 +76,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  stack = await startStack({ SMS_BASE_URL: sms.url, PROVIDER_CA_FILE: caFile, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+  stack = await startStack({ SMS_BASE_URL: sms.url, FCM_BASE_URL: fcm.url, PROVIDER_CA_FILE: caFile, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   token = await createAccount(stack, owner.name, owner.email, PASSWORD);
   const created = await api(stack, token, 'POST', '/application', { application_id: APP, name: 'Lan Shop' });
   clientKey = created.data.client_key;
@@ -76,6 +86,7 @@ afterAll(async () => {
   await stack?.stop();
   await push?.close();
   await sms?.close();
+  await fcm?.close();
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
@@ -211,5 +222,60 @@ describe('sending a message', () => {
     await phone.page.getByText('Áo dài sale').first().waitFor();
     await shot(phone.page, 'messaging-list-vi-375');
     await phone.context.close();
+  });
+
+  it("sends a mobile push to the shop app's installs that allow it, registered by the app through the device API", async () => {
+    const { page, context } = await newPage(stack.browser);
+    context.setDefaultTimeout(30_000);
+    await signIn(page, stack, owner.email, PASSWORD);
+    await page.getByRole('button', { name: 'English' }).click();
+
+    // Android set up in /platform with the Firebase service-account file's text, pasted.
+    await page.goto(`${stack.url}/application/${APP}/platform`);
+    const androidCard = page.getByRole('region', { name: 'Android (FCM)' });
+    await androidCard.getByRole('textbox', { name: 'FCM key (service account JSON)' }).fill(JSON.stringify(fcm.serviceAccount));
+    const active = androidCard.getByLabel('Active: send messages through this platform');
+    if (!(await active.isChecked())) await active.check();
+    await androidCard.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/platform`)).data.find((p: { kind: string }) => p.kind === 'android').status).toBe('active');
+
+    // The app registers its installs: one with the token FCM gave it, one before the person allowed notifications
+    // (no token yet), one whose person turned them off.
+    const allowedToken = fcm.registerToken();
+    const allowed = await appInstall(`app-allowed-${stamp}`, { device_token: allowedToken });
+    expect(allowed.subscribed).toBe(true);
+    expect((await appInstall(`app-no-token-${stamp}`, {})).subscribed).toBe(false);
+    const offToken = fcm.registerToken();
+    await appInstall(`app-turned-off-${stamp}`, { device_token: offToken });
+    expect((await appInstall(`app-turned-off-${stamp}`, { device_token: offToken, subscribed: false })).subscribed).toBe(false);
+
+    // The install's page says it can be reached by mobile push.
+    await page.goto(`${stack.url}/application/${APP}/player/${allowed.player_id}`);
+    await page.getByText('Mobile push').first().waitFor();
+    await shot(page, 'messaging-app-install-en');
+
+    // The mobile push, to everyone it can reach.
+    await page.goto(`${stack.url}/application/${APP}/notification/basic`);
+    await page.getByRole('button', { name: 'Create message' }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'New Mobile push' }).click();
+    await page.waitForURL(/\/notification\/mobile_push/);
+    await page.getByLabel('Heading').fill('Giờ vàng');
+    await page.getByLabel('Message', { exact: true }).fill('Free shipping in the app until midnight');
+    await shot(page, 'messaging-create-mobile-push-en');
+    await page.getByRole('button', { name: 'Send now' }).first().click();
+    await page.getByText('Send message successfully').first().waitFor();
+
+    const list = await api(stack, token, 'GET', `/application/${APP}/notification`);
+    const message = list.data.items.find((item: { type: string }) => item.type === 'mobile_push');
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/notification/${message.id}`)).data.status, { timeout: 60_000 }).toBe('executed');
+    expect((await api(stack, token, 'GET', `/application/${APP}/notification/${message.id}/report`)).data.stats).toMatchObject({ targeted: 1, sent: 1, failed: 0 });
+    // FCM got it for the install that allows it, and for no other.
+    const received = fcm.received.filter((item) => JSON.stringify(item.message).includes('Giờ vàng'));
+    expect(received.map((item) => item.token)).toEqual([allowedToken]);
+    expect(received[0].message).toMatchObject({ notification: { title: 'Giờ vàng', body: 'Free shipping in the app until midnight' } });
+    await page.goto(`${stack.url}/application/${APP}/notification/${message.id}/detail`);
+    await page.getByText('Executed').first().waitFor();
+    await shot(page, 'messaging-mobile-push-detail-en');
+    await context.close();
   });
 });
