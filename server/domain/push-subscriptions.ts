@@ -68,6 +68,15 @@ export interface AppSubscriptionBefore {
   unsubscribed_at: string | null;
 }
 
+/** What a registration says that bears on the subscription. */
+interface AppRegistration {
+  platform: string;
+  device_token?: string;
+  subscribed?: boolean;
+}
+
+const isSubscribed = (before: AppSubscriptionBefore | undefined) => Number(before?.subscribed ?? 0) === 1;
+
 export async function appSubscriptionBefore(s: Services, applicationId: string, deviceId: string): Promise<AppSubscriptionBefore | undefined> {
   return s.db
     .selectFrom('players')
@@ -88,11 +97,11 @@ export async function appSubscriptionBefore(s: Services, applicationId: string, 
  *   clears it) subscribes again.
  * Web browsers subscribe through web push (subscribePush), never by a token.
  */
-export function appSubscriptionChange(
+function appSubscriptionChange(
   before: AppSubscriptionBefore | undefined,
-  body: { platform: string; device_token?: string; subscribed?: boolean },
+  body: AppRegistration,
 ): 'subscribe' | 'unsubscribe' | null {
-  const subscribed = Number(before?.subscribed ?? 0) === 1;
+  const subscribed = isSubscribed(before);
   if (body.subscribed === false) return subscribed ? 'unsubscribe' : null;
   const token = body.device_token?.trim();
   if (body.platform === 'web' || !token || subscribed) return null;
@@ -100,15 +109,19 @@ export function appSubscriptionChange(
   return body.subscribed === true || !unsubscribedThisToken ? 'subscribe' : null;
 }
 
-/** Applies appSubscriptionChange's answer to the (stored) player; returns whether it is now subscribed. */
-export async function applyAppSubscription(
+/**
+ * Applies what the registration `body` means for the subscription (appSubscriptionChange) to the player, stored
+ * by now, that read `before`; returns whether it is subscribed after.
+ */
+export async function settleAppSubscription(
   s: Services,
   applicationId: string,
   deviceId: string,
-  change: 'subscribe' | 'unsubscribe' | null,
   before: AppSubscriptionBefore | undefined,
+  body: AppRegistration,
 ): Promise<boolean> {
-  if (change === null) return Number(before?.subscribed ?? 0) === 1;
+  const change = appSubscriptionChange(before, body);
+  if (change === null) return isSubscribed(before);
   const now = nowIso(s);
   const subscribe = change === 'subscribe';
   await s.db

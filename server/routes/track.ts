@@ -19,7 +19,7 @@ import { AppError, isAppError } from '../errors';
 import { INGEST_QUEUE, applicationForKey, fromTrackItems, ingest, closeIngest, type IngestBatch, type IngestResult, type KeyApplication } from '../domain/ingest';
 import { TokenBuckets } from '../domain/ingest-limits';
 import { QueueFullError } from '../domain/ingest-queue';
-import { appSubscriptionBefore, appSubscriptionChange, applyAppSubscription } from '../domain/push-subscriptions';
+import { appSubscriptionBefore, settleAppSubscription } from '../domain/push-subscriptions';
 import { failures } from './common';
 
 /** A batch of 50 items with long page URLs stays well under this. */
@@ -195,7 +195,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       const { subscribed: _permission, ...facts } = device;
       const before = await appSubscriptionBefore(s, applicationId, deviceId);
       const result = await store(request, { applicationId, utcOffset, deviceId, device: facts, items: [], seenAt: s.clock().toISOString() });
-      const subscribed = await applyAppSubscription(s, applicationId, deviceId, appSubscriptionChange(before, device), before);
+      const subscribed = await settleAppSubscription(s, applicationId, deviceId, before, device);
       return { success: true as const, data: { player_id: result.playerId, device_id: deviceId, created: result.created, subscribed } };
     },
   );
