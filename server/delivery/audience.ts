@@ -1,5 +1,5 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import { StoredNotificationAudience, StoredSegmentRule, type NotificationType, type SegmentRule } from '../../shared/contract';
+import { APP_PLATFORMS, StoredNotificationAudience, StoredSegmentRule, type AppPlatform, type NotificationType, type SegmentRule } from '../../shared/contract';
 import type { Services } from '../context';
 import type { Database } from '../db/schema';
 import { channelWhere, segmentWhere, type SegmentScope } from '../domain/segment-sql';
@@ -61,10 +61,10 @@ export async function resolveAudience(s: Pick<Services, 'db' | 'dialect' | 'log'
     segment = rule.data;
   }
 
-  let mobileKinds: ('ios' | 'android')[] = [];
+  let mobileKinds: AppPlatform[] = [];
   if (type === 'mobile_push') {
     const active = await activePlatformKinds(s, n.application_id);
-    mobileKinds = (['ios', 'android'] as const).filter((kind) => active.includes(kind));
+    mobileKinds = APP_PLATFORMS.filter((kind) => active.includes(kind));
     if (!mobileKinds.length) return null;
   }
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { NotificationContent, type FailureReason } from '../../shared/contract';
+import { isAppPlatform, NotificationContent, type FailureReason } from '../../shared/contract';
 import type { JobContext } from '../jobs/types';
 import type { Database } from '../db/schema';
 import type { Channel } from './channels';
@@ -251,7 +251,7 @@ async function unsubscribe(trx: Transaction<Database>, r: Recipient, now: string
       .where('id', '=', r.playerId)
       .where('push_endpoint', '=', r.endpoint)
       .execute();
-  } else if ((r.platform === 'ios' || r.platform === 'android') && r.deviceToken) {
+  } else if (isAppPlatform(r.platform) && r.deviceToken) {
     await trx
       .updateTable('players')
       .set({ subscribed: 0, device_token: null, unsubscribed_at: now, updated_at: now })

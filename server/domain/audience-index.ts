@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import {
+  isAppPlatform,
   PLAYER_SORTS,
   SEGMENT_FIELDS,
   type AudienceChannel,
@@ -376,7 +377,7 @@ export class AudienceIndex {
     const platform = row[COLUMN.platform] as string | null;
     this.channels[at] =
       (subscribed && row[COLUMN.push_endpoint] !== null ? CHANNEL_BITS.web_push : 0) |
-      (subscribed && row[COLUMN.device_token] !== null && (platform === 'ios' || platform === 'android') ? CHANNEL_BITS.mobile_push : 0) |
+      (subscribed && row[COLUMN.device_token] !== null && isAppPlatform(platform) ? CHANNEL_BITS.mobile_push : 0) |
       (row[COLUMN.mobile_number] !== null ? CHANNEL_BITS.sms : 0) |
       (row[COLUMN.fb_psid] !== null ? CHANNEL_BITS.facebook : 0) |
       (subscribed ? SUBSCRIBED_BIT : 0);

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { audienceIndexes, bumpAudienceEpoch, type PlayerListSelection } from './audience-index';
 import {
+  isAppPlatform,
   PLAYER_PLATFORMS,
   type AttributeType,
   type AudienceChannel,
@@ -31,7 +32,7 @@ type PlayerRow = Selectable<PlayersTable>;
 export function channelsOf(row: Pick<PlayerRow, 'subscribed' | 'push_endpoint' | 'device_token' | 'platform' | 'mobile_number' | 'fb_psid'>): AudienceChannel[] {
   const channels: AudienceChannel[] = [];
   if (row.subscribed === 1 && row.push_endpoint) channels.push('web_push');
-  if (row.subscribed === 1 && row.device_token && (row.platform === 'ios' || row.platform === 'android')) channels.push('mobile_push');
+  if (row.subscribed === 1 && row.device_token && isAppPlatform(row.platform)) channels.push('mobile_push');
   if (row.mobile_number) channels.push('sms');
   if (row.fb_psid) channels.push('facebook');
   return channels;

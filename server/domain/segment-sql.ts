@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import {
+  APP_PLATFORMS,
   SEGMENT_FIELDS,
   type AudienceChannel,
   type AttributeType,
@@ -92,7 +93,7 @@ export function channelWhere(eb: Eb, channel: AudienceChannel): Expression<SqlBo
       return eb.and([
         eb('players.subscribed', '=', 1),
         eb('players.device_token', 'is not', null),
-        eb('players.platform', 'in', ['ios', 'android']),
+        eb('players.platform', 'in', APP_PLATFORMS),
       ]);
     case 'sms':
       return eb('players.mobile_number', 'is not', null);

@@ -32,6 +32,15 @@ export const PLAYER_PLATFORMS = ['web', 'ios', 'android'] as const;
 export const PlayerPlatform = z.enum(PLAYER_PLATFORMS);
 export type PlayerPlatform = z.infer<typeof PlayerPlatform>;
 
+/**
+ * The platforms of app installs (the others are browsers): what mobile push reaches, by the install's device token
+ * (FCM, APNs). A player is reachable by mobile push when it is subscribed, holds a token and is one of these; the
+ * console's channels, the segment SQL, the in-memory audience and the delivery engine all ask this.
+ */
+export const APP_PLATFORMS = ['ios', 'android'] as const;
+export type AppPlatform = (typeof APP_PLATFORMS)[number];
+export const isAppPlatform = (platform: string | null | undefined): platform is AppPlatform => platform === 'ios' || platform === 'android';
+
 /** Spec §9: device types are desktop and mobile. */
 export const DEVICE_TYPES = ['desktop', 'mobile'] as const;
 export const DeviceType = z.enum(DEVICE_TYPES);

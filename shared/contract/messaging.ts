@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { V, isJsonText, isUrl } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp, page } from './common';
-import { DeviceParams, SegmentRule, StoredSegmentRule, Tag } from './audience';
+import { APP_PLATFORMS, DeviceParams, SegmentRule, StoredSegmentRule, Tag } from './audience';
 import type { PlatformKind } from './platform';
 
 /**
@@ -22,7 +22,7 @@ export type NotificationType = z.infer<typeof NotificationType>;
 
 /** The platforms (shared/contract/platform.ts kinds) a type sends through; one configured and active is enough. */
 export const TYPE_PLATFORMS: Record<NotificationType, readonly PlatformKind[]> = {
-  mobile_push: ['ios', 'android'],
+  mobile_push: APP_PLATFORMS,
   web_push: ['web'],
   sms: ['sms'],
   facebook: ['facebook'],
