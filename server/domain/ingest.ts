@@ -732,8 +732,10 @@ export interface KeyApplication {
 
 /**
  * The application of a client key, cached in memory: ingestion cannot afford a lookup per request. Unknown
- * keys are not cached (each costs a lookup, and the per-address limit bounds them): NOT_FOUND. A changed
- * timezone reaches ingestion within the cache's life too.
+ * keys are not cached (each costs a lookup, and the per-address limit bounds them): NOT_FOUND, with a message
+ * that says it is the key and where to find the right one (the storefront SDK stops sending on a 404, so the
+ * message is what a developer sees in the browser's network panel). A changed timezone reaches ingestion within
+ * the cache's life too.
  */
 export async function applicationForKey(s: Services, key: string): Promise<KeyApplication> {
   let cache = keyCaches.get(s);
@@ -744,7 +746,7 @@ export async function applicationForKey(s: Services, key: string): Promise<KeyAp
   const row = await s.db.selectFrom('applications').select(['application_id', 'utc_offset']).where('client_key', '=', key).executeTakeFirst();
   if (!row) {
     cache.delete(key);
-    throw new AppError('NOT_FOUND');
+    throw new AppError('NOT_FOUND', 'ingest.unknownKey');
   }
   if (cache.size >= KEY_CACHE_MAX) cache.clear();
   const entry = { applicationId: row.application_id, utcOffset: Number(row.utc_offset), until: nowMs + KEY_TTL_MS };

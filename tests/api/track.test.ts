@@ -23,11 +23,12 @@ let counter = 0;
 const id = (label: string) => `${label}-${(counter += 1).toString().padStart(6, '0')}-${Math.random().toString(36).slice(2, 10)}`;
 const now = () => server.clock.now().getTime();
 
-function track(body: Record<string, unknown>, options: { ip?: string } = {}) {
+function track(body: Record<string, unknown>, options: { ip?: string; lang?: 'en' | 'vi' } = {}) {
   return server.call('POST', '/api/sdk/track', {
     body: JSON.stringify(body),
     headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://shop.example.net' },
     ip: options.ip,
+    lang: options.lang,
   });
 }
 
@@ -623,11 +624,19 @@ describe('refusals', () => {
     expect(player?.page_views).toBe(batch.length);
   });
 
-  it('refuses an unknown key and stores nothing', async () => {
+  it('refuses an unknown key, says it is the key and where the right one is, and stores nothing', async () => {
     const visitor = id('visitor');
-    const answer = await track({ key: 'no-such-key', visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'x' }] });
-    expect(answer.status).toBe(404);
-    expect(answer.body.error).toBe('NOT_FOUND');
+    // Still 404: the SDK drops a batch the server will never take. The message is what a developer sees.
+    const messages = {
+      en: 'No application has this client key. Copy it again from the Client key column of the Applications page.',
+      vi: 'Không có ứng dụng nào mang client key này. Hãy sao chép lại từ cột Client key của trang Ứng dụng.',
+    };
+    for (const lang of ['en', 'vi'] as const) {
+      const answer = await track({ key: 'no-such-key', visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'x' }] }, { lang });
+      expect(answer.status).toBe(404);
+      expect(answer.body.error).toBe('NOT_FOUND');
+      expect(answer.body.message).toBe(messages[lang]);
+    }
     expect(await playerOf(visitor)).toBeUndefined();
   });
 
