@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { inferValueType, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
+import { booleanValue, inferValueType, numberValue, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
 import { epochMs } from '../../shared/format';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
@@ -325,13 +325,18 @@ export interface AttributeWrite {
 
 /**
  * How a value is stored under a definition of `type`: `value` always as text (dates normalised to ISO),
- * `number_value` only when the value really is of that type (a number, a date as epoch ms, a boolean as 0/1).
- * A value that does not fit its definition stays text and out of numeric comparisons; it is never coerced.
+ * `number_value` when the value is of that type: a number, or a number sent as text ("42": numberValue); a date as
+ * epoch ms (ISO text, or epoch ms or seconds); a boolean as 0/1, or "true"/"false" (booleanValue). Segments compare
+ * `number_value`, so an app that sends its numbers as strings is still found by "age > 30". A value that is not of
+ * the type at all ("twelve" for a number) stays text and out of those comparisons.
  */
 export function storedAttribute(type: AttributeType, value: Exclude<ScalarValue, null>): { value: string; number_value: number | null } {
   const text = typeof value === 'string' ? value : String(value);
-  if (type === 'number') return { value: text, number_value: typeof value === 'number' ? value : null };
-  if (type === 'boolean') return { value: text, number_value: typeof value === 'boolean' ? (value ? 1 : 0) : null };
+  if (type === 'number') return { value: text, number_value: numberValue(value) };
+  if (type === 'boolean') {
+    const flag = booleanValue(value);
+    return { value: flag === null ? text : String(flag), number_value: flag === null ? null : flag ? 1 : 0 };
+  }
   if (type === 'date') {
     const ms = typeof value === 'number' ? epochMs(value) : typeof value === 'string' ? Date.parse(value) : Number.NaN;
     if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return { value: text, number_value: null };

@@ -1,7 +1,9 @@
 import type { Selectable } from 'kysely';
 import { audienceIndexes, bumpAudienceEpoch, type PlayerListSelection } from './audience-index';
 import {
+  booleanValue,
   isAppPlatform,
+  numberValue,
   PLAYER_PLATFORMS,
   type AttributeType,
   type AudienceChannel,
@@ -223,18 +225,22 @@ function attributeType(name: string, value: string | null, numberValue: number |
   return 'text';
 }
 
-/** The stored pair (text, number) as the value of its type. */
-export function attributeValue(type: AttributeType, value: string | null, numberValue: number | null): ScalarValue {
+/**
+ * The stored pair (text, number) as the value of its type. Text stored under a number or boolean definition
+ * before it was one (the definition changed, or the value came before numberValue read numbers in text) is read
+ * by the same rules as a new value; text that is not of the type is shown as it is.
+ */
+export function attributeValue(type: AttributeType, value: string | null, stored: number | null): ScalarValue {
   switch (type) {
     case 'number':
-      if (numberValue !== null) return Number(numberValue);
-      return value !== null && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+      if (stored !== null) return Number(stored);
+      return value === null ? null : (numberValue(value) ?? value);
     case 'boolean':
-      if (numberValue !== null) return Number(numberValue) === 1;
-      return value === null ? null : value === 'true';
+      if (stored !== null) return Number(stored) === 1;
+      return value === null ? null : (booleanValue(value) ?? value);
     case 'date':
       if (value !== null) return value;
-      return numberValue === null ? null : new Date(Number(numberValue)).toISOString();
+      return stored === null ? null : new Date(Number(stored)).toISOString();
     case 'text':
       return value;
   }

@@ -258,7 +258,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...routeOptions,
       schema: {
-        description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take ISO dates or epoch milliseconds, or seconds when 10 digits or fewer); null removes one. A name seen for the first time is defined with the type of its value. An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take ISO dates or epoch milliseconds, or seconds when 10 digits or fewer); null removes one. A name seen for the first time is defined with the type of its value; a later value sent as text that reads as the attribute's type (\`"42"\` for a number, \`"true"\` for a boolean) counts as one in segments. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
         security,
         params: DeviceParams,

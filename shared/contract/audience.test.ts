@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { LANGUAGES, translate } from '../i18n';
 import { TRACK_BATCH_MAX, V } from '../validation';
-import { DeviceEventsBody, TrackBatch } from './audience';
+import { booleanValue, DeviceEventsBody, numberValue, TrackBatch } from './audience';
 
 /** `count` events as the device API takes them, each with its own client id. */
 const events = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `event-${String(index).padStart(4, '0')}`, name: 'view_product' }));
@@ -31,5 +31,19 @@ describe('the batch limits', () => {
       expect(text, key).not.toBe(key);
       expect(text.match(/\d+/g), `${language} ${key}: "${text}"`).toEqual(['1', String(TRACK_BATCH_MAX)]);
     }
+  });
+});
+
+describe('attribute values sent as text', () => {
+  it('reads plain decimal numbers as numbers, and nothing else', () => {
+    expect(['42', ' -3.5 ', '+7', '.5', '1e3', '2.'].map(numberValue)).toEqual([42, -3.5, 7, 0.5, 1000, 2]);
+    // Number() alone would take '', '0x1F', 'Infinity' and '1e400' (Infinity) as numbers.
+    expect(['', ' ', '0x1F', 'Infinity', '1e400', '1,5', '12 đơn', 'NaN', true].map(numberValue)).toEqual(Array(9).fill(null));
+    expect(numberValue(12.5)).toBe(12.5);
+  });
+
+  it('reads "true" and "false" in any case as booleans, and nothing else', () => {
+    expect(['true', ' FALSE ', 'True', true, false].map(booleanValue)).toEqual([true, false, true, true, false]);
+    expect(['yes', '1', '', 1, 0].map(booleanValue)).toEqual([null, null, null, null, null]);
   });
 });

@@ -83,6 +83,30 @@ export function inferValueType(name: string, value: ScalarValue): AttributeType 
   return 'text';
 }
 
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A value as a number, for an attribute defined as one: a number as it is, or text that is a plain decimal number
+ * ("42", " -3.5 ", "1e3"), as apps and forms often send numbers. Anything else (text like "12 tuổi" or "0x1F", a
+ * boolean) is null: kept as text and out of numeric comparisons.
+ */
+export function numberValue(value: Exclude<ScalarValue, null>): number | null {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  if (!DECIMAL_TEXT.test(text)) return null;
+  const number = Number(text);
+  return Number.isFinite(number) ? number : null;
+}
+
+/** A value as a boolean, for an attribute defined as one: a boolean as it is, or the text "true" or "false" (any case); otherwise null. */
+export function booleanValue(value: Exclude<ScalarValue, null>): boolean | null {
+  if (typeof value === 'boolean') return value;
+  if (typeof value !== 'string') return null;
+  const text = value.trim().toLowerCase();
+  return text === 'true' ? true : text === 'false' ? false : null;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Players
 

@@ -4,6 +4,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionDb, INGESTION_APPLICATION_NAME, openDatabase, type Database } from '../../server/db';
 import { WriterThread, writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
+import { matchingPlayerIds } from '../../server/domain/segments';
+import type { SegmentRule } from '../../shared/contract';
 import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 import { TRACK_BATCH_MAX } from '../../shared/validation';
 import { nextBatch } from '../../storefront-widgets/sdk/outbox';
@@ -586,6 +588,53 @@ describe('attribute values against their definitions', () => {
     ]);
     const types = await db(server).selectFrom('attribute_definitions').select(['name', 'type']).where('application_id', '=', APP).where('name', 'in', ['orders', 'vip', 'plan']).orderBy('name').execute();
     expect(types.map((row) => row.type)).toEqual(['number', 'text', 'boolean']);
+  });
+
+  it('takes a number or a boolean sent as text ("12", "TRUE") as one: segments compare it and the player page shows it typed', async () => {
+    // `orders` is a number and `vip` a boolean: the first values of them this application saw (above) were.
+    const texted = id('visitor');
+    const worded = id('visitor');
+    await track({ key, visitor_id: texted, items: [{ type: 'set', id: id('a'), at: now(), attributes: { orders: ' 12 ', vip: 'TRUE' } }] });
+    await track({ key, visitor_id: worded, items: [{ type: 'set', id: id('a'), at: now(), attributes: { orders: '12 đơn', vip: 'yes' } }] });
+    const stored = async (visitor: string) =>
+      (await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', Number((await playerOf(visitor))?.id)).orderBy('name').execute()).map((row) => [
+        row.name,
+        row.value,
+        row.number_value === null ? null : Number(row.number_value),
+      ]);
+    expect(await stored(texted)).toEqual([
+      ['orders', ' 12 ', 12],
+      ['vip', 'true', 1],
+    ]);
+    // Not a number or a boolean at all: kept as sent, outside the comparisons.
+    expect(await stored(worded)).toEqual([
+      ['orders', '12 đơn', null],
+      ['vip', 'yes', null],
+    ]);
+
+    const rule = {
+      any: [
+        {
+          all: [
+            { kind: 'attribute', name: 'orders', type: 'number', op: 'gt', value: 11 },
+            { kind: 'attribute', name: 'vip', type: 'boolean', op: 'is_true' },
+          ],
+        },
+      ],
+    };
+    const count = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, body: { rule } });
+    expect(count.status, JSON.stringify(count.body)).toBe(200);
+    const members = await matchingPlayerIds(server.app.services, APP, rule as SegmentRule);
+    expect(members).toEqual([Number((await playerOf(texted))?.id)]);
+    expect(count.body.data.count).toBe(1);
+
+    const page = async (visitor: string) => {
+      const answer = await server.call('GET', `/api/application/${APP}/player/${(await playerOf(visitor))?.id}`, { token: owner.token });
+      expect(answer.status).toBe(200);
+      return Object.fromEntries(answer.body.data.attributes.map((a: { name: string; type: string; value: unknown }) => [a.name, [a.type, a.value]]));
+    };
+    expect(await page(texted)).toEqual({ orders: ['number', 12], vip: ['boolean', true] });
+    expect(await page(worded)).toEqual({ orders: ['number', '12 đơn'], vip: ['boolean', 'yes'] });
   });
 
   it('removes an attribute set to null', async () => {
