@@ -95,6 +95,28 @@ describe("a player's page", () => {
     expect(within(attributes).getByText('Date')).toBeTruthy();
     expect(within(attributes).getByText('True/false')).toBeTruthy();
     expect(screen.getByText('value: 250,000')).toBeTruthy();
+    // Every value here is of its type: nothing is flagged.
+    expect(within(attributes).queryByText(/segments skip it/)).toBeNull();
+  });
+
+  it('flags a value that is not of its attribute\'s type, which segments skip, and shows it as it came', async () => {
+    detail = {
+      ...detail,
+      attributes: [
+        { name: 'orders', type: 'number', value: '12 đơn', updated_at: '2025-03-01T08:00:00.000Z' },
+        { name: 'spent', type: 'number', value: 120.5, updated_at: '2025-03-01T08:00:00.000Z' },
+        { name: 'vip', type: 'boolean', value: 'yes', updated_at: '2025-03-01T08:00:00.000Z' },
+        { name: 'renewal.date', type: 'date', value: 'soon', updated_at: '2025-03-01T08:00:00.000Z' },
+      ],
+    };
+    open();
+    const attributes = await screen.findByRole('region', { name: 'Attributes' });
+    expect(within(attributes).getByText('12 đơn')).toBeTruthy();
+    expect(within(attributes).getByText('yes')).toBeTruthy();
+    expect(within(attributes).getByText('soon')).toBeTruthy();
+    expect(within(attributes).getAllByText('Not a number, so segments skip it')).toHaveLength(1);
+    expect(within(attributes).getByText('Not true or false, so segments skip it')).toBeTruthy();
+    expect(within(attributes).getByText('Not a date, so segments skip it')).toBeTruthy();
   });
 
   it("lists the messages the player received, newest first, with their status, and leads to the rest in the recipients' log", async () => {

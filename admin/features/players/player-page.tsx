@@ -94,6 +94,18 @@ function scalarText(value: unknown, type: string, lang: Lang, t: (key: string) =
   return String(value);
 }
 
+/**
+ * Whether a value is of its attribute's type. The server gives a number or a boolean typed when the stored value
+ * reads as one, and a date as ISO text (server/domain/players.ts attributeValue); anything else came as text that
+ * is not of the type, which segments leave out of their comparisons.
+ */
+function fitsType(value: PlayerAttribute['value'], type: PlayerAttribute['type']): boolean {
+  if (value === null || type === 'text') return true;
+  if (type === 'number') return typeof value === 'number';
+  if (type === 'boolean') return typeof value === 'boolean';
+  return typeof value !== 'boolean' && formatDate(value, '{y}') !== '';
+}
+
 function AttributesCard({ attributes, lang }: { attributes: PlayerAttribute[]; lang: Lang }) {
   const { t } = useTranslation();
   return (
@@ -114,6 +126,11 @@ function AttributesCard({ attributes, lang }: { attributes: PlayerAttribute[]; l
                   <InlineStack gap="200" blockAlign="center">
                     <Text as="span">{scalarText(attribute.value, attribute.type, lang, t)}</Text>
                     <Badge size="small">{t(`attributes.types.${attribute.type}`)}</Badge>
+                    {fitsType(attribute.value, attribute.type) ? null : (
+                      <Badge size="small" tone="warning">
+                        {t(`players.detail.notOfType.${attribute.type}`)}
+                      </Badge>
+                    )}
                   </InlineStack>
                 </Field>
               ))}
