@@ -1,4 +1,5 @@
 import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
+import { booleanValue, numberValue } from '../../shared/contract/audience';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -913,6 +914,36 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
       },
       async down(db: Kysely<any>) {
         await db.schema.alterTable('applications').dropColumn('utc_offset').execute();
+      },
+    },
+    '0019_attribute_values_in_text': {
+      async up(db: Kysely<any>) {
+        // A number or boolean sent as text ("42", "TRUE") under an attribute defined as one was stored without
+        // number_value until ingestion read such text (shared/contract/audience.ts numberValue, booleanValue):
+        // segments skipped it. Those stored before are read by the same rule now. Only values without a
+        // number_value under such definitions are read, a few in a shop whose apps send typed values.
+        const rows: { player_id: number; name: string; value: string; type: 'number' | 'boolean' }[] = await db
+          .selectFrom('player_attributes as pa')
+          .innerJoin('attribute_definitions as d', (join) => join.onRef('d.application_id', '=', 'pa.application_id').onRef('d.name', '=', 'pa.name'))
+          .select(['pa.player_id', 'pa.name', 'pa.value', 'd.type'])
+          .where('pa.number_value', 'is', null)
+          .where('pa.value', 'is not', null)
+          .where('d.type', 'in', ['number', 'boolean'])
+          .execute();
+        for (const row of rows) {
+          const number = row.type === 'number' ? numberValue(row.value) : null;
+          const flag = row.type === 'boolean' ? booleanValue(row.value) : null;
+          if (number === null && flag === null) continue;
+          await db
+            .updateTable('player_attributes')
+            .set(flag === null ? { number_value: number } : { value: String(flag), number_value: flag ? 1 : 0 })
+            .where('player_id', '=', row.player_id)
+            .where('name', '=', row.name)
+            .execute();
+        }
+      },
+      async down() {
+        // Nothing to undo: the values read are what ingestion now stores.
       },
     },
   };

@@ -3,6 +3,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestionDb, INGESTION_APPLICATION_NAME, openDatabase, type Database } from '../../server/db';
+import { buildMigrations } from '../../server/db/migrations';
 import { WriterThread, writeBatches, type IngestBatch, type IngestItem } from '../../server/domain/ingest';
 import { matchingPlayerIds } from '../../server/domain/segments';
 import type { SegmentRule } from '../../shared/contract';
@@ -635,6 +636,30 @@ describe('attribute values against their definitions', () => {
     };
     expect(await page(texted)).toEqual({ orders: ['number', 12], vip: ['boolean', true] });
     expect(await page(worded)).toEqual({ orders: ['number', '12 đơn'], vip: ['boolean', 'yes'] });
+  });
+
+  it('reads the text values stored before as new ones are read, when the database is migrated (0019)', async () => {
+    // As stored before: "42" and "TRUE" without a number_value, under the number and boolean definitions above.
+    const visitor = id('visitor');
+    await track({ key, visitor_id: visitor, items: [{ type: 'set', id: id('a'), at: now(), attributes: { plan: 'x' } }] });
+    const playerId = Number((await playerOf(visitor))?.id);
+    const at = server.clock.now().toISOString();
+    await db(server)
+      .insertInto('player_attributes')
+      .values([
+        { player_id: playerId, application_id: APP, name: 'orders', value: '42', number_value: null, updated_at: at },
+        { player_id: playerId, application_id: APP, name: 'vip', value: 'TRUE', number_value: null, updated_at: at },
+        { player_id: playerId, application_id: APP, name: 'birthday.date', value: 'soon', number_value: null, updated_at: at },
+      ])
+      .execute();
+    await buildMigrations(server.app.services.dialect)['0019_attribute_values_in_text'].up(db(server));
+    const rows = await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', playerId).orderBy('name').execute();
+    expect(rows.map((row) => [row.name, row.value, row.number_value === null ? null : Number(row.number_value)])).toEqual([
+      ['birthday.date', 'soon', null],
+      ['orders', '42', 42],
+      ['plan', 'x', null],
+      ['vip', 'true', 1],
+    ]);
   });
 
   it('removes an attribute set to null', async () => {
