@@ -1,5 +1,5 @@
 import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
-import { booleanValue, numberValue } from '../../shared/contract/audience';
+import { storedAttribute } from '../../shared/contract/audience';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -919,8 +919,8 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
     '0019_attribute_values_in_text': {
       async up(db: Kysely<any>) {
         // A number or boolean sent as text ("42", "TRUE") under an attribute defined as one was stored without
-        // number_value until ingestion read such text (shared/contract/audience.ts numberValue, booleanValue):
-        // segments skipped it. Those stored before are read by the same rule now. Only values without a
+        // number_value until ingestion read such text (storedAttribute, with numberValue and booleanValue):
+        // segments skipped it. Those stored before are stored as ingestion stores them now. Only values without a
         // number_value under such definitions are read, a few in a shop whose apps send typed values.
         const rows: { player_id: number; name: string; value: string; type: 'number' | 'boolean' }[] = await db
           .selectFrom('player_attributes as pa')
@@ -931,15 +931,9 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
           .where('d.type', 'in', ['number', 'boolean'])
           .execute();
         for (const row of rows) {
-          const number = row.type === 'number' ? numberValue(row.value) : null;
-          const flag = row.type === 'boolean' ? booleanValue(row.value) : null;
-          if (number === null && flag === null) continue;
-          await db
-            .updateTable('player_attributes')
-            .set(flag === null ? { number_value: number } : { value: String(flag), number_value: flag ? 1 : 0 })
-            .where('player_id', '=', row.player_id)
-            .where('name', '=', row.name)
-            .execute();
+          const stored = storedAttribute(row.type, row.value);
+          if (stored.number_value === null) continue;
+          await db.updateTable('player_attributes').set(stored).where('player_id', '=', row.player_id).where('name', '=', row.name).execute();
         }
       },
       async down() {

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import { booleanValue, inferValueType, numberValue, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
-import { epochMs } from '../../shared/format';
+import { inferValueType, storedAttribute, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
 import { columnList, earlier, insertRows, insertStatements, keyInParameter, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
@@ -323,27 +322,6 @@ export interface AttributeWrite {
   at: string;
 }
 
-/**
- * How a value is stored under a definition of `type`: `value` always as text (dates normalised to ISO),
- * `number_value` when the value is of that type: a number, or a number sent as text ("42": numberValue); a date as
- * epoch ms (ISO text, or epoch ms or seconds); a boolean as 0/1, or "true"/"false" (booleanValue). Segments compare
- * `number_value`, so an app that sends its numbers as strings is still found by "age > 30". A value that is not of
- * the type at all ("twelve" for a number) stays text and out of those comparisons.
- */
-export function storedAttribute(type: AttributeType, value: Exclude<ScalarValue, null>): { value: string; number_value: number | null } {
-  const text = typeof value === 'string' ? value : String(value);
-  if (type === 'number') return { value: text, number_value: numberValue(value) };
-  if (type === 'boolean') {
-    const flag = booleanValue(value);
-    return { value: flag === null ? text : String(flag), number_value: flag === null ? null : flag ? 1 : 0 };
-  }
-  if (type === 'date') {
-    const ms = typeof value === 'number' ? epochMs(value) : typeof value === 'string' ? Date.parse(value) : Number.NaN;
-    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return { value: text, number_value: null };
-    return { value: new Date(ms).toISOString(), number_value: ms };
-  }
-  return { value: text, number_value: null };
-}
 
 /**
  * Defines attributes first seen in data (source 'sdk'), with the type their first value had; a name already

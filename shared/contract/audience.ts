@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
+import { epochMs } from '../format';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -105,6 +106,29 @@ export function booleanValue(value: Exclude<ScalarValue, null>): boolean | null 
   if (typeof value !== 'string') return null;
   const text = value.trim().toLowerCase();
   return text === 'true' ? true : text === 'false' ? false : null;
+}
+
+/**
+ * How an attribute value is stored (player_attributes) under a definition of `type`, by ingestion and by migration
+ * 0019: `value` always as text (dates normalised to ISO), `number_value` when the value is of that type: a number,
+ * or a number sent as text ("42": numberValue); a date as epoch ms (ISO text, or epoch ms or seconds); a boolean as
+ * 0/1, or "true"/"false" (booleanValue). Segments compare `number_value`, so an app that sends its numbers as
+ * strings is still found by "age > 30". A value that is not of the type at all ("twelve" for a number) stays text
+ * and out of those comparisons.
+ */
+export function storedAttribute(type: AttributeType, value: Exclude<ScalarValue, null>): { value: string; number_value: number | null } {
+  const text = typeof value === 'string' ? value : String(value);
+  if (type === 'number') return { value: text, number_value: numberValue(value) };
+  if (type === 'boolean') {
+    const flag = booleanValue(value);
+    return { value: flag === null ? text : String(flag), number_value: flag === null ? null : flag ? 1 : 0 };
+  }
+  if (type === 'date') {
+    const ms = typeof value === 'number' ? epochMs(value) : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return { value: text, number_value: null };
+    return { value: new Date(ms).toISOString(), number_value: ms };
+  }
+  return { value: text, number_value: null };
 }
 
 // ---------------------------------------------------------------------------------------------------------
