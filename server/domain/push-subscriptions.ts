@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { PushReportBody, PushSubscribeBody, PushUnsubscribeBody } from '../../shared/contract';
+import { isAppPlatform, type PushReportBody, type PushSubscribeBody, type PushUnsubscribeBody } from '../../shared/contract';
 import { nowIso, type Ctx, type Services } from '../context';
 import { deliveryIdOf } from '../delivery/payloads';
 import { recordDeliveryReport } from '../delivery/reports';
@@ -104,7 +104,7 @@ function appSubscriptionChange(
   const subscribed = isSubscribed(before);
   if (body.subscribed === false) return subscribed ? 'unsubscribe' : null;
   const token = body.device_token?.trim();
-  if (body.platform === 'web' || !token || subscribed) return null;
+  if (!isAppPlatform(body.platform) || !token || subscribed) return null;
   const unsubscribedThisToken = before !== undefined && before.unsubscribed_at !== null && before.device_token === token;
   return body.subscribed === true || !unsubscribedThisToken ? 'subscribe' : null;
 }
