@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUtcOffset } from '../../shared/format';
 import { start as startFcm, type FcmFake } from '../fakes/fcm';
@@ -54,6 +55,20 @@ async function subscriber(deviceId: string, country: string, phone?: string) {
   });
   expect(((await response.json()) as { success: boolean }).success).toBe(true);
   return subscription;
+}
+
+/**
+ * From the messages list, a new message of a type (its name in the type picker: 'Web push', 'Mobile push'), its
+ * heading and text written in the create form that opens.
+ */
+const MESSAGE_ROUTES = { 'Web push': 'web_push', 'Mobile push': 'mobile_push' } as const;
+async function writeMessage(page: Page, type: keyof typeof MESSAGE_ROUTES, heading: string, text: string) {
+  await page.goto(`${stack.url}/application/${APP}/notification/basic`);
+  await page.getByRole('button', { name: 'Create message' }).first().click();
+  await page.getByRole('dialog').getByRole('button', { name: `New ${type}` }).click();
+  await page.waitForURL(new RegExp(`/notification/${MESSAGE_ROUTES[type]}`));
+  await page.getByLabel('Heading').fill(heading);
+  await page.getByLabel('Message', { exact: true }).fill(text);
 }
 
 /** An Android install of the shop's app, registered by the app through the public device API. */
@@ -142,12 +157,7 @@ describe('sending a message', () => {
     await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/segment`)).data.items.length).toBe(1);
 
     // The web push, written in the create form.
-    await page.goto(`${stack.url}/application/${APP}/notification/basic`);
-    await page.getByRole('button', { name: 'Create message' }).first().click();
-    await page.getByRole('dialog').getByRole('button', { name: 'New Web push' }).click();
-    await page.waitForURL(/\/notification\/web_push/);
-    await page.getByLabel('Heading').fill('Áo dài sale');
-    await page.getByLabel('Message', { exact: true }).fill('Everything −30 % until Sunday');
+    await writeMessage(page, 'Web push', 'Áo dài sale', 'Everything −30 % until Sunday');
     await page.getByLabel('Link').fill('https://lan.example/sale');
     await page.getByLabel('Segment').selectOption({ label: 'Vietnam' });
     await shot(page, 'messaging-create-web-push-en');
@@ -255,12 +265,7 @@ describe('sending a message', () => {
     await shot(page, 'messaging-app-install-en');
 
     // The mobile push, to everyone it can reach.
-    await page.goto(`${stack.url}/application/${APP}/notification/basic`);
-    await page.getByRole('button', { name: 'Create message' }).first().click();
-    await page.getByRole('dialog').getByRole('button', { name: 'New Mobile push' }).click();
-    await page.waitForURL(/\/notification\/mobile_push/);
-    await page.getByLabel('Heading').fill('Giờ vàng');
-    await page.getByLabel('Message', { exact: true }).fill('Free shipping in the app until midnight');
+    await writeMessage(page, 'Mobile push', 'Giờ vàng', 'Free shipping in the app until midnight');
     await shot(page, 'messaging-create-mobile-push-en');
     await page.getByRole('button', { name: 'Send now' }).first().click();
     await page.getByText('Send message successfully').first().waitFor();
