@@ -921,19 +921,32 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         // A number or boolean sent as text ("42", "TRUE") under an attribute defined as one was stored without
         // number_value until ingestion read such text (storedAttribute, with numberValue and booleanValue):
         // segments skipped it. Those stored before are stored as ingestion stores them now. Only values without a
-        // number_value under such definitions are read, a few in a shop whose apps send typed values.
-        const rows: { player_id: number; name: string; value: string; type: 'number' | 'boolean' }[] = await db
-          .selectFrom('player_attributes as pa')
-          .innerJoin('attribute_definitions as d', (join) => join.onRef('d.application_id', '=', 'pa.application_id').onRef('d.name', '=', 'pa.name'))
-          .select(['pa.player_id', 'pa.name', 'pa.value', 'd.type'])
-          .where('pa.number_value', 'is', null)
-          .where('pa.value', 'is not', null)
-          .where('d.type', 'in', ['number', 'boolean'])
-          .execute();
-        for (const row of rows) {
-          const stored = storedAttribute(row.type, row.value);
-          if (stored.number_value === null) continue;
-          await db.updateTable('player_attributes').set(stored).where('player_id', '=', row.player_id).where('name', '=', row.name).execute();
+        // number_value under such definitions are read, a page at a time in key order (an app that sent every
+        // number as text to a million players has a million of them), and each page's changes are one UPDATE.
+        let after: { player_id: number; name: string } | null = null;
+        for (;;) {
+          const from = after;
+          const rows: { player_id: number | string; name: string; value: string; type: 'number' | 'boolean' }[] = await db
+            .selectFrom('player_attributes as pa')
+            .innerJoin('attribute_definitions as d', (join) => join.onRef('d.application_id', '=', 'pa.application_id').onRef('d.name', '=', 'pa.name'))
+            .select(['pa.player_id', 'pa.name', 'pa.value', 'd.type'])
+            .where('pa.number_value', 'is', null)
+            .where('pa.value', 'is not', null)
+            .where('d.type', 'in', ['number', 'boolean'])
+            .$if(from !== null, (query) =>
+              query.where((eb) => eb.or([eb('pa.player_id', '>', from!.player_id), eb.and([eb('pa.player_id', '=', from!.player_id), eb('pa.name', '>', from!.name)])])),
+            )
+            .orderBy('pa.player_id')
+            .orderBy('pa.name')
+            .limit(ATTRIBUTE_VALUES_PAGE)
+            .execute();
+          if (rows.length === 0) return;
+          const last = rows[rows.length - 1];
+          after = { player_id: Number(last.player_id), name: last.name };
+          const changed = rows
+            .map((row) => ({ player_id: Number(row.player_id), name: row.name, ...storedAttribute(row.type, row.value) }))
+            .filter((row) => row.number_value !== null);
+          if (changed.length > 0) await storeAttributeValues(db, dialect, changed);
         }
       },
       async down() {
@@ -941,4 +954,25 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
       },
     },
   };
+}
+
+/** Migration 0019's page: attribute values read, at most this many per SELECT and per UPDATE. */
+const ATTRIBUTE_VALUES_PAGE = 1_000;
+
+/** One UPDATE of many player_attributes rows (by player_id and name) to the values given. */
+async function storeAttributeValues(
+  db: Kysely<any>,
+  dialect: Dialect,
+  rows: { player_id: number; name: string; value: string; number_value: number | null }[],
+): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`update player_attributes as pa set value = v.value, number_value = v.number_value
+      from unnest(${rows.map((row) => row.player_id)}::bigint[], ${rows.map((row) => row.name)}::text[], ${rows.map((row) => row.value)}::text[], ${rows.map((row) => row.number_value)}::double precision[]) as v(player_id, name, value, number_value)
+      where pa.player_id = v.player_id and pa.name = v.name`.execute(db);
+    return;
+  }
+  const values = sql.join(rows.map((row) => sql`(${row.player_id}, ${row.name}, ${row.value}, ${row.number_value})`));
+  await sql`with v(player_id, name, value, number_value) as (values ${values})
+    update player_attributes set value = v.value, number_value = v.number_value
+    from v where player_attributes.player_id = v.player_id and player_attributes.name = v.name`.execute(db);
 }

@@ -9,6 +9,7 @@ import { matchingPlayerIds } from '../../server/domain/segments';
 import type { SegmentRule } from '../../shared/contract';
 import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
 import { TRACK_BATCH_MAX } from '../../shared/validation';
+import { insertWebSubscribers } from './players-fixtures';
 import { nextBatch } from '../../storefront-widgets/sdk/outbox';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
@@ -652,6 +653,26 @@ describe('attribute values against their definitions', () => {
         { player_id: playerId, application_id: APP, name: 'birthday.date', value: 'soon', number_value: null, updated_at: at },
       ])
       .execute();
+    // More than the migration reads at once (a page of 1,000): an app that sent every number as text. Every third
+    // player's orders are words, which stay as they are; the others are numbers and flags.
+    const prefix = id('legacy');
+    const many = 1_250;
+    const players = await insertWebSubscribers(
+      db(server),
+      APP,
+      Array.from({ length: many }, (_, n) => ({ endpoint: `https://push.invalid/${prefix}/${n}`, keys: { p256dh: 'p', auth: 'a' } })),
+      { prefix, now: at },
+    ).then(() => db(server).selectFrom('players').select(['id', 'device_id']).where('device_id', 'like', `${prefix}-%`).execute());
+    expect(players).toHaveLength(many);
+    const legacy = players.flatMap((player) => {
+      const n = Number(player.device_id.slice(prefix.length + 1));
+      return [
+        { player_id: Number(player.id), application_id: APP, name: 'orders', value: n % 3 === 0 ? `${n} đơn` : ` ${n} `, number_value: null, updated_at: at },
+        { player_id: Number(player.id), application_id: APP, name: 'vip', value: n % 2 === 0 ? 'yes' : 'False', number_value: null, updated_at: at },
+      ];
+    });
+    for (let from = 0; from < legacy.length; from += 500) await db(server).insertInto('player_attributes').values(legacy.slice(from, from + 500)).execute();
+
     await buildMigrations(server.app.services.dialect)['0019_attribute_values_in_text'].up(db(server));
     const rows = await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', playerId).orderBy('name').execute();
     expect(rows.map((row) => [row.name, row.value, row.number_value === null ? null : Number(row.number_value)])).toEqual([
@@ -660,6 +681,19 @@ describe('attribute values against their definitions', () => {
       ['plan', 'x', null],
       ['vip', 'true', 1],
     ]);
+    const migrated = await db(server)
+      .selectFrom('player_attributes as pa')
+      .innerJoin('players as p', 'p.id', 'pa.player_id')
+      .select(['p.device_id', 'pa.name', 'pa.value', 'pa.number_value'])
+      .where('p.device_id', 'like', `${prefix}-%`)
+      .execute();
+    expect(migrated).toHaveLength(2 * many);
+    for (const row of migrated) {
+      const n = Number(row.device_id.slice(prefix.length + 1));
+      const stored = [row.value, row.number_value === null ? null : Number(row.number_value)];
+      if (row.name === 'orders') expect(stored, row.device_id).toEqual(n % 3 === 0 ? [`${n} đơn`, null] : [` ${n} `, n]);
+      else expect(stored, row.device_id).toEqual(n % 2 === 0 ? ['yes', null] : ['false', 0]);
+    }
   });
 
   it('removes an attribute set to null', async () => {
