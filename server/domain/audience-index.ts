@@ -578,7 +578,17 @@ export class AudienceIndex {
       channels[channel] = 0;
       for (let combination = 0; combination < bits.length; combination += 1) if (combination & bit) channels[channel] += bits[combination];
     }
-    return { players: n, byPlatform, channels, created: Array.from(created) };
+    // Each event's occurrences in the period.
+    const start = fromDay;
+    const end = fromDay + days * DAY_MS;
+    const events = new Map<string, number>();
+    for (const [name, column] of this.events) {
+      const times = column.times.data;
+      let count = 0;
+      for (let i = 0; i < column.length; i += 1) count += +(times[i] >= start && times[i] < end);
+      if (count > 0) events.set(name, count);
+    }
+    return { players: n, byPlatform, channels, created: Array.from(created), events };
   }
 
   /** How many players hold a value of each attribute (a row of player_attributes: its text is never null). */
@@ -669,6 +679,8 @@ export interface AudienceSummary {
   channels: Record<AudienceChannel, number>;
   /** Players created on each day of the period. */
   created: number[];
+  /** How many times each event occurred in the period (names that did not occur are left out). */
+  events: Map<string, number>;
 }
 
 /** The player list's text filters (players.ts), each a column of the copy. */

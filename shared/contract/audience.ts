@@ -631,6 +631,7 @@ export const Dashboard = z.object({
   by_channel: z.array(z.object({ channel: AudienceChannel, players: z.number().int() })),
   /** One entry per day of the period, zeros included. */
   days: z.array(z.object({ day: z.string(), new_players: z.number().int(), active_players: z.number().int(), sessions: z.number().int(), page_views: z.number().int() })),
+  /** The events that occurred most in the period (at most 10), most first. */
   top_events: z.array(z.object({ name: z.string(), count: z.number().int() })),
 });
 export type Dashboard = z.infer<typeof Dashboard>;

@@ -212,7 +212,7 @@ describe('the in-memory audience copy', () => {
     await compareLists(index, 3, 300);
   });
 
-  it("gives the dashboard's players, subscribers, channels and new players per day that the SQL gives", async () => {
+  it("gives the dashboard's players, subscribers, channels, new players per day and events of the period that the SQL gives", async () => {
     const index = new AudienceIndex(db(server), server.dialect, APP);
     await index.build();
     const now = new Date();
@@ -225,8 +225,10 @@ describe('the in-memory audience copy', () => {
         const bySql = await audienceBySql(server.app.services, APP, period);
         const fromMemory = index.summary(Date.parse(period.start), period.days.length);
         expect(fromMemory).toEqual(bySql);
-        // Not vacuous: the seed has players on every platform and most channels, created through the year.
+        // Not vacuous: the seed has players on every platform and most channels, created through the year, and
+        // events in each period.
         expect(bySql.created.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+        expect(bySql.events.get('page_view')).toBeGreaterThan(0);
       }
     }
     const year = await audienceBySql(server.app.services, APP, dashboardPeriod(now, 0, yearAgo(0)));

@@ -39,10 +39,22 @@ beforeAll(async () => {
       { application_id: APP, day: day(-40), player_id: web, sessions: 9, page_views: 9, events: 9 },
     ])
     .execute();
-  const definition = (app: string, name: string, count: number) => ({ application_id: app, name, count, first_seen_at: at(-5), last_seen_at: at(0), properties: '{}' });
+  // Events in the default period, one older event that occurred more often than any of them, and another
+  // application's.
+  const other = await db(server).selectFrom('players').select('id').where('device_id', '=', 'dash-other').executeTakeFirstOrThrow();
+  let number = 0;
+  const events = (app: string, player: number, name: string, count: number, when: string) =>
+    Array.from({ length: count }, () => ({ application_id: app, player_id: player, name, properties: null, client_event_id: `dash-event-${(number += 1)}`, session_id: null, occurred_at: when, received_at: when }));
   await db(server)
-    .insertInto('event_definitions')
-    .values([definition(APP, 'view', 500), definition(APP, 'purchase', 20), definition(APP, 'signup', 80), definition(OTHER, 'huge', 1_000_000)])
+    .insertInto('events')
+    .values([
+      ...events(APP, web, 'view', 4, at(-2)),
+      ...events(APP, ios, 'view', 1, at(0)),
+      ...events(APP, ios, 'signup', 3, at(0)),
+      ...events(APP, web2, 'purchase', 2, at(-2, 23)),
+      ...events(APP, web, 'old_campaign', 7, at(-40)),
+      ...events(OTHER, Number(other.id), 'huge', 9, at(0)),
+    ])
     .execute();
 }, 60_000);
 afterAll(async () => server?.close());
@@ -64,10 +76,11 @@ describe('GET /dashboard', () => {
       { channel: 'sms', players: 1 },
       { channel: 'facebook', players: 1 },
     ]);
+    // The period's events, most first; not the older one, nor the other application's.
     expect(data.top_events).toEqual([
-      { name: 'view', count: 500 },
-      { name: 'signup', count: 80 },
-      { name: 'purchase', count: 20 },
+      { name: 'view', count: 5 },
+      { name: 'signup', count: 3 },
+      { name: 'purchase', count: 2 },
     ]);
   });
 
@@ -90,6 +103,7 @@ describe('GET /dashboard', () => {
       { day: day(-40), new_players: 1, active_players: 1, sessions: 9, page_views: 9 },
       { day: day(-39), new_players: 0, active_players: 0, sessions: 0, page_views: 0 },
     ]);
+    expect(data.top_events).toEqual([{ name: 'old_campaign', count: 7 }]);
   });
 
   it('keeps days that can no longer change, and drops them when a player is deleted', async () => {
