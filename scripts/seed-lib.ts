@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { inferValueType, SESSION_IDLE_MINUTES, type AttributeType, type ScalarValue } from '../shared/contract/audience';
+import { BUILTIN_EVENTS, inferValueType, SESSION_IDLE_MINUTES, type AttributeType, type ScalarValue } from '../shared/contract/audience';
 import type { Dialect } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { bumpAudienceEpoch } from '../server/domain/audience-index';
@@ -20,7 +20,11 @@ import { randomClientKey } from '../server/security/tokens';
 export interface SeedOptions {
   applicationId: string;
   players: number;
-  /** Average events per player (0 for none). Default 5. */
+  /**
+   * Average custom events per player (view_product, add_to_cart, purchase…), beside the session_start and
+   * page_view events of its sessions (about 1.6 sessions and 3 page views a player). 0: players without any
+   * activity. Default 3.
+   */
   eventsPerPlayer?: number;
   /** How far back first sessions go. Default 90 days. */
   days?: number;
@@ -95,8 +99,8 @@ const UTM_SOURCES = [
 const CAMPAIGNS = ['tet_sale', 'summer', 'black_friday', 'new_arrivals', 'retargeting'] as const;
 const PRODUCTS = ['SHIRT-01', 'SHIRT-02', 'DRESS-10', 'SHOES-07', 'HAT-03', 'BAG-12', 'WATCH-05', 'JEANS-08'] as const;
 const PAGES = ['/', '/collections/all', '/collections/sale', '/products/shirt', '/products/dress', '/cart', '/pages/about'] as const;
+/** Custom events, by weight (page views come with the sessions: playerActivity). */
 const EVENT_NAMES = [
-  ['page_view', 45],
   ['view_product', 20],
   ['add_to_cart', 14],
   ['search', 6],
@@ -166,6 +170,47 @@ const TAG_COLUMNS: Column[] = [
 const DAY_MS = 24 * 3600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A random whole number ≥ 0 with the given mean, most often 0 (geometric). */
+function geometric(random: ReturnType<typeof generator>, mean: number): number {
+  return Math.floor(-Math.log(1 - random.next() * 0.999) / Math.log(1 + 1 / mean));
+}
+
+/**
+ * The least time from a session's last page view to the next session's start: the SDK starts a new session after
+ * SESSION_IDLE_MINUTES without activity, and a custom event may come up to two minutes after the last page view.
+ */
+const SESSION_GAP_MS = (SESSION_IDLE_MINUTES + 3) * 60_000;
+
+/**
+ * One player's sessions (start, page view times: the first at the start) and custom events (in which session,
+ * when), between `created` and `now`. The first session starts when the player was first seen; later ones more
+ * often lately, each at least SESSION_IDLE_MINUTES after the previous one's last activity (a later one would be
+ * the same session); sessions that would start after `now` are not had. Sessions average about 1.6 a player, page
+ * views 1.9 a session, custom events `customPerPlayer`.
+ */
+function playerActivity(random: ReturnType<typeof generator>, created: number, now: number, customPerPlayer: number) {
+  const starts = [created];
+  for (let more = geometric(random, 0.6); more > 0; more -= 1) starts.push(created + Math.floor(Math.pow(random.next(), 0.5) * (now - created)));
+  starts.sort((a, b) => a - b);
+  const sessions: { start: number; pages: number[] }[] = [];
+  for (const wanted of starts) {
+    const previous = sessions[sessions.length - 1];
+    const start = previous ? Math.max(wanted, previous.pages[previous.pages.length - 1] + SESSION_GAP_MS) : wanted;
+    if (start > now) break;
+    const pages = [start];
+    for (let more = geometric(random, 0.9); more > 0; more -= 1) pages.push(Math.min(now, pages[pages.length - 1] + random.int(20, 180) * 1000));
+    sessions.push({ start, pages });
+  }
+  const custom: { session: number; at: number }[] = [];
+  for (let count = random.int(0, customPerPlayer * 2); count > 0; count -= 1) {
+    const session = random.int(0, sessions.length - 1);
+    const { pages } = sessions[session];
+    custom.push({ session, at: Math.min(now, pages[random.int(0, pages.length - 1)] + random.int(5, 120) * 1000) });
+  }
+  custom.sort((a, b) => a.at - b.at);
+  return { sessions, custom };
+}
+
 /**
  * Inserts `players` new players (and their events, tags, attributes, daily activity) into an existing
  * application, with consecutive ids after the current largest. Event and attribute definitions are
@@ -175,7 +220,7 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
   const started = Date.now();
   const now = (options.now ?? new Date()).getTime();
   const historyMs = (options.days ?? 90) * DAY_MS;
-  const eventsPerPlayer = options.eventsPerPlayer ?? 5;
+  const eventsPerPlayer = options.eventsPerPlayer ?? 3;
   const chunk = options.chunk ?? 20_000;
   const random = generator(options.seed ?? 20_250_101);
   const app = options.applicationId;
@@ -214,18 +259,20 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
       const appVersion = platform === 'web' ? null : random.pick(['2.1.0', '2.2.0', '2.3.1', '3.0.0']);
       const model = platform === 'android' ? random.pick(['SM-S918B', 'SM-A546E', 'Pixel 8', 'Redmi Note 13']) : platform === 'ios' ? random.pick(['iPhone14,5', 'iPhone15,2', 'iPhone16,1']) : null;
 
-      // First seen somewhere in the history; last seen after it, more often recently. A player of one session was
-      // last seen during it: a session ends after SESSION_IDLE_MINUTES without activity, so "1 session" with a
-      // last session weeks after the first cannot happen.
+      // The player's activity, as the storefront SDK would have reported it: sessions (the first when the player
+      // was first seen, later ones more often recent), a page view or more in each, and custom events in them.
+      // Every session and page view is an event row too (session_start, page_view), as ingestion stores them, so
+      // the counters, the daily activity and the events agree: the dashboard's page views are the page_view events.
       const created = now - Math.floor(random.next() * historyMs);
-      const sessions = 1 + Math.floor(-Math.log(1 - random.next() * 0.999) * 3);
-      const lastSeen =
-        sessions === 1
-          ? Math.min(now, created + Math.floor(random.next() * SESSION_IDLE_MINUTES * 60_000))
-          : Math.min(now, created + Math.floor(Math.pow(random.next(), 0.5) * (now - created)));
-      const pageViews = sessions + Math.floor(random.next() * sessions * 5);
       const withUtm = random.next() < 0.4;
       const [utmSource, utmMedium] = withUtm ? random.pick(UTM_SOURCES) : [null, null];
+      const utmCampaign = withUtm ? random.pick(CAMPAIGNS) : null;
+      const activity = eventsPerPlayer > 0 ? playerActivity(random, created, now, eventsPerPlayer) : { sessions: [], custom: [] };
+      const sessions = activity.sessions.length;
+      const pageViews = activity.sessions.reduce((sum, session) => sum + session.pages.length, 0);
+      const lastSeen = Math.max(created, ...activity.sessions.flatMap((session) => session.pages), ...activity.custom.map((event) => event.at));
+      const firstSession = activity.sessions[0]?.start ?? null;
+      const lastSession = activity.sessions[sessions - 1]?.start ?? null;
       const subscribed = random.next() < (platform === 'web' ? 0.55 : 0.3);
       const identified = random.next() < 0.2;
       players.push([
@@ -250,9 +297,9 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
         tzOffset,
         utmSource,
         utmMedium,
-        withUtm ? random.pick(CAMPAIGNS) : null,
-        iso(created),
-        iso(lastSeen),
+        utmCampaign,
+        firstSession === null ? null : iso(firstSession),
+        lastSession === null ? null : iso(lastSession),
         iso(lastSeen),
         sessions,
         pageViews,
@@ -265,44 +312,51 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
         iso(lastSeen),
       ]);
 
-      // Active days: the first, the last, and some between, sharing the sessions and page views.
-      const firstDay = Math.floor(created / DAY_MS);
-      const lastDay = Math.floor(lastSeen / DAY_MS);
-      const activeDays = new Set<number>([firstDay, lastDay]);
-      for (let extra = Math.min(sessions, 6) - activeDays.size; extra > 0; extra -= 1) activeDays.add(random.int(firstDay, lastDay));
-      const days = [...activeDays].sort((a, b) => a - b);
-      const perDay = days.map(() => ({ sessions: 0, pageViews: 0, events: 0 }));
-      for (let s = 0; s < sessions; s += 1) perDay[s % days.length].sessions += 1;
-      for (let p = 0; p < pageViews; p += 1) perDay[p % days.length].pageViews += 1;
-
-      const eventCount = eventsPerPlayer > 0 ? random.int(0, eventsPerPlayer * 2) : 0;
-      for (let e = 0; e < eventCount; e += 1) {
-        const slot = random.int(0, days.length - 1);
-        const day = days[slot];
-        const at = Math.min(lastSeen, Math.max(created, day * DAY_MS + Math.floor(random.next() * DAY_MS)));
-        const name = random.weighted(EVENT_NAMES);
-        const sku = random.pick(PRODUCTS);
-        const price = random.int(9, 250) * 10_000;
-        const properties: Record<string, ScalarValue> =
-          name === 'page_view'
-            ? { url: `https://shop.example.com${random.pick(PAGES)}` }
-            : name === 'search'
-              ? { query: random.pick(['ao so mi', 'vay', 'giay', 'tui xach', 'dong ho']) }
-              : name === 'purchase'
-                ? { order_id: `ORD-${id}-${e}`, total: price * random.int(1, 3), 'paid.date': iso(at) }
-                : { sku, price, quantity: random.int(1, 3) };
-        perDay[slot].events += 1;
-        eventRows.push([app, id, name, JSON.stringify(properties), `seed-${run}-${id}-${e}`, `seed-session-${id}-${slot}`, iso(at), iso(at)]);
+      // The event rows, and each day's sessions, page views and custom events (UTC days: the seed's application
+      // is on UTC, see ensureSeedApplication).
+      const perDay = new Map<number, { sessions: number; pageViews: number; events: number }>();
+      const dayOf = (at: number) => {
+        const day = Math.floor(at / DAY_MS);
+        let counts = perDay.get(day);
+        if (!counts) perDay.set(day, (counts = { sessions: 0, pageViews: 0, events: 0 }));
+        return counts;
+      };
+      let eventNumber = 0;
+      const addEvent = (name: string, properties: Record<string, ScalarValue>, session: number, at: number) => {
+        eventRows.push([app, id, name, JSON.stringify(properties), `seed-${run}-${id}-${eventNumber}`, `seed-session-${id}-${session}`, iso(at), iso(at)]);
+        eventNumber += 1;
         const definition = definitions.get(name) ?? { count: 0, first: iso(at), last: iso(at), properties: {} };
         definition.count += 1;
         if (iso(at) < definition.first) definition.first = iso(at);
         if (iso(at) > definition.last) definition.last = iso(at);
-        if (definition.count === 1) for (const [key, value] of Object.entries(properties)) definition.properties[key] = inferValueType(key, value);
+        for (const [key, value] of Object.entries(properties)) definition.properties[key] ??= inferValueType(key, value);
         definitions.set(name, definition);
+      };
+      activity.sessions.forEach((session, number) => {
+        // The landing UTM is the first session's (players.utm_*: "from the landing page of the first session").
+        addEvent(BUILTIN_EVENTS.session, number === 0 && withUtm ? { utm_source: utmSource, utm_medium: utmMedium, utm_campaign: utmCampaign } : {}, number, session.start);
+        dayOf(session.start).sessions += 1;
+        for (const at of session.pages) {
+          addEvent(BUILTIN_EVENTS.page, { url: `https://shop.example.com${random.pick(PAGES)}` }, number, at);
+          dayOf(at).pageViews += 1;
+        }
+      });
+      for (const { session, at } of activity.custom) {
+        const name = random.weighted(EVENT_NAMES);
+        const sku = random.pick(PRODUCTS);
+        const price = random.int(9, 250) * 10_000;
+        const properties: Record<string, ScalarValue> =
+          name === 'search'
+            ? { query: random.pick(['ao so mi', 'vay', 'giay', 'tui xach', 'dong ho']) }
+            : name === 'purchase'
+              ? { order_id: `ORD-${id}-${eventNumber}`, total: price * random.int(1, 3), 'paid.date': iso(at) }
+              : { sku, price, quantity: random.int(1, 3) };
+        addEvent(name, properties, session, at);
+        dayOf(at).events += 1;
       }
-      events += eventCount;
-      days.forEach((day, slot) => dayRows.push([app, iso(day * DAY_MS).slice(0, 10), id, perDay[slot].sessions, perDay[slot].pageViews, perDay[slot].events]));
-      playerDays += days.length;
+      events += eventNumber;
+      for (const [day, counts] of [...perDay].sort(([a], [b]) => a - b)) dayRows.push([app, iso(day * DAY_MS).slice(0, 10), id, counts.sessions, counts.pageViews, counts.events]);
+      playerDays += perDay.size;
 
       const tagCount = random.next() < 0.3 ? random.int(1, 2) : 0;
       const tags = new Set<string>();

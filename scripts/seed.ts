@@ -4,16 +4,17 @@ import { migrateToLatest, openDatabase } from '../server/db';
 import { ensureSeedApplication, seedAudience } from './seed-lib';
 
 /**
- * `npm run seed -- --players 1000000 [--application bench_app] [--events-per-player 5] [--database-url …]`
+ * `npm run seed -- --players 1000000 [--application bench_app] [--events-per-player 3] [--database-url …]`
  * Fills an application (created with its owner when missing) with generated players for benchmarks and for
  * trying the console. Uses DATA_DIR's SQLite file, or DATABASE_URL / --database-url for PostgreSQL; runs the
- * migrations first.
+ * migrations first. `--events-per-player`: the custom events (view_product, add_to_cart, purchase…) a player has on
+ * average, beside a session_start event for each of its sessions and a page_view event for each page view.
  */
 const { values } = parseArgs({
   options: {
     players: { type: 'string', default: '10000' },
     application: { type: 'string', default: 'bench_app' },
-    'events-per-player': { type: 'string', default: '5' },
+    'events-per-player': { type: 'string', default: '3' },
     'database-url': { type: 'string' },
     email: { type: 'string', default: 'seed@example.com' },
     password: { type: 'string', default: 'seed-password' },

@@ -393,4 +393,33 @@ describe('the seed generator, into a running server', () => {
     expect(Number(rows.n)).toBeGreaterThan(300);
     expect(await activeDays()).toBe(Number(rows.n));
   });
+
+  it("seeds players whose counters are their events: the sessions and page views of each are its session_start and page_view events, on the days they fall", async () => {
+    const seeded = 'seed_consistent';
+    await createApplication(server, owner, seeded, 'Seeded consistently');
+    await seedAudience(db(server), server.dialect, { applicationId: seeded, players: 200, eventsPerPlayer: 3, seed: 13, now: server.clock.now() });
+    const players = await db(server)
+      .selectFrom('players')
+      .select(['id', 'session_count', 'page_views', 'first_session_at', 'last_session_at', 'last_seen_at'])
+      .where('application_id', '=', seeded)
+      .execute();
+    const events = await db(server).selectFrom('events').select(['player_id', 'name', 'occurred_at']).where('application_id', '=', seeded).execute();
+    const days = await db(server).selectFrom('player_days').selectAll().where('application_id', '=', seeded).execute();
+    expect(players).toHaveLength(200);
+    // Custom events beside the sessions' own: about three a player.
+    expect(events.filter((event) => event.name !== 'session_start' && event.name !== 'page_view').length).toBeGreaterThan(300);
+    for (const player of players) {
+      const own = events.filter((event) => Number(event.player_id) === Number(player.id));
+      const starts = own.filter((event) => event.name === 'session_start').map((event) => event.occurred_at).sort();
+      const views = own.filter((event) => event.name === 'page_view');
+      const custom = own.filter((event) => event.name !== 'session_start' && event.name !== 'page_view');
+      expect([player.session_count, player.page_views], `player ${player.id}`).toEqual([starts.length, views.length]);
+      expect([player.first_session_at, player.last_session_at, player.last_seen_at]).toEqual([starts[0], starts[starts.length - 1], own.map((event) => event.occurred_at).sort().pop()]);
+      const perDay = (list: { occurred_at: string }[]) =>
+        list.reduce<Record<string, number>>((counts, event) => ({ ...counts, [event.occurred_at.slice(0, 10)]: (counts[event.occurred_at.slice(0, 10)] ?? 0) + 1 }), {});
+      const mine = days.filter((day) => Number(day.player_id) === Number(player.id));
+      const column = (name: 'sessions' | 'page_views' | 'events') => Object.fromEntries(mine.filter((day) => Number(day[name]) > 0).map((day) => [day.day, Number(day[name])]));
+      expect([column('sessions'), column('page_views'), column('events')], `player ${player.id}`).toEqual([perDay(own.filter((event) => event.name === 'session_start')), perDay(views), perDay(custom)]);
+    }
+  });
 });
