@@ -40,7 +40,7 @@ export type PlayerPlatform = z.infer<typeof PlayerPlatform>;
  */
 export const APP_PLATFORMS = ['ios', 'android'] as const;
 export type AppPlatform = (typeof APP_PLATFORMS)[number];
-export const isAppPlatform = (platform: string | null | undefined): platform is AppPlatform => platform === 'ios' || platform === 'android';
+export const isAppPlatform = (platform: string | null | undefined): platform is AppPlatform => (APP_PLATFORMS as readonly unknown[]).includes(platform);
 
 /** Spec §9: device types are desktop and mobile. */
 export const DEVICE_TYPES = ['desktop', 'mobile'] as const;
