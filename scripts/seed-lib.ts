@@ -3,7 +3,7 @@ import { BUILTIN_EVENTS, inferValueType, SESSION_IDLE_MINUTES, type AttributeTyp
 import type { Dialect } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { bumpAudienceEpoch } from '../server/domain/audience-index';
-import { insertRows, type Column, type Row } from '../server/domain/ingest-sql';
+import { insertRows, type Column, type Row } from '../server/db/rows';
 import { EVENT_COLUMNS, upsertEventDefinitions } from '../server/domain/ingest';
 import { defineSdkAttributes } from '../server/domain/players-write';
 import { hashPassword } from '../server/security/passwords';
@@ -13,7 +13,7 @@ import { randomClientKey } from '../server/security/tokens';
  * The audience seed generator behind `npm run seed` and the benchmarks: realistic players (countries weighted
  * towards Vietnam, devices, platforms, sessions and page views, last seen over 90 days, UTM, tags, attributes
  * including a `.date` one), their events, daily activity and event definitions. Bulk inserts in large
- * transactions (ingest-sql.ts: VALUES lists on SQLite, unnest arrays on PostgreSQL). Seeded data is marked:
+ * transactions (server/db/rows.ts: VALUES lists on SQLite, unnest arrays on PostgreSQL). Seeded data is marked:
  * device ids start with `seed-`, push endpoints point at the reserved `.invalid` domain.
  */
 

@@ -204,8 +204,8 @@ export const PREPARED = '/* prepared */ ';
 const PREPARED_MAX = 200;
 
 /**
- * PostgreSQL parses and plans every statement Kysely sends. Ingestion's few statement texts (server/domain/
- * ingest-sql.ts) come back for every group, and planning them (a wide UPDATE … FROM unnest, data-modifying
+ * PostgreSQL parses and plans every statement Kysely sends. Ingestion's few statement texts (./rows.ts) come
+ * back for every group, and planning them (a wide UPDATE … FROM unnest, data-modifying
  * CTEs) took more than a fifth of PostgreSQL's time per group under load (pg_stat_statements). Texts that start
  * with PREPARED go out as named statements instead: pg parses each once per connection, and after five runs
  * PostgreSQL keeps one generic plan. Measured on groups of 12 single-event batches, PostgreSQL's CPU per group

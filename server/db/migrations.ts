@@ -1,5 +1,6 @@
 import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
 import { storedAttribute } from '../../shared/contract/audience';
+import { withRows, type Column } from './rows';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -946,7 +947,15 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
           const changed = rows
             .map((row) => ({ player_id: Number(row.player_id), name: row.name, ...storedAttribute(row.type, row.value) }))
             .filter((row) => row.number_value !== null);
-          if (changed.length > 0) await storeAttributeValues(db, dialect, changed);
+          if (changed.length > 0) {
+            await withRows(
+              db,
+              dialect,
+              ATTRIBUTE_VALUE_COLUMNS,
+              changed.map((row) => [row.player_id, row.name, row.value, row.number_value]),
+              'UPDATE player_attributes SET value = v.value, number_value = v.number_value FROM v WHERE player_attributes.player_id = v.player_id AND player_attributes.name = v.name',
+            );
+          }
         }
       },
       async down() {
@@ -959,20 +968,10 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
 /** Migration 0019's page: attribute values read, at most this many per SELECT and per UPDATE. */
 const ATTRIBUTE_VALUES_PAGE = 1_000;
 
-/** One UPDATE of many player_attributes rows (by player_id and name) to the values given. */
-async function storeAttributeValues(
-  db: Kysely<any>,
-  dialect: Dialect,
-  rows: { player_id: number; name: string; value: string; number_value: number | null }[],
-): Promise<void> {
-  if (dialect === 'postgres') {
-    await sql`update player_attributes as pa set value = v.value, number_value = v.number_value
-      from unnest(${rows.map((row) => row.player_id)}::bigint[], ${rows.map((row) => row.name)}::text[], ${rows.map((row) => row.value)}::text[], ${rows.map((row) => row.number_value)}::double precision[]) as v(player_id, name, value, number_value)
-      where pa.player_id = v.player_id and pa.name = v.name`.execute(db);
-    return;
-  }
-  const values = sql.join(rows.map((row) => sql`(${row.player_id}, ${row.name}, ${row.value}, ${row.number_value})`));
-  await sql`with v(player_id, name, value, number_value) as (values ${values})
-    update player_attributes set value = v.value, number_value = v.number_value
-    from v where player_attributes.player_id = v.player_id and player_attributes.name = v.name`.execute(db);
-}
+/** Migration 0019's rows: the key of a player_attributes row and the value it is given. */
+const ATTRIBUTE_VALUE_COLUMNS: Column[] = [
+  { name: 'player_id', type: 'bigint' },
+  { name: 'name', type: 'text' },
+  { name: 'value', type: 'text' },
+  { name: 'number_value', type: 'double precision' },
+];

@@ -22,7 +22,7 @@ import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { GroupCommit, type GroupCommitOptions } from './ingest-queue';
 import type { ThreadAnswer, ThreadRequest } from './ingest-thread';
-import { columnList, combinedWrites, earlier, insertRows, insertStatements, later, rowSource, runStatements, runWrites, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
+import { columnList, combinedWrites, earlier, insertRows, insertStatements, later, rowSource, runStatements, runWrites, withRowsStatements, type Column, type Row, type Statement } from '../db/rows';
 import {
   attributeStatements,
   ensurePlayers,

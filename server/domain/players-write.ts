@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { inferValueType, storedAttribute, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
-import { columnList, earlier, insertRows, insertStatements, keyInParameter, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from './ingest-sql';
+import { columnList, earlier, insertRows, insertStatements, keyInParameter, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from '../db/rows';
 
 /*
  * The one place that creates and updates players from what devices report: the storefront SDK's batches and
@@ -122,7 +122,7 @@ export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writ
     for (const row of found) out.set(playerKey(row.application_id, row.device_id), { id: Number(row.id), created: Boolean(row.created) });
   };
   // The players of v's devices: on PostgreSQL one index lookup per device, whatever plan the table's size at
-  // planning time suggested (ingest-sql.ts, "Plans on PostgreSQL").
+  // planning time suggested (server/db/rows.ts, "Plans on PostgreSQL").
   const found =
     dialect === 'postgres'
       ? 'v CROSS JOIN LATERAL (SELECT p.id, p.application_id, p.device_id FROM players p WHERE p.application_id = v.application_id AND p.device_id = v.device_id OFFSET 0) p'

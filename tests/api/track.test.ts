@@ -515,7 +515,7 @@ describe('ingestion on a young PostgreSQL table', () => {
   // Ingestion's statements are prepared, and PostgreSQL keeps one generic plan per statement, made for the tables
   // as they were then. A plan made while a shop had a thousand players must still reach a group's players and
   // their attributes through the indexes: a sequential scan there reads the whole table for every group, and
-  // keeps doing so while the table grows, until the next ANALYZE (server/domain/ingest-sql.ts, "Plans on PostgreSQL").
+  // keeps doing so while the table grows, until the next ANALYZE (server/db/rows.ts, "Plans on PostgreSQL").
   it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('reaches players and their attributes through their indexes', async () => {
     const config = server.config.database;
     if (config.kind !== 'postgres') throw new Error('PostgreSQL only');

@@ -1,12 +1,12 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import { PREPARED, type Dialect } from '../db';
-import type { Database } from '../db/schema';
+import { PREPARED, type Dialect } from './index';
+import type { Database } from './schema';
 
 /*
- * Bulk statements for the hot write paths (ingestion, the seed generator): many rows in one statement, built
- * as plain SQL once per chunk instead of through the query builder row by row. PostgreSQL gets one array per
- * column through unnest (one parameter per column whatever the row count); SQLite a VALUES list within its
- * bound-parameter ceiling.
+ * Bulk statements for the hot write paths (ingestion, the seed generator) and for migrations that rewrite many
+ * rows: many rows in one statement, built as plain SQL once per chunk instead of through the query builder row by
+ * row. PostgreSQL gets one array per column through unnest (one parameter per column whatever the row count);
+ * SQLite a VALUES list within its bound-parameter ceiling.
  */
 
 export type SqlType = 'text' | 'bigint' | 'integer' | 'double precision';
