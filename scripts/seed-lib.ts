@@ -323,12 +323,13 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
       };
       let eventNumber = 0;
       const addEvent = (name: string, properties: Record<string, ScalarValue>, session: number, at: number) => {
-        eventRows.push([app, id, name, JSON.stringify(properties), `seed-${run}-${id}-${eventNumber}`, `seed-session-${id}-${session}`, iso(at), iso(at)]);
+        const when = iso(at);
+        eventRows.push([app, id, name, JSON.stringify(properties), `seed-${run}-${id}-${eventNumber}`, `seed-session-${id}-${session}`, when, when]);
         eventNumber += 1;
-        const definition = definitions.get(name) ?? { count: 0, first: iso(at), last: iso(at), properties: {} };
+        const definition = definitions.get(name) ?? { count: 0, first: when, last: when, properties: {} };
         definition.count += 1;
-        if (iso(at) < definition.first) definition.first = iso(at);
-        if (iso(at) > definition.last) definition.last = iso(at);
+        if (when < definition.first) definition.first = when;
+        if (when > definition.last) definition.last = when;
         for (const [key, value] of Object.entries(properties)) definition.properties[key] ??= inferValueType(key, value);
         definitions.set(name, definition);
       };
