@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { BUILTIN_EVENTS, inferValueType, SESSION_IDLE_MINUTES, type AttributeType, type ScalarValue } from '../shared/contract/audience';
+import { dayAtOffset } from '../shared/format';
 import type { Dialect } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { bumpAudienceEpoch } from '../server/domain/audience-index';
@@ -224,6 +225,8 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
   const chunk = options.chunk ?? 20_000;
   const random = generator(options.seed ?? 20_250_101);
   const app = options.applicationId;
+  // The application's timezone: its days of activity are counted in it (an existing application may be on UTC+07:00).
+  const { utc_offset: utcOffset } = await db.selectFrom('applications').select('utc_offset').where('application_id', '=', app).executeTakeFirstOrThrow();
   const run = `${Date.now().toString(36)}${Math.floor(random.next() * 1e6).toString(36)}`;
 
   // SQLite's default page cache (2 MB) makes every index insert of a large table a trip to the file; the
@@ -312,11 +315,11 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
         iso(lastSeen),
       ]);
 
-      // The event rows, and each day's sessions, page views and custom events (UTC days: the seed's application
-      // is on UTC, see ensureSeedApplication).
-      const perDay = new Map<number, { sessions: number; pageViews: number; events: number }>();
+      // The event rows, and each day's sessions, page views and custom events, days in the application's
+      // timezone as ingestion counts them.
+      const perDay = new Map<string, { sessions: number; pageViews: number; events: number }>();
       const dayOf = (at: number) => {
-        const day = Math.floor(at / DAY_MS);
+        const day = dayAtOffset(at, utcOffset);
         let counts = perDay.get(day);
         if (!counts) perDay.set(day, (counts = { sessions: 0, pageViews: 0, events: 0 }));
         return counts;
@@ -356,7 +359,7 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
         dayOf(at).events += 1;
       }
       events += eventNumber;
-      for (const [day, counts] of [...perDay].sort(([a], [b]) => a - b)) dayRows.push([app, iso(day * DAY_MS).slice(0, 10), id, counts.sessions, counts.pageViews, counts.events]);
+      for (const [day, counts] of [...perDay].sort(([a], [b]) => (a < b ? -1 : 1))) dayRows.push([app, day, id, counts.sessions, counts.pageViews, counts.events]);
       playerDays += perDay.size;
 
       const tagCount = random.next() < 0.3 ? random.int(1, 2) : 0;
@@ -459,7 +462,7 @@ export async function ensureSeedApplication(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('applications')
-      // UTC: the activity history below is written in UTC days.
+      // A new seed application is on UTC; seedAudience counts activity in the timezone of whichever it seeds.
       .values({ application_id: options.applicationId, name: `Seed ${options.applicationId}`, client_key: clientKey, created_by: user.id, created_at: now, updated_at: now, deleting_at: null, utc_offset: 0 })
       .execute();
     await trx

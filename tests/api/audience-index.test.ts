@@ -394,9 +394,10 @@ describe('the seed generator, into a running server', () => {
     expect(await activeDays()).toBe(Number(rows.n));
   });
 
-  it("seeds players whose counters are their events: the sessions and page views of each are its session_start and page_view events, on the days they fall", async () => {
+  it("seeds players whose counters are their events: the sessions and page views of each are its session_start and page_view events, on the days they fall in the application's timezone", async () => {
     const seeded = 'seed_consistent';
-    await createApplication(server, owner, seeded, 'Seeded consistently');
+    // UTC+07:00, a shop's timezone created in the console: its days are not UTC's.
+    await createApplication(server, owner, seeded, 'Seeded consistently', 420);
     await seedAudience(db(server), server.dialect, { applicationId: seeded, players: 200, eventsPerPlayer: 3, seed: 13, now: server.clock.now() });
     const players = await db(server)
       .selectFrom('players')
@@ -416,7 +417,10 @@ describe('the seed generator, into a running server', () => {
       expect([player.session_count, player.page_views], `player ${player.id}`).toEqual([starts.length, views.length]);
       expect([player.first_session_at, player.last_session_at, player.last_seen_at]).toEqual([starts[0], starts[starts.length - 1], own.map((event) => event.occurred_at).sort().pop()]);
       const perDay = (list: { occurred_at: string }[]) =>
-        list.reduce<Record<string, number>>((counts, event) => ({ ...counts, [event.occurred_at.slice(0, 10)]: (counts[event.occurred_at.slice(0, 10)] ?? 0) + 1 }), {});
+        list.reduce<Record<string, number>>((counts, event) => {
+          const day = dayAtOffset(event.occurred_at, 420);
+          return { ...counts, [day]: (counts[day] ?? 0) + 1 };
+        }, {});
       const mine = days.filter((day) => Number(day.player_id) === Number(player.id));
       const column = (name: 'sessions' | 'page_views' | 'events') => Object.fromEntries(mine.filter((day) => Number(day[name]) > 0).map((day) => [day.day, Number(day[name])]));
       expect([column('sessions'), column('page_views'), column('events')], `player ${player.id}`).toEqual([perDay(own.filter((event) => event.name === 'session_start')), perDay(views), perDay(custom)]);
