@@ -287,7 +287,13 @@ export const Identity = z.object({
 export type Identity = z.infer<typeof Identity>;
 
 /** A client-made id (uuid or similar): makes a retried item idempotent. */
-export const ClientId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export const ClientId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { message: 'validation.clientId' });
+
+/**
+ * A device id a client makes (the SDK's visitor id, an app's install id) or the server made at registration: long
+ * and random.
+ */
+export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { message: 'validation.deviceId' });
 
 /**
  * One item of a batch. `at` is the client's epoch time in ms (seconds when 10 digits or fewer), clamped by the server to a sane window.
@@ -309,7 +315,7 @@ export type TrackItem = z.infer<typeof TrackItem>;
 /** POST /api/sdk/track: a batch from one browser (sent as text/plain JSON or a beacon). */
 export const TrackBatch = z.object({
   key: z.string().min(1).max(64),
-  visitor_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+  visitor_id: DeviceId,
   device: DeviceInfo.optional(),
   items: z.array(TrackItem).min(1, { message: V.batchItems }).max(TRACK_BATCH_MAX, { message: V.batchItems }),
 });
@@ -319,8 +325,6 @@ export type TrackBatch = z.infer<typeof TrackBatch>;
 export const TrackAccepted = z.object({ accepted: z.number().int() });
 export type TrackAccepted = z.infer<typeof TrackAccepted>;
 
-/** A device id a client makes (or the server made at registration): long and random, like the SDK's visitor id. */
-export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { message: 'validation.deviceId' });
 export const DeviceParams = z.object({ device_id: DeviceId });
 
 /** POST /api/v1/devices: register a device, or update it when `device_id` is known. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { V, isJsonText, isUrl } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp, page } from './common';
-import { APP_PLATFORMS, DeviceParams, SegmentRule, StoredSegmentRule, Tag } from './audience';
+import { APP_PLATFORMS, DeviceId, DeviceParams, SegmentRule, StoredSegmentRule, Tag } from './audience';
 import type { PlatformKind } from './platform';
 
 /**
@@ -478,8 +478,8 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
  * external user ids (instead of or besides the segment).
  */
 export const ApiSendBody = NotificationInput.omit({ draft: true }).extend({
-  include_device_ids: z.array(z.string().min(8).max(64)).max(2000).optional(),
-  include_external_user_ids: z.array(z.string().min(1).max(128)).max(2000).optional(),
+  include_device_ids: z.array(DeviceId).max(DIRECT_RECIPIENTS_MAX).optional(),
+  include_external_user_ids: z.array(z.string().min(1).max(128)).max(DIRECT_RECIPIENTS_MAX).optional(),
 });
 export type ApiSendBody = z.infer<typeof ApiSendBody>;
 export const ApiSent = z.object({ id: z.number().int(), status: NotificationStatus, duplicate: z.boolean() });

@@ -314,6 +314,13 @@ describe('a registered device', () => {
     expect(await refused('POST', '/events', { events: many }, 'vi')).toEqual([{ path: 'events', message: 'Mỗi lần gửi từ 1 đến 50 sự kiện' }]);
     // One problem a field, the first: an empty name is required, not also "use letters a–z…".
     expect(await refused('POST', '/events', { events: [{ id: 'evt-unnamed-0001', name: ' ' }] }, 'en')).toEqual([{ path: 'events.0.name', message: 'This field is required' }]);
+    // An event id too short to be a retry-safe client id, or with other characters, names the rule.
+    expect(await refused('POST', '/events', { events: [{ id: 'e1', name: 'short_id' }] }, 'en')).toEqual([
+      { path: 'events.0.id', message: 'An item or event id is 8 to 64 letters, digits, - or _ (a UUID is one)' },
+    ]);
+    expect(await refused('POST', '/events', { events: [{ id: 'evt 0001 with spaces', name: 'short_id' }] }, 'vi')).toEqual([
+      { path: 'events.0.id', message: 'Mã của mục hoặc sự kiện gồm 8 đến 64 ký tự: chữ cái, chữ số, - hoặc _ (một UUID là hợp lệ)' },
+    ]);
     const scalar = 'A value is text (up to 1,000 characters), a number, true, false or null';
     expect(await refused('PUT', '/attributes', { attributes: { profile: { age: 3 } } }, 'en')).toEqual([{ path: 'attributes.profile', message: scalar }]);
     expect(await refused('PUT', '/attributes', { attributes: { bio: 'x'.repeat(1001) } }, 'en')).toEqual([{ path: 'attributes.bio', message: scalar }]);
@@ -321,7 +328,7 @@ describe('a registered device', () => {
       { path: 'events.0.properties.cart', message: 'Giá trị là chữ (tối đa 1.000 ký tự), số, true, false hoặc null' },
     ]);
     const { id } = await player(device);
-    expect(await db(server).selectFrom('events').select('id').where('player_id', '=', id).where('name', 'in', ['too_many', 'nested']).execute()).toEqual([]);
+    expect(await db(server).selectFrom('events').select('id').where('player_id', '=', id).where('name', 'in', ['too_many', 'nested', 'short_id']).execute()).toEqual([]);
     expect(await db(server).selectFrom('player_attributes').select('name').where('player_id', '=', id).where('name', 'in', ['profile', 'bio']).execute()).toEqual([]);
   });
 

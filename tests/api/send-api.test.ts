@@ -187,7 +187,7 @@ describe('sending', () => {
     const past = await send(body({ schedule: { mode: 'at', at: '2020-01-01T00:00:00Z' } }));
     expect(past.body.fields).toEqual([{ path: 'schedule.at', message: 'The time to send has already passed' }]);
     const shortDevice = await send(body({ include_device_ids: ['short'] }));
-    expect(shortDevice.body.fields).toEqual([{ path: 'include_device_ids.0', message: 'This value is too short' }]);
+    expect(shortDevice.body.fields).toEqual([{ path: 'include_device_ids.0', message: 'A device id is 8 to 64 letters, digits, - or _' }]);
     // An empty list would name nobody: refused rather than read as "everyone".
     const nobody = await send(body({ include_external_user_ids: [] }));
     expect(nobody.body.fields).toEqual([{ path: 'include_external_user_ids', message: 'This field is required' }]);
