@@ -224,9 +224,6 @@ export const PlayerTagsBody = z.object({ tags: z.array(Tag).min(1, { message: V.
 export const PlayerParams = ApplicationParams.extend({ player_id: z.coerce.number().int().positive() });
 export const PlayerTagParams = PlayerParams.extend({ tag: z.string().min(1).max(TAG_MAX_LENGTH) });
 
-/** The device id is the SDK's secret: long and random, so possession of it is the credential of the public page. */
-export const PlayerInfoParams = ApplicationParams.extend({ device_id: z.string().min(8).max(128) });
-
 // ---------------------------------------------------------------------------------------------------------
 // What devices send: the storefront SDK's batches (POST /api/sdk/track) and the REST device API.
 
@@ -326,6 +323,8 @@ export const TrackAccepted = z.object({ accepted: z.number().int() });
 export type TrackAccepted = z.infer<typeof TrackAccepted>;
 
 export const DeviceParams = z.object({ device_id: DeviceId });
+/** The device id is the SDK's secret: long and random, so possession of it is the credential of the public page. */
+export const PlayerInfoParams = ApplicationParams.extend({ device_id: DeviceId });
 
 /** POST /api/v1/devices: register a device, or update it when `device_id` is known. */
 export const DeviceRegister = DeviceInfo.extend({
