@@ -1,6 +1,6 @@
 import type { KeyValueStore } from './storage';
 
-/** A visit ends after 30 minutes without a page view (spec §9: "once a session (30m)"). */
+/** A visit ends after 30 minutes without activity: a page view, a scroll or an event (spec §9: "once a session (30m)"). */
 export const SESSION_IDLE_MS = 30 * 60_000;
 const SESSION_KEY = 'nudge_s';
 
@@ -15,7 +15,7 @@ export function randomId(): string {
 const sessionId = () => Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
 
 /**
- * The current session's id: the stored one while the last page view is under 30 minutes old, a new one
+ * The current session's id: the stored one while the last activity is under 30 minutes old, a new one
  * otherwise. Each call counts as activity, so the session lasts while the visitor keeps browsing.
  */
 export function touchSession(store: KeyValueStore, now: number, newId: () => string = sessionId): string {

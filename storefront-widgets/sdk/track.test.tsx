@@ -180,6 +180,33 @@ describe('collection on a shop page', () => {
     expect(page.items().filter((item) => item.type === 'scroll').map((item) => (item as { depth: number }).depth)).toEqual([25, 50]);
   });
 
+  it('keeps the session going while the visitor scrolls, and starts a new one on a scroll after 30 idle minutes', async () => {
+    Object.defineProperty(document.documentElement, 'scrollHeight', { configurable: true, value: innerHeight + 1000 });
+    const page = start();
+    await flushed();
+    const [first] = page.items() as { session_id: string }[];
+    // 20 minutes reading, a scroll, 20 more, then the next page: 40 minutes after the first view, one session.
+    vi.setSystemTime(Date.now() + 20 * 60_000);
+    vi.stubGlobal('scrollY', 300);
+    window.dispatchEvent(new Event('scroll'));
+    vi.setSystemTime(Date.now() + 20 * 60_000);
+    history.pushState(null, '', '/products/ao-thun');
+    await flushed();
+    expect(page.items().slice(2).map((item) => [item.type, (item as { session_id: string }).session_id])).toEqual([
+      ['scroll', first.session_id],
+      ['page', first.session_id],
+    ]);
+    // Away 31 minutes, back on the page, scrolling further: a new session, which the scroll belongs to.
+    vi.setSystemTime(Date.now() + SESSION_IDLE_MS + 60_000);
+    vi.stubGlobal('scrollY', 600);
+    window.dispatchEvent(new Event('scroll'));
+    await flushed();
+    const [session, scroll] = page.items().slice(4) as { type: string; session_id: string }[];
+    expect([session.type, scroll.type]).toEqual(['session', 'scroll']);
+    expect(session.session_id).not.toBe(first.session_id);
+    expect(scroll.session_id).toBe(session.session_id);
+  });
+
   it("opens the visitor's playerinfo page on nudge('playerinfo')", () => {
     const open = vi.fn();
     vi.stubGlobal('open', open);

@@ -89,11 +89,15 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
     outbox.add({ type: 'page', id: itemId(), at: now, session_id: session, url: page.slice(0, 2000), title: document.title.slice(0, 300) });
   };
 
+  // Scrolling to a new quarter is activity, as a page view or an event: a visitor reading a long page stays in
+  // the session, and one coming back to it after 30 idle minutes starts a new one.
   const scrolled = () => {
     const fraction = scrollFraction(scrollY, innerHeight, document.documentElement.scrollHeight);
     for (const depth of newQuarters(fraction, quarters)) {
+      const now = Date.now();
+      touch(now);
       quarters.push(depth);
-      outbox.add({ type: 'scroll', id: itemId(), at: Date.now(), session_id: session, url: page.slice(0, 2000), depth });
+      outbox.add({ type: 'scroll', id: itemId(), at: now, session_id: session, url: page.slice(0, 2000), depth });
     }
   };
 
