@@ -149,7 +149,6 @@ const PLAYER_COLUMNS = [
   'device_token',
   'mobile_number',
   'fb_psid',
-  'last_seen_at',
   ...FIELDS.map(([name]) => name),
 ] as const;
 /** A player's values, in PLAYER_COLUMNS' order. */
@@ -167,9 +166,8 @@ export class AudienceIndex {
   private readonly position = new Map<number, number>();
   private readonly columns = new Map<SegmentField, Column>();
   private channels: Uint8Array;
-  /** Each position's player id, and when it was last seen (the player list sorts and filters on both). */
+  /** Each position's player id (the player list's pages are ids). */
   private readonly ids: F64;
-  private readonly lastSeen: F64;
   private readonly attributes = new Map<string, AttributeColumn>();
   private readonly tags = new Map<string, Set<number>>();
   private readonly events = new Map<string, EventColumn>();
@@ -189,7 +187,6 @@ export class AudienceIndex {
     this.capacity = capacity;
     this.channels = new Uint8Array(capacity);
     this.ids = new F64(capacity);
-    this.lastSeen = new F64(capacity);
     for (const [name, kind] of FIELDS) {
       if (kind === 'text') {
         this.columns.set(name, PRESENCE_ONLY.has(name) ? { kind: 'presence', flags: new Uint8Array(capacity) } : { kind: 'text', codes: new I32(capacity), dict: new Dictionary() });
@@ -354,7 +351,6 @@ export class AudienceIndex {
     channels.set(this.channels);
     this.channels = channels;
     this.ids.ensure(capacity);
-    this.lastSeen.ensure(capacity);
     for (const attribute of this.attributes.values()) {
       attribute.text.ensure(capacity);
       attribute.numbers.ensure(capacity);
@@ -381,7 +377,6 @@ export class AudienceIndex {
       (row[COLUMN.mobile_number] !== null ? CHANNEL_BITS.sms : 0) |
       (row[COLUMN.fb_psid] !== null ? CHANNEL_BITS.facebook : 0) |
       (subscribed ? SUBSCRIBED_BIT : 0);
-    this.lastSeen.data[at] = epoch(row[COLUMN.last_seen_at] as string | null);
     if (updatedAt > this.newest.at || (updatedAt === this.newest.at && id > this.newest.id)) {
       this.newest = { at: updatedAt, id };
     }
@@ -518,7 +513,8 @@ export class AudienceIndex {
     }
     if (selection.seenSince !== undefined) {
       const range: Range = { lo: selection.seenSince, hi: Infinity, negate: false, nan: false };
-      tests.push((candidates, out) => byRange(candidates, n, this.lastSeen.data, range, out));
+      const lastSeen = (this.columns.get('last_seen_at') as NumberColumn).values.data;
+      tests.push((candidates, out) => byRange(candidates, n, lastSeen, range, out));
     }
     let candidates: Int32Array | null = null;
     if (selection.tag !== undefined) {
@@ -538,7 +534,7 @@ export class AudienceIndex {
       if (candidates.length === 0) return { total: 0, ids: [] };
     }
     const total = candidates ? candidates.length : n;
-    const values = selection.sort === 'last_seen_at' ? this.lastSeen.data : (this.columns.get(selection.sort) as NumberColumn).values.data;
+    const values = (this.columns.get(selection.sort) as NumberColumn).values.data;
     const page = firstInOrder(candidates, n, values, this.ids.data, selection.desc, selection.offset + selection.limit);
     const ids: number[] = [];
     for (let k = selection.offset; k < page.length; k += 1) ids.push(this.ids.data[page[k]]);

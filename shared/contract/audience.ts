@@ -473,6 +473,7 @@ export const SEGMENT_FIELDS = {
   utm_term: 'text',
   first_session_at: 'date',
   last_session_at: 'date',
+  last_seen_at: 'date',
   created_at: 'date',
   session_count: 'number',
   page_views: 'number',

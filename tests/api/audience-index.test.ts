@@ -75,6 +75,7 @@ function randomCondition(random: ReturnType<typeof generator>): SegmentCondition
         ['page_views', [2, 5, 10]],
         ['first_session_at', null],
         ['last_session_at', null],
+        ['last_seen_at', null],
         ['created_at', null],
       ] as const);
       const [name, values] = field;

@@ -44,6 +44,7 @@ beforeAll(async () => {
     utm_campaign: 'Summer_Sale',
     first_session_at: ago(40),
     last_session_at: ago(1),
+    last_seen_at: ago(1),
     created_at: ago(40),
     session_count: 12,
     page_views: 80,
@@ -63,6 +64,7 @@ beforeAll(async () => {
     utm_campaign: 'summer%sale',
     first_session_at: ago(5),
     last_session_at: ago(5),
+    last_seen_at: ago(5),
     created_at: ago(5),
     session_count: 1,
     page_views: 3,
@@ -81,6 +83,7 @@ beforeAll(async () => {
     timezone_offset: 420,
     first_session_at: ago(100),
     last_session_at: ago(60),
+    last_seen_at: ago(60),
     created_at: ago(100),
     session_count: 5,
     page_views: 20,
@@ -170,6 +173,10 @@ describe('field conditions', () => {
     ['date exists', { kind: 'field', field: 'first_session_at', op: 'exists' }, ['alice', 'bob', 'carol']],
     ['date not_exists', { kind: 'field', field: 'first_session_at', op: 'not_exists' }, ['dave']],
     ['date older_than_days on created', { kind: 'field', field: 'created_at', op: 'older_than_days', value: 30 }, ['alice', 'carol']],
+    // Inactive players, the win-back audience: not seen for 30 days (never seen is not "seen long ago").
+    ['date older_than_days on last seen', { kind: 'field', field: 'last_seen_at', op: 'older_than_days', value: 30 }, ['carol']],
+    ['date within_days on last seen', { kind: 'field', field: 'last_seen_at', op: 'within_days', value: 7 }, ['alice', 'bob']],
+    ['date not_exists on last seen', { kind: 'field', field: 'last_seen_at', op: 'not_exists' }, ['dave']],
   ];
   it.each(cases)('%s', async (_label, condition, expected) => expectMembers(one(condition), expected));
 

@@ -179,6 +179,23 @@ describe('the segment editor', () => {
     expect((within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement).type).toBe('number');
   });
 
+  it('offers last seen, for the players not seen for a number of days, worded as a time ago in Vietnamese', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'last_seen_at' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: operator'), { target: { value: 'older_than_days' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: '30' } });
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'last_seen_at', op: 'older_than_days', value: 30 }] }] }));
+    act(() => useAppStore.getState().setLanguage('vi'));
+    const vi = () => screen.getByRole('group', { name: 'Điều kiện 1.1' });
+    // "cách đây hơn 30 ngày" (more than 30 days ago), not "… 30 ngày qua" (… the last 30 days).
+    await waitFor(() => expect(within(vi()).getByText('ngày')).toBeTruthy());
+    expect(within(vi()).queryByText('ngày qua')).toBeNull();
+    expect((within(vi()).getByLabelText('Điều kiện 1.1: trường') as HTMLSelectElement).selectedOptions[0].textContent).toBe('Lần cuối truy cập');
+    fireEvent.change(within(vi()).getByLabelText('Điều kiện 1.1: phép so sánh'), { target: { value: 'within_days' } });
+    expect(within(vi()).getByText('ngày qua')).toBeTruthy();
+  });
+
   it('builds OR groups of AND conditions over player fields, events and attributes', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');

@@ -38,7 +38,7 @@ import { useFormatNumber, useLanguage } from '../../app/i18n';
 
 /** The player fields the editor offers, grouped the way a merchant looks for them. */
 const FIELD_GROUPS: { key: string; fields: SegmentField[] }[] = [
-  { key: 'activity', fields: ['first_session_at', 'last_session_at', 'created_at', 'session_count', 'page_views'] },
+  { key: 'activity', fields: ['last_seen_at', 'first_session_at', 'last_session_at', 'created_at', 'session_count', 'page_views'] },
   { key: 'location', fields: ['country', 'city', 'language', 'timezone_offset'] },
   { key: 'device', fields: ['platform', 'device_type', 'os', 'browser', 'app_version'] },
   { key: 'identity', fields: ['external_user_id', 'email'] },
@@ -465,7 +465,8 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
         labelHidden
         type={input === 'text' ? 'text' : input === 'date' ? 'date' : 'number'}
         min={input === 'days' ? 1 : undefined}
-        suffix={input === 'days' ? t('segments.editor.days') : undefined}
+        // "in the last 30 days" / "more than 30 days ago": Vietnamese words the two apart ("ngày qua", "ngày").
+        suffix={input === 'days' ? t(condition.op === 'older_than_days' ? 'segments.editor.daysAgo' : 'segments.editor.days') : undefined}
         placeholder={code ? CODE_FIELDS[code].placeholder : input === 'text' ? t('segments.editor.valuePlaceholder') : undefined}
         // A value typed that is refused is not a code, and its problem says what is wanted ("A country is its
         // 2-letter code, e.g. VN"): no hint repeating it. An empty one keeps the hint beside "required".
