@@ -7,6 +7,7 @@ import {
   PLAYER_PLATFORMS,
   type AttributeType,
   type AudienceChannel,
+  type OwnPlayer,
   type Player,
   type PlayerAttribute,
   type PlayerDetail,
@@ -332,7 +333,7 @@ export async function deletePlayer(ctx: Ctx, access: ApplicationContext, playerI
  * address and per application so ids cannot be guessed at speed; an unknown application or device is the same
  * NOT_FOUND, so neither can be probed.
  */
-async function findOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<PlayerRow> {
+async function findOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<PlayerRow & { application_name: string }> {
   const { limits } = ctx.s;
   const allowed = await withinWindows(ctx.s.db, ctx.s.clock(), [
     { bucket: `playerinfo:ip:${ctx.ip}`, rule: limits.playerInfoPerIp },
@@ -341,29 +342,32 @@ async function findOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string):
   if (!allowed) throw new AppError('RATE_LIMITED');
   const row = await ctx.s.db
     .selectFrom('players')
-    .selectAll()
-    .where('application_id', '=', applicationId)
-    .where('device_id', '=', deviceId)
+    .innerJoin('applications', 'applications.application_id', 'players.application_id')
+    .selectAll('players')
+    .select('applications.name as application_name')
+    .where('players.application_id', '=', applicationId)
+    .where('players.device_id', '=', deviceId)
     .executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND');
   return row;
 }
 
-/** GET /api/public/application/{id}/playerinfo/{device_id}: the player's own record. */
-export async function getOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<Player> {
-  return playerOf(ctx, await findOwnPlayer(ctx, applicationId, deviceId));
+/** GET /api/public/application/{id}/playerinfo/{device_id}: the player's own record, and whose visitor it is. */
+export async function getOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<OwnPlayer> {
+  const row = await findOwnPlayer(ctx, applicationId, deviceId);
+  return { ...(await playerOf(ctx, row)), application_name: row.application_name };
 }
 
 /**
  * The player unsubscribes from push: the subscription's endpoint and keys are forgotten, so nothing can be
  * sent to it any more; a new subscription from the browser or app subscribes again.
  */
-export async function unsubscribeOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<Player> {
+export async function unsubscribeOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<OwnPlayer> {
   const row = await findOwnPlayer(ctx, applicationId, deviceId);
   const now = nowIso(ctx.s);
   // Unsubscribing twice keeps the first moment.
   const unsubscribedAt = Number(row.subscribed) === 1 || row.unsubscribed_at === null ? now : row.unsubscribed_at;
   const change = { subscribed: 0 as const, unsubscribed_at: unsubscribedAt, push_endpoint: null, push_p256dh: null, push_auth: null, updated_at: now };
   await ctx.s.db.updateTable('players').set(change).where('id', '=', row.id).execute();
-  return playerOf(ctx, { ...row, ...change });
+  return { ...(await playerOf(ctx, { ...row, ...change })), application_name: row.application_name };
 }

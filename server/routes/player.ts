@@ -4,6 +4,7 @@ import {
   Empty,
   Player,
   PlayerDetail,
+  OwnPlayer,
   PlayerInfoParams,
   PlayerListQuery,
   PlayerParams,
@@ -128,10 +129,10 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: info,
       schema: {
-        description: `A player's own record, for the public playerinfo page. ${infoDescription}`,
+        description: `A player's own record, for the public playerinfo page, with the name of the application (the shop) it is a visitor of. ${infoDescription}`,
         tags,
         params: PlayerInfoParams,
-        response: { 200: ok(Player), ...failures },
+        response: { 200: ok(OwnPlayer), ...failures },
       },
     },
     async (request, reply) => {
@@ -149,7 +150,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
         description: `The player unsubscribes from push: not subscribed any more, unsubscribed now, the push endpoint and keys forgotten. ${infoDescription}`,
         tags,
         params: PlayerInfoParams,
-        response: { 200: ok(Player), ...failures },
+        response: { 200: ok(OwnPlayer), ...failures },
       },
     },
     async (request, reply) => {

@@ -177,6 +177,10 @@ export const Player = z.object({
 });
 export type Player = z.infer<typeof Player>;
 
+/** The public playerinfo page's record: the player, and the name of the shop (application) it is a visitor of. */
+export const OwnPlayer = Player.extend({ application_name: z.string() });
+export type OwnPlayer = z.infer<typeof OwnPlayer>;
+
 export const PLAYER_SORTS = ['last_seen_at', 'created_at', 'session_count', 'page_views'] as const;
 
 /** A country as players keep it: its ISO 3166 alpha-2 code, in capitals whatever case it comes in ("vn" → "VN"). */

@@ -30,7 +30,7 @@ describe('GET playerinfo', () => {
   it('answers the player’s own record without signing in, and never the push keys', async () => {
     const answer = await server.call('GET', url(), { ip: '10.0.0.1' });
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ id: playerId, device_id: DEVICE, country: 'VN', email: 'lan@example.com', subscribed: true, channels: ['web_push'] });
+    expect(answer.body.data).toMatchObject({ id: playerId, device_id: DEVICE, country: 'VN', email: 'lan@example.com', subscribed: true, channels: ['web_push'], application_name: 'Player info' });
     expect(answer.headers['cache-control']).toBe('no-store');
     expect(answer.body.data).not.toHaveProperty('push_endpoint');
     expect(JSON.stringify(answer.body)).not.toMatch(/secret-endpoint|p256dh-key|auth-secret/);

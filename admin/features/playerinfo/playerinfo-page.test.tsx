@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
-import type { Player } from '../../../shared/contract';
+import type { OwnPlayer } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { type Call, answer, fakeApi, renderInConsole, writesOf } from '../../test-utils';
 import { player } from '../players/fixtures';
@@ -9,14 +9,14 @@ import { PlayerInfoPage } from './playerinfo-page';
 
 const UNSUBSCRIBE = '/api/public/application/shop_one/playerinfo/v_8f2c1a9e77/unsubscribe';
 
-let record: Player;
+let record: OwnPlayer;
 let calls: Call[] = [];
 /** The unsubscribes the page sent. */
 const unsubscribes = () => writesOf(calls).filter((call) => call.method === 'POST' && call.path === UNSUBSCRIBE);
 
 beforeEach(() => {
   useAppStore.setState({ token: null, roles: [] });
-  record = { ...player };
+  record = { ...player, application_name: 'Trà Mộc Shop' };
   // A public page: the visitor's record, outside any application the console loads.
   calls = fakeApi({
     'GET /api/public/application/shop_one/playerinfo/v_8f2c1a9e77': () => record,
@@ -39,6 +39,8 @@ describe("a visitor's own record", () => {
   it('shows the device, place, subscription and tags, signed out', async () => {
     open('?device=v_8f2c1a9e77');
     expect(await screen.findByText('Android 14 · Chrome')).toBeTruthy();
+    // Which shop this page speaks for: the visitor came to it from that shop's page.
+    expect(screen.getByText('What Trà Mộc Shop knows about your device.')).toBeTruthy();
     expect(screen.getByText(/Hà Nội/)).toBeTruthy();
     expect(screen.getByText('Subscribed')).toBeTruthy();
     expect(screen.getByText('tea-lover')).toBeTruthy();

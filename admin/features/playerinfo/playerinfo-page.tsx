@@ -3,7 +3,7 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearch } from 'wouter';
 import { z } from 'zod';
-import { Player } from '../../../shared/contract';
+import { OwnPlayer } from '../../../shared/contract';
 import { relativeTime } from '../../../shared/format';
 import { type ApiError, api, isApiError } from '../../api';
 import { AuthLayout } from '../auth/auth-layout';
@@ -30,7 +30,7 @@ function Line({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-type State = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed'; error: ApiError | null } | { kind: 'ready'; player: Player };
+type State = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed'; error: ApiError | null } | { kind: 'ready'; player: OwnPlayer };
 
 /**
  * /application/:application_id/playerinfo?device=…: a visitor's own record (the link the SDK gives them),
@@ -55,7 +55,7 @@ export function PlayerInfoPage() {
       }
       setState({ kind: 'loading' });
       api
-        .get(playerInfoPath(applicationId, deviceId), Player, { ...PUBLIC_CALL, signal })
+        .get(playerInfoPath(applicationId, deviceId), OwnPlayer, { ...PUBLIC_CALL, signal })
         .then(({ data }) => setState({ kind: 'ready', player: data }))
         .catch((cause: unknown) => {
           if (signal?.aborted) return;
@@ -164,7 +164,8 @@ export function PlayerInfoPage() {
   }
 
   return (
-    <AuthLayout title="playerinfo.title" subtitle={t('playerinfo.subtitle')}>
+    // The visitor came from a shop's page to this one: it says which shop it speaks for, once the record says so.
+    <AuthLayout title="playerinfo.title" subtitle={state.kind === 'ready' ? t('playerinfo.subtitleOf', { name: state.player.application_name }) : t('playerinfo.subtitle')}>
       {body}
       {confirming ? (
         <Modal
