@@ -287,14 +287,17 @@ export const Identity = z.object({
 });
 export type Identity = z.infer<typeof Identity>;
 
-/** A client-made id (uuid or similar): makes a retried item idempotent. */
-export const ClientId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { message: 'validation.clientId' });
+/** What a client-made id is: 8 to 64 letters, digits, - or _ (a UUID is one). */
+const CLIENT_MADE_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** A client-made id of an item or event (uuid or similar): makes a retried item idempotent. */
+export const ClientId = z.string().regex(CLIENT_MADE_ID, { message: 'validation.clientId' });
 
 /**
  * A device id a client makes (the SDK's visitor id, an app's install id) or the server made at registration: long
  * and random.
  */
-export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { message: 'validation.deviceId' });
+export const DeviceId = z.string().regex(CLIENT_MADE_ID, { message: 'validation.deviceId' });
 
 /**
  * One item of a batch. `at` is the client's epoch time in ms (seconds when 10 digits or fewer), clamped by the server to a sane window.
