@@ -51,11 +51,13 @@ describe("a visitor's own record", () => {
     open('?device=v_8f2c1a9e77');
     fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
     const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('You will no longer receive notifications from Trà Mộc Shop on this device.')).toBeTruthy();
     expect(unsubscribes()).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Unsubscribe' }));
-    expect(await screen.findByText(/You are unsubscribed/)).toBeTruthy();
+    expect(await screen.findByText('You are unsubscribed. You will not receive notifications from Trà Mộc Shop any more.')).toBeTruthy();
     expect(unsubscribes()).toHaveLength(1);
     await waitFor(() => expect(screen.getByText('Not subscribed')).toBeTruthy());
+    expect(screen.getByText('You do not receive notifications from Trà Mộc Shop.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
   });
 

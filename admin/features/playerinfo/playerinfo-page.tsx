@@ -118,7 +118,7 @@ export function PlayerInfoPage() {
       <BlockStack gap="400">
         {done ? (
           <Banner tone="success" onDismiss={() => setDone(false)}>
-            <p>{t('playerinfo.unsubscribed')}</p>
+            <p>{t('playerinfo.unsubscribed', { name: player.application_name })}</p>
           </Banner>
         ) : null}
         <BlockStack gap="300">
@@ -156,18 +156,20 @@ export function PlayerInfoPage() {
           </Button>
         ) : (
           <Text as="p" tone="subdued">
-            {t('playerinfo.notSubscribed')}
+            {t('playerinfo.notSubscribed', { name: player.application_name })}
           </Text>
         )}
       </BlockStack>
     );
   }
 
+  // The visitor came from a shop's page to this one, on Nudge's address: the page names the shop it speaks for,
+  // once the record says which.
+  const shop = state.kind === 'ready' ? state.player.application_name : null;
   return (
-    // The visitor came from a shop's page to this one: it says which shop it speaks for, once the record says so.
-    <AuthLayout title="playerinfo.title" subtitle={state.kind === 'ready' ? t('playerinfo.subtitleOf', { name: state.player.application_name }) : t('playerinfo.subtitle')}>
+    <AuthLayout title="playerinfo.title" subtitle={shop === null ? t('playerinfo.subtitle') : t('playerinfo.subtitleOf', { name: shop })}>
       {body}
-      {confirming ? (
+      {confirming && shop !== null ? (
         <Modal
           open
           onClose={() => setConfirming(false)}
@@ -178,7 +180,7 @@ export function PlayerInfoPage() {
           <Modal.Section>
             <BlockStack gap="300">
               <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
-              <Text as="p">{t('playerinfo.unsubscribe.body')}</Text>
+              <Text as="p">{t('playerinfo.unsubscribe.body', { name: shop })}</Text>
             </BlockStack>
           </Modal.Section>
         </Modal>
