@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, api, createAccount, freePort, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
 
@@ -32,6 +32,27 @@ function pushKeys() {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
   return { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(randomBytes(16)) };
+}
+
+/**
+ * Headless Chromium reaches no push service: the shopper's browser subscribes with `endpoint` and real P-256 keys
+ * instead. Everything after it (the SDK, the API, the database) is the real one.
+ */
+async function stubPushService(context: BrowserContext, endpoint: string): Promise<void> {
+  await context.addInitScript(
+    ({ endpoint, keys }) => {
+      let current: unknown = null;
+      const subscription = { endpoint, expirationTime: null, options: {}, getKey: () => null, unsubscribe: async () => true, toJSON: () => ({ endpoint, expirationTime: null, keys }) };
+      PushManager.prototype.subscribe = async function () {
+        current = subscription;
+        return subscription as unknown as PushSubscription;
+      };
+      PushManager.prototype.getSubscription = async function () {
+        return current as PushSubscription | null;
+      };
+    },
+    { endpoint, keys: pushKeys() },
+  );
 }
 
 /** Waits until the SDK's collection runs on the page (it has taken over `nudge.q`, after counting the page view). */
@@ -127,22 +148,7 @@ describe('the audience of a shop', () => {
 
     // The shopper: the box first, the browser's permission only after their yes.
     const shopper = await stack.browser.newContext({ viewport: DESKTOP, locale: 'vi-VN' });
-    const keys = pushKeys();
-    const endpoint = `https://push.example.test/send/shopper-${stamp}`;
-    await shopper.addInitScript(
-      ({ endpoint, keys }) => {
-        let current: unknown = null;
-        const subscription = { endpoint, expirationTime: null, options: {}, getKey: () => null, unsubscribe: async () => true, toJSON: () => ({ endpoint, expirationTime: null, keys }) };
-        PushManager.prototype.subscribe = async function () {
-          current = subscription;
-          return subscription as unknown as PushSubscription;
-        };
-        PushManager.prototype.getSubscription = async function () {
-          return current as PushSubscription | null;
-        };
-      },
-      { endpoint, keys },
-    );
+    await stubPushService(shopper, `https://push.example.test/send/shopper-${stamp}`);
     const visit = await shopper.newPage();
     await visit.goto(shopUrl);
     const allow = visit.getByText('Cho phép', { exact: true });
@@ -377,6 +383,53 @@ describe('the audience of a shop', () => {
     await expect.poll(async () => (await player())?.page_views ?? 0, { timeout: 15_000 }).toBe(2);
     const record = await api(stack, token, 'GET', `/application/${APP}/player/${(await player()).id}`);
     expect(record.data.events.map((event: { name: string }) => event.name)).toContain('wishlist_add');
+    await shopper.close();
+  });
+
+  it("shows a shopper on a phone their own record from the shop's page, naming the shop, and unsubscribes them there", async () => {
+    const shopper = await stack.browser.newContext({ viewport: PHONE, locale: 'vi-VN' });
+    const endpoint = `https://push.example.test/send/own-record-${stamp}`;
+    await stubPushService(shopper, endpoint);
+    const visit = await shopper.newPage();
+    await visit.goto(shopUrl);
+    const allow = visit.getByText('Cho phép', { exact: true });
+    await allow.waitFor({ timeout: 15_000 });
+    await shopper.grantPermissions(['notifications'], { origin: shopUrl });
+    await allow.click();
+    const visitor = (await visit.evaluate(() => localStorage.getItem('nudge_v'))) as string;
+    const stored = () => {
+      const db = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
+      try {
+        return db.prepare('select subscribed, push_endpoint from players where application_id = ? and device_id = ?').get(APP, visitor) as { subscribed: number; push_endpoint: string | null } | undefined;
+      } finally {
+        db.close();
+      }
+    };
+    await expect.poll(() => stored()?.push_endpoint, { timeout: 15_000 }).toBe(endpoint);
+
+    // The shop's "notification settings" link calls nudge('playerinfo'): the record opens in a new tab.
+    const opened = shopper.waitForEvent('page');
+    await collecting(visit);
+    await visit.evaluate(() => (window as unknown as { nudge: (...args: unknown[]) => void }).nudge('playerinfo'));
+    const record = await opened;
+    expect(record.url()).toBe(`${stack.url}/application/${APP}/playerinfo?device=${visitor}`);
+    // It names the shop: the visitor came from Mai Boutique's page to one on Nudge's address.
+    await record.getByText('Những gì Mai Boutique biết về thiết bị của bạn.').waitFor({ timeout: 15_000 });
+    await record.getByText('Đã đăng ký', { exact: true }).waitFor();
+    await shot(record, 'audience-playerinfo-vi-375');
+    await record.getByRole('button', { name: 'Hủy đăng ký' }).click();
+    const dialog = record.getByRole('dialog');
+    await dialog.getByText('Bạn sẽ không còn nhận thông báo từ Mai Boutique trên thiết bị này.').waitFor();
+    await dialog.getByRole('button', { name: 'Hủy đăng ký' }).click();
+    await record.getByText('Bạn không nhận thông báo từ Mai Boutique.').waitFor();
+    // Nothing can be sent to it any more: the subscription is forgotten.
+    expect(stored()).toEqual({ subscribed: 0, push_endpoint: null });
+    await shot(record, 'audience-playerinfo-unsubscribed-vi-375');
+    // Back on the shop, whose browser still holds the permission and the subscription: it stays unsubscribed.
+    await visit.goto(`${shopUrl}/products/ao-dai`);
+    await collecting(visit);
+    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0]?.page_views, { timeout: 15_000 }).toBe(2);
+    expect(stored()).toEqual({ subscribed: 0, push_endpoint: null });
     await shopper.close();
   });
 
