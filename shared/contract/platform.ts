@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { V, isEmail, isHttpsUrl } from '../validation';
-import { PushSubscription } from './audience';
+import { DeviceId, PushSubscription } from './audience';
 import { Timestamp } from './common';
 
 /**
@@ -89,12 +89,10 @@ export const PublicWebPush = z.object({
 });
 export type PublicWebPush = z.infer<typeof PublicWebPush>;
 
-const VisitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
-
 /** POST /api/sdk/push/subscribe: a browser's new (or renewed) subscription for its visitor. */
 export const PushSubscribeBody = z.object({
   key: z.string().min(8).max(64),
-  visitor_id: VisitorId,
+  visitor_id: DeviceId,
   subscription: PushSubscription,
   device: z
     .object({
@@ -111,7 +109,7 @@ export type PushSubscribeBody = z.infer<typeof PushSubscribeBody>;
 /** POST /api/sdk/push/unsubscribe: the visitor's browser no longer takes pushes (permission revoked, expired). */
 export const PushUnsubscribeBody = z.object({
   key: z.string().min(8).max(64),
-  visitor_id: VisitorId,
+  visitor_id: DeviceId,
   /** The endpoint that ended, when known: only that one is cleared. */
   endpoint: z.string().max(2000).optional(),
 });

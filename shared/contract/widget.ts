@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { V, isEmail, isExternalLink, isMobileNumber, isNotBlank } from '../validation';
 import { ApplicationParams } from './application';
+import { DeviceId } from './audience';
 import { Timestamp } from './common';
 import { PublicWebPush } from './platform';
 
@@ -291,8 +292,6 @@ export const SdkConfigQuery = z.object({ key: z.string().min(8).max(64) });
  */
 const Honeypot = z.string().max(1000).optional();
 
-const VisitorId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
-
 /** An email or phone a shopper may leave empty; one typed is checked with the console's rules. */
 const VisitorEmail = z.string().trim().max(254).refine((v) => v === '' || isEmail(v), { message: V.email }).optional();
 const VisitorPhone = z.string().trim().max(30).refine((v) => v === '' || isMobileNumber(v), { message: V.mobileNumber }).optional();
@@ -301,7 +300,7 @@ const VisitorPhone = z.string().trim().max(30).refine((v) => v === '' || isMobil
 export const LeadSubmit = z.object({
   key: z.string().min(8).max(64),
   widget_id: z.number().int(),
-  visitor_id: VisitorId,
+  visitor_id: DeviceId,
   name: Text(100).optional(),
   email: VisitorEmail,
   phone: VisitorPhone,
@@ -316,7 +315,7 @@ export type LeadSubmit = z.infer<typeof LeadSubmit>;
 export const SpinRequest = z.object({
   key: z.string().min(8).max(64),
   widget_id: z.number().int(),
-  visitor_id: VisitorId,
+  visitor_id: DeviceId,
   email: VisitorEmail,
   phone: VisitorPhone,
   website: Honeypot,
@@ -335,7 +334,7 @@ export type SpinResult = z.infer<typeof SpinResult>;
 export const WidgetEvent = z.object({
   key: z.string().min(8).max(64),
   widget_id: z.number().int(),
-  visitor_id: VisitorId,
+  visitor_id: DeviceId,
   kind: z.enum(['view', 'click']),
   button_type: ContactButtonType.optional(),
 });
