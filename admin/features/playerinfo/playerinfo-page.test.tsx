@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { OwnPlayer } from '../../../shared/contract';
@@ -59,6 +59,30 @@ describe("a visitor's own record", () => {
     await waitFor(() => expect(screen.getByText('Not subscribed')).toBeTruthy());
     expect(screen.getByText('You do not receive notifications from Trà Mộc Shop.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+  });
+
+  it('keeps naming the shop while the record loads again after unsubscribing', async () => {
+    let release = () => {};
+    let loads = 0;
+    calls = fakeApi({
+      'GET /api/public/application/shop_one/playerinfo/v_8f2c1a9e77': async () => {
+        loads += 1;
+        if (loads > 1) await new Promise<void>((resolve) => (release = resolve));
+        return record;
+      },
+      [`POST ${UNSUBSCRIBE}`]: () => {
+        record = { ...record, subscribed: false, channels: [] };
+        return {};
+      },
+    });
+    open('?device=v_8f2c1a9e77');
+    fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Unsubscribe' }));
+    await waitFor(() => expect(loads).toBe(2));
+    expect(screen.getByText('What Trà Mộc Shop knows about your device.')).toBeTruthy();
+    expect(screen.queryByText('What this site knows about your device.')).toBeNull();
+    act(() => release());
+    expect(await screen.findByText('You do not receive notifications from Trà Mộc Shop.')).toBeTruthy();
   });
 
   it('lets a visitor who is also a signed-in viewer unsubscribe their own device', async () => {

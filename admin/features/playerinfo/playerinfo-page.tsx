@@ -45,6 +45,9 @@ export function PlayerInfoPage() {
   const [unsubscribing, setUnsubscribing] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  // The visitor came from a shop's page to this one, on Nudge's address: the page names the shop it speaks for,
+  // once a record has said which (and keeps it while the record loads again after unsubscribing).
+  const [shop, setShop] = useState<string | null>(null);
   const lang = useLanguage();
 
   const load = useCallback(
@@ -56,7 +59,10 @@ export function PlayerInfoPage() {
       setState({ kind: 'loading' });
       api
         .get(playerInfoPath(applicationId, deviceId), OwnPlayer, { ...PUBLIC_CALL, signal })
-        .then(({ data }) => setState({ kind: 'ready', player: data }))
+        .then(({ data }) => {
+          setShop(data.application_name);
+          setState({ kind: 'ready', player: data });
+        })
         .catch((cause: unknown) => {
           if (signal?.aborted) return;
           setState({ kind: 'failed', error: isApiError(cause) ? cause : null });
@@ -118,7 +124,7 @@ export function PlayerInfoPage() {
       <BlockStack gap="400">
         {done ? (
           <Banner tone="success" onDismiss={() => setDone(false)}>
-            <p>{t('playerinfo.unsubscribed', { name: player.application_name })}</p>
+            <p>{t('playerinfo.unsubscribed', { name: shop })}</p>
           </Banner>
         ) : null}
         <BlockStack gap="300">
@@ -156,16 +162,13 @@ export function PlayerInfoPage() {
           </Button>
         ) : (
           <Text as="p" tone="subdued">
-            {t('playerinfo.notSubscribed', { name: player.application_name })}
+            {t('playerinfo.notSubscribed', { name: shop })}
           </Text>
         )}
       </BlockStack>
     );
   }
 
-  // The visitor came from a shop's page to this one, on Nudge's address: the page names the shop it speaks for,
-  // once the record says which.
-  const shop = state.kind === 'ready' ? state.player.application_name : null;
   return (
     <AuthLayout title="playerinfo.title" subtitle={shop === null ? t('playerinfo.subtitle') : t('playerinfo.subtitleOf', { name: shop })}>
       {body}
