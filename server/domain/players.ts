@@ -352,10 +352,14 @@ async function findOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string):
   return row;
 }
 
+/** A player's own record as the public page shows it: the player, and the shop it is a visitor of. */
+async function ownPlayerOf(ctx: Ctx, row: PlayerRow & { application_name: string }): Promise<OwnPlayer> {
+  return { ...(await playerOf(ctx, row)), application_name: row.application_name };
+}
+
 /** GET /api/public/application/{id}/playerinfo/{device_id}: the player's own record, and whose visitor it is. */
 export async function getOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<OwnPlayer> {
-  const row = await findOwnPlayer(ctx, applicationId, deviceId);
-  return { ...(await playerOf(ctx, row)), application_name: row.application_name };
+  return ownPlayerOf(ctx, await findOwnPlayer(ctx, applicationId, deviceId));
 }
 
 /**
@@ -369,5 +373,5 @@ export async function unsubscribeOwnPlayer(ctx: Ctx, applicationId: string, devi
   const unsubscribedAt = Number(row.subscribed) === 1 || row.unsubscribed_at === null ? now : row.unsubscribed_at;
   const change = { subscribed: 0 as const, unsubscribed_at: unsubscribedAt, push_endpoint: null, push_p256dh: null, push_auth: null, updated_at: now };
   await ctx.s.db.updateTable('players').set(change).where('id', '=', row.id).execute();
-  return { ...(await playerOf(ctx, { ...row, ...change })), application_name: row.application_name };
+  return ownPlayerOf(ctx, { ...row, ...change });
 }
