@@ -25,7 +25,8 @@
  * {kind: 'delivered'}; notificationclick → opens the button's URL (or the notification's; a tab already at that URL
  * is brought to the front instead) and reports
  * {kind: 'clicked', action}; pushsubscriptionchange → subscribes again and tells POST /api/sdk/push/subscribe
- * (or /unsubscribe when it can't).
+ * (or /unsubscribe when it can't); without the visitor's yes (`opt_in`), which the server takes as a renewal that
+ * leaves a visitor who unsubscribed on the playerinfo page unsubscribed.
  */
 
 export interface PushPayload {

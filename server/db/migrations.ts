@@ -962,6 +962,18 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         // Nothing to undo: the values read are what ingestion now stores.
       },
     },
+    '0020_players_opted_out_at': {
+      async up(db: Kysely<any>) {
+        // When the person unsubscribed themselves on the playerinfo page, until they subscribe again. Their browser
+        // keeps the notification permission, and renews its subscription by itself (the service worker's
+        // pushsubscriptionchange, or a new endpoint the SDK finds on a later visit): that renewal must not subscribe
+        // them again, while the renewal of a subscription that expired (the push service's 404/410) must.
+        await db.schema.alterTable('players').addColumn('opted_out_at', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('players').dropColumn('opted_out_at').execute();
+      },
+    },
   };
 }
 

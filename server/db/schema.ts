@@ -190,6 +190,11 @@ export interface PlayersTable {
   push_auth: string | null;
   subscribed_at: string | null;
   unsubscribed_at: string | null;
+  /**
+   * When the person unsubscribed themselves on the playerinfo page; null again once they subscribe again. While
+   * set, a web push subscription their browser renews by itself does not subscribe them (subscribePush).
+   */
+  opted_out_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -77,6 +77,7 @@ export function toPlayer(row: PlayerRow, tags: string[]): Player {
     subscribed: Number(row.subscribed) === 1,
     subscribed_at: row.subscribed_at,
     unsubscribed_at: row.unsubscribed_at,
+    opted_out_at: row.opted_out_at,
     channels: channelsOf({ ...row, subscribed: Number(row.subscribed) === 1 ? 1 : 0 }),
     tags,
     created_at: row.created_at,
@@ -364,14 +365,24 @@ export async function getOwnPlayer(ctx: Ctx, applicationId: string, deviceId: st
 
 /**
  * The player unsubscribes from push: the subscription's endpoint and keys are forgotten, so nothing can be
- * sent to it any more; a new subscription from the browser or app subscribes again.
+ * sent to it any more, and the opt-out is remembered (opted_out_at): a subscription the browser renews by
+ * itself does not subscribe them again, only their yes in the shop's subscription box (subscribePush) or the
+ * app turning notifications on (settleAppSubscription) does.
  */
 export async function unsubscribeOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<OwnPlayer> {
   const row = await findOwnPlayer(ctx, applicationId, deviceId);
   const now = nowIso(ctx.s);
   // Unsubscribing twice keeps the first moment.
   const unsubscribedAt = Number(row.subscribed) === 1 || row.unsubscribed_at === null ? now : row.unsubscribed_at;
-  const change = { subscribed: 0 as const, unsubscribed_at: unsubscribedAt, push_endpoint: null, push_p256dh: null, push_auth: null, updated_at: now };
+  const change = {
+    subscribed: 0 as const,
+    unsubscribed_at: unsubscribedAt,
+    opted_out_at: row.opted_out_at ?? now,
+    push_endpoint: null,
+    push_p256dh: null,
+    push_auth: null,
+    updated_at: now,
+  };
   await ctx.s.db.updateTable('players').set(change).where('id', '=', row.id).execute();
   return ownPlayerOf(ctx, { ...row, ...change });
 }

@@ -20,6 +20,10 @@ import { publicWebPush } from './web-push';
  * the visitor's first contact, through players-write's upsert), subscribed from now. An endpoint belongs to
  * one browser: a player that held it before (the same browser under a cleared visitor id) loses it. A renewed
  * subscription of a subscribed player keeps its first subscribed_at. Web push must be on (else NOT_FOUND).
+ *
+ * A visitor who unsubscribed on the playerinfo page (opted_out_at) is subscribed again only by their yes in the
+ * subscription box (`opt_in`); a subscription their browser renewed by itself changes nothing for them. One that
+ * ended otherwise (expired at the push service, the permission withdrawn) is renewed.
  */
 export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<void> {
   const application = await applicationByKey(ctx, body.key);
@@ -32,6 +36,15 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
   const gone = { subscribed: 0 as const, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: now, updated_at: now };
 
   await ctx.s.db.transaction().execute(async (trx) => {
+    if (!body.opt_in) {
+      const before = await trx
+        .selectFrom('players')
+        .select('opted_out_at')
+        .where('application_id', '=', applicationId)
+        .where('device_id', '=', body.visitor_id)
+        .executeTakeFirst();
+      if (before?.opted_out_at) return;
+    }
     await trx
       .updateTable('players')
       .set(gone)
@@ -54,6 +67,7 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
         push_auth: keys.auth,
         subscribed: 1,
         subscribed_at: current.subscribed === 1 && current.subscribed_at ? current.subscribed_at : now,
+        opted_out_at: null,
         updated_at: now,
       })
       .where('id', '=', id)
@@ -126,7 +140,7 @@ export async function settleAppSubscription(
   const subscribe = change === 'subscribe';
   await s.db
     .updateTable('players')
-    .set(subscribe ? { subscribed: 1, subscribed_at: now, updated_at: now } : { subscribed: 0, unsubscribed_at: now, updated_at: now })
+    .set(subscribe ? { subscribed: 1, subscribed_at: now, opted_out_at: null, updated_at: now } : { subscribed: 0, unsubscribed_at: now, updated_at: now })
     .where('application_id', '=', applicationId)
     .where('device_id', '=', deviceId)
     .where('subscribed', '=', subscribe ? 0 : 1)

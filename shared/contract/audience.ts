@@ -169,6 +169,11 @@ export const Player = z.object({
   subscribed: z.boolean(),
   subscribed_at: Timestamp.nullable(),
   unsubscribed_at: Timestamp.nullable(),
+  /**
+   * When the person unsubscribed themselves on their playerinfo page, until they subscribe again: a subscription
+   * their browser renews by itself does not subscribe them meanwhile.
+   */
+  opted_out_at: Timestamp.nullable(),
   /** Channels the player can be reached on now. */
   channels: z.array(AudienceChannel),
   tags: z.array(z.string()),

@@ -94,6 +94,11 @@ export const PushSubscribeBody = z.object({
   key: z.string().min(8).max(64),
   visitor_id: DeviceId,
   subscription: PushSubscription,
+  /**
+   * The visitor said yes in the subscription box just now. Without it (the browser renewed the subscription by
+   * itself), a visitor who unsubscribed on the playerinfo page stays unsubscribed.
+   */
+  opt_in: z.boolean().optional(),
   device: z
     .object({
       device_type: z.enum(['desktop', 'mobile']).optional(),

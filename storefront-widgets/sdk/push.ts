@@ -55,16 +55,20 @@ export function startPush({ ctx, push, store, visitor, device, load }: PushOptio
       credentials: 'omit',
     }).then((res) => res.ok);
 
-  /** Tells the server of the browser's subscription when it is new or changed. */
-  const report = async (subscription: PushSubscription) => {
-    if (store.getItem(ENDPOINT_KEY) === subscription.endpoint) return;
+  /**
+   * Tells the server of the browser's subscription when it is new or changed, or when the visitor said yes in the
+   * box just now (`opt_in`). Without that yes the browser renewed it, which does not undo an unsubscribe on the
+   * playerinfo page; with it, a subscription the browser kept through that unsubscribe counts again.
+   */
+  const report = async (subscription: PushSubscription, opt_in?: true) => {
+    if (!opt_in && store.getItem(ENDPOINT_KEY) === subscription.endpoint) return;
     const { device_type, os, browser, language, timezone } = device;
-    if (await post('subscribe', { subscription: subscription.toJSON(), device: { device_type, os, browser, language, timezone } })) {
+    if (await post('subscribe', { subscription: subscription.toJSON(), device: { device_type, os, browser, language, timezone }, opt_in })) {
       store.setItem(ENDPOINT_KEY, subscription.endpoint);
     }
   };
 
-  const subscribe = async () => {
+  const subscribe = async (opt_in?: true) => {
     // The query tells the worker (sw.ts) whom to report to when the browser renews the subscription itself.
     const query = `?k=${encodeURIComponent(ctx.key)}&a=${encodeURIComponent(ctx.api)}&v=${visitor}`;
     const registration = await navigator.serviceWorker.register(push.sw_path + query);
@@ -72,7 +76,7 @@ export function startPush({ ctx, push, store, visitor, device, load }: PushOptio
     const subscription =
       (await registration.pushManager.getSubscription()) ||
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(push.vapid_public_key) as BufferSource }));
-    await report(subscription);
+    await report(subscription, opt_in);
   };
 
   const permission = Notification.permission;
@@ -95,7 +99,7 @@ export function startPush({ ctx, push, store, visitor, device, load }: PushOptio
           if (!allow) return store.setItem(DENIED_KEY, String(Date.now()));
           // The browser's own prompt comes only now, after the visitor's yes (and within its click).
           Notification.requestPermission().then((answer) => {
-            if (answer === 'granted') subscribe().catch(() => 0);
+            if (answer === 'granted') subscribe(true).catch(() => 0);
             else store.setItem(DENIED_KEY, String(Date.now()));
           });
         }),

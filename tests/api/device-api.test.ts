@@ -260,7 +260,7 @@ describe("an app install's mobile push subscription", () => {
     expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' })).body.data.subscribed).toBe(false);
     // Reinstalled: a new token.
     expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2b' })).body.data.subscribed).toBe(true);
-    expect(await player(device)).toMatchObject({ subscribed: 1, device_token: 'apns-token-sub-2b' });
+    expect(await player(device)).toMatchObject({ subscribed: 1, device_token: 'apns-token-sub-2b', opted_out_at: null });
   });
 
   it('refuses subscribed: true without a token, or for a browser, saying what it needs in the caller’s language, and stores nothing', async () => {

@@ -121,6 +121,39 @@ describe('unsubscribing', () => {
   });
 });
 
+describe('a visitor who unsubscribed on the playerinfo page', () => {
+  const visitor = 'visitor0009abc';
+  const unsubscribeThere = () => server.call('POST', `/api/public/application/${APP}/playerinfo/${visitor}/unsubscribe`, {});
+
+  it('stays unsubscribed when their browser renews the subscription by itself, however often', async () => {
+    await sdk('subscribe', { key, visitor_id: visitor, subscription: subscription(9), opt_in: true });
+    expect((await unsubscribeThere()).status).toBe(200);
+    const after = await player(visitor);
+    expect(after).toMatchObject({ subscribed: 0, push_endpoint: null, opted_out_at: expect.any(String) });
+    // The service worker's pushsubscriptionchange, then the SDK finding yet another endpoint on a later visit.
+    server.clock.advance(60_000);
+    for (const n of [90, 91]) expect((await sdk('subscribe', { key, visitor_id: visitor, subscription: subscription(n) })).status).toBe(200);
+    expect(await player(visitor)).toEqual(after);
+  });
+
+  it('is subscribed again by their yes in the subscription box, which ends the opt-out', async () => {
+    server.clock.advance(60_000);
+    await sdk('subscribe', { key, visitor_id: visitor, subscription: subscription(92), opt_in: true });
+    expect(await player(visitor)).toMatchObject({ subscribed: 1, push_endpoint: subscription(92).endpoint, opted_out_at: null });
+    // From then on the browser's renewals count again.
+    await sdk('subscribe', { key, visitor_id: visitor, subscription: subscription(93) });
+    expect(await player(visitor)).toMatchObject({ subscribed: 1, push_endpoint: subscription(93).endpoint });
+  });
+
+  it('is unlike a visitor whose subscription ended otherwise: their renewed subscription subscribes them again', async () => {
+    await sdk('subscribe', { key, visitor_id: 'visitor0010abc', subscription: subscription(10), opt_in: true });
+    // The permission withdrawn (the SDK tells), or the push service answering 410 to a message (the engine clears it).
+    await sdk('unsubscribe', { key, visitor_id: 'visitor0010abc' });
+    await sdk('subscribe', { key, visitor_id: 'visitor0010abc', subscription: subscription(100) });
+    expect(await player('visitor0010abc')).toMatchObject({ subscribed: 1, push_endpoint: subscription(100).endpoint, opted_out_at: null });
+  });
+});
+
 describe('service worker reports', () => {
   const events = (name: string) =>
     db(server).selectFrom('events').selectAll().where('application_id', '=', APP).where('name', '=', name).execute();

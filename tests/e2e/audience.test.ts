@@ -34,24 +34,28 @@ function pushKeys() {
   return { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(randomBytes(16)) };
 }
 
+/** The shop's storage key under which a test makes the stubbed push service renew the subscription (a new endpoint). */
+const RENEWED_ENDPOINT = 'test_renewed_endpoint';
+
 /**
  * Headless Chromium reaches no push service: the shopper's browser subscribes with `endpoint` and real P-256 keys
- * instead. Everything after it (the SDK, the API, the database) is the real one.
+ * instead (or with the endpoint the test put under RENEWED_ENDPOINT, as when the browser renewed it by itself).
+ * Everything after it (the SDK, the API, the database) is the real one.
  */
 async function stubPushService(context: BrowserContext, endpoint: string): Promise<void> {
   await context.addInitScript(
-    ({ endpoint, keys }) => {
+    ({ first, keys, renewed }) => {
       let current: unknown = null;
-      const subscription = { endpoint, expirationTime: null, options: {}, getKey: () => null, unsubscribe: async () => true, toJSON: () => ({ endpoint, expirationTime: null, keys }) };
       PushManager.prototype.subscribe = async function () {
-        current = subscription;
-        return subscription as unknown as PushSubscription;
+        const endpoint = localStorage.getItem(renewed) || first;
+        current = { endpoint, expirationTime: null, options: {}, getKey: () => null, unsubscribe: async () => true, toJSON: () => ({ endpoint, expirationTime: null, keys }) };
+        return current as PushSubscription;
       };
       PushManager.prototype.getSubscription = async function () {
         return current as PushSubscription | null;
       };
     },
-    { endpoint, keys: pushKeys() },
+    { first: endpoint, keys: pushKeys(), renewed: RENEWED_ENDPOINT },
   );
 }
 
@@ -426,10 +430,28 @@ describe('the audience of a shop', () => {
     expect(stored()).toEqual({ subscribed: 0, push_endpoint: null });
     await shot(record, 'audience-playerinfo-unsubscribed-vi-375');
     // Back on the shop, whose browser still holds the permission and the subscription: it stays unsubscribed.
+    const pageViews = async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0]?.page_views;
     await visit.goto(`${shopUrl}/products/ao-dai`);
     await collecting(visit);
-    await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0]?.page_views, { timeout: 15_000 }).toBe(2);
+    await expect.poll(pageViews, { timeout: 15_000 }).toBe(2);
     expect(stored()).toEqual({ subscribed: 0, push_endpoint: null });
+    // The browser renews the subscription by itself (a new endpoint), which the SDK reports on the next page: the
+    // server keeps the visitor's unsubscribe.
+    const renewed = `${endpoint}-renewed`;
+    await visit.evaluate(([key, value]) => localStorage.setItem(key, value), [RENEWED_ENDPOINT, renewed]);
+    const reported = visit.waitForResponse((response) => response.url().endsWith('/api/sdk/push/subscribe'));
+    await visit.goto(`${shopUrl}/cart`);
+    expect((await reported).status()).toBe(200);
+    expect(stored()).toEqual({ subscribed: 0, push_endpoint: null });
+
+    // Later the shopper wants the notifications again: with the browser's permission reset to "ask", the shop
+    // offers its box, and their yes subscribes them again.
+    await shopper.clearPermissions();
+    await visit.goto(shopUrl);
+    await allow.waitFor({ timeout: 15_000 });
+    await shopper.grantPermissions(['notifications'], { origin: shopUrl });
+    await allow.click();
+    await expect.poll(() => stored(), { timeout: 15_000 }).toEqual({ subscribed: 1, push_endpoint: renewed });
     await shopper.close();
   });
 

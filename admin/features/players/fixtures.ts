@@ -48,6 +48,7 @@ export const player: Player = {
   subscribed: true,
   subscribed_at: '2025-02-01T08:01:00.000Z',
   unsubscribed_at: null,
+  opted_out_at: null,
   channels: ['web_push'],
   tags: ['vip', 'tea-lover'],
   created_at: '2025-02-01T08:00:00.000Z',

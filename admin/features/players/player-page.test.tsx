@@ -99,6 +99,19 @@ describe("a player's page", () => {
     expect(within(attributes).queryByText(/segments skip it/)).toBeNull();
   });
 
+  it('says when the person unsubscribed themselves on their own page, and says nothing of it for the others', async () => {
+    const { unmount } = open();
+    const subscription = await screen.findByRole('region', { name: 'Subscription' });
+    expect(within(subscription).queryByText('Unsubscribed themselves on')).toBeNull();
+    unmount();
+    const at = '2025-03-02T10:00:00.000Z';
+    detail = { ...detail, player: { ...player, subscribed: false, unsubscribed_at: at, opted_out_at: at, channels: [] } };
+    open();
+    const after = await screen.findByRole('region', { name: 'Subscription' });
+    const line = within(after).getByText('Unsubscribed themselves on').closest('div')!;
+    expect(within(line as HTMLElement).getByText(/^2025-03-02 \d\d:\d\d$/)).toBeTruthy();
+  });
+
   it('flags a value that is not of its attribute\'s type, which segments skip, and shows it as it came', async () => {
     detail = {
       ...detail,

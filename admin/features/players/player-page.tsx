@@ -474,6 +474,7 @@ export function PlayerPage() {
                 </Field>
                 <Field label={t('players.fields.subscribed_at')}>{when(player.subscribed_at)}</Field>
                 <Field label={t('players.fields.unsubscribed_at')}>{when(player.unsubscribed_at)}</Field>
+                {player.opted_out_at && <Field label={t('players.fields.opted_out_at')}>{when(player.opted_out_at)}</Field>}
                 <Field label={t('players.fields.channels')}>
                   {player.channels.length > 0 ? (
                     <InlineStack gap="100">
