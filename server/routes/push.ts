@@ -28,7 +28,7 @@ export const pushSdkRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SDK_BODY_LIMIT,
       schema: {
         description:
-          "Stores a browser's push subscription (PushSubscription.toJSON()) on its visitor's player, created if needed: subscribed from now. An endpoint another visitor held is taken from it. NOT_FOUND when web push is off. Rate limited per visitor and application.",
+          "Stores a browser's push subscription (PushSubscription.toJSON()) on its visitor's player, created if needed: subscribed from now. An endpoint another visitor held is taken from it. A visitor who unsubscribed on their playerinfo page stays unsubscribed (the call changes nothing) unless `opt_in` says they said yes in the subscription box just now. NOT_FOUND when web push is off. Rate limited per visitor and application.",
         tags,
         body: PushSubscribeBody,
         response: { 200: ok(Empty), ...failures },

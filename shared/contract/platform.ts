@@ -98,7 +98,10 @@ export const PushSubscribeBody = z.object({
    * The visitor said yes in the subscription box just now. Without it (the browser renewed the subscription by
    * itself), a visitor who unsubscribed on the playerinfo page stays unsubscribed.
    */
-  opt_in: z.boolean().optional(),
+  opt_in: z
+    .boolean()
+    .optional()
+    .describe('true when the visitor said yes in the subscription box just now; left out when the browser renewed the subscription by itself'),
   device: z
     .object({
       device_type: z.enum(['desktop', 'mobile']).optional(),
