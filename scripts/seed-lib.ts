@@ -35,6 +35,13 @@ export interface SeedOptions {
   /** Players per transaction. */
   chunk?: number;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Web players' `scroll_depth` events, as the storefront SDK sends them: a page view scrolled to its first
+   * quarter or further has one per quarter reached (depth 25, 50, 75, 100), about 1.5 a page view. Drawn from a
+   * generator of their own, so everything else is the same with or without them. Default false: the benchmark
+   * seeds leave them out (half again as many events).
+   */
+  scrollDepth?: boolean;
 }
 
 export interface SeedResult {
@@ -182,6 +189,20 @@ function geometric(random: ReturnType<typeof generator>, mean: number): number {
  */
 const SESSION_GAP_MS = (SESSION_IDLE_MINUTES + 3) * 60_000;
 
+/** How many quarters of a page a visitor scrolls to (0 to 4), by weight. */
+const QUARTERS_SCROLLED = [[0, 30], [1, 25], [2, 20], [3, 10], [4, 15]] as const;
+
+/**
+ * The times of one page view's scroll_depth events (one per quarter reached, in order): each a few seconds
+ * after the one before, well before the next page view (at least 20 s later, see playerActivity).
+ */
+function scrollTimes(random: ReturnType<typeof generator>, pageAt: number, now: number): number[] {
+  const times: number[] = [];
+  let at = pageAt;
+  for (let quarter = random.weighted(QUARTERS_SCROLLED); quarter > 0; quarter -= 1) times.push((at = Math.min(now, at + random.int(2, 4) * 1000)));
+  return times;
+}
+
 /**
  * One player's sessions (start, page view times: the first at the start) and custom events (in which session,
  * when), between `created` and `now`. The first session starts when the player was first seen; later ones more
@@ -224,6 +245,7 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
   const eventsPerPlayer = options.eventsPerPlayer ?? 3;
   const chunk = options.chunk ?? 20_000;
   const random = generator(options.seed ?? 20_250_101);
+  const scrollRandom = generator((options.seed ?? 20_250_101) ^ 0x5c5011);
   const app = options.applicationId;
   // The application's timezone: its days of activity are counted in it (an existing application may be on UTC+07:00).
   const { utc_offset: utcOffset } = await db.selectFrom('applications').select('utc_offset').where('application_id', '=', app).executeTakeFirstOrThrow();
@@ -271,9 +293,11 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
       const [utmSource, utmMedium] = withUtm ? random.pick(UTM_SOURCES) : [null, null];
       const utmCampaign = withUtm ? random.pick(CAMPAIGNS) : null;
       const activity = eventsPerPlayer > 0 ? playerActivity(random, created, now, eventsPerPlayer) : { sessions: [], custom: [] };
+      // Each page view's scroll times (by session, then page), for the storefront's players.
+      const scrolls = activity.sessions.map((session) => session.pages.map((at) => (options.scrollDepth && platform === 'web' ? scrollTimes(scrollRandom, at, now) : [])));
       const sessions = activity.sessions.length;
       const pageViews = activity.sessions.reduce((sum, session) => sum + session.pages.length, 0);
-      const lastSeen = Math.max(created, ...activity.sessions.flatMap((session) => session.pages), ...activity.custom.map((event) => event.at));
+      const lastSeen = Math.max(created, ...activity.sessions.flatMap((session) => session.pages), ...scrolls.flat(2), ...activity.custom.map((event) => event.at));
       const firstSession = activity.sessions[0]?.start ?? null;
       const lastSession = activity.sessions[sessions - 1]?.start ?? null;
       const subscribed = random.next() < (platform === 'web' ? 0.55 : 0.3);
@@ -340,10 +364,16 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
         // The landing UTM is the first session's (players.utm_*: "from the landing page of the first session").
         addEvent(BUILTIN_EVENTS.session, number === 0 && withUtm ? { utm_source: utmSource, utm_medium: utmMedium, utm_campaign: utmCampaign } : {}, number, session.start);
         dayOf(session.start).sessions += 1;
-        for (const at of session.pages) {
-          addEvent(BUILTIN_EVENTS.page, { url: `https://shop.example.com${random.pick(PAGES)}` }, number, at);
+        session.pages.forEach((at, page) => {
+          const url = `https://shop.example.com${random.pick(PAGES)}`;
+          addEvent(BUILTIN_EVENTS.page, { url }, number, at);
           dayOf(at).pageViews += 1;
-        }
+          // Counted on no counter, but the day is one the player was active on (as ingestion records it).
+          scrolls[number][page].forEach((scrolledAt, quarter) => {
+            addEvent(BUILTIN_EVENTS.scroll, { url, depth: (quarter + 1) * 25 }, number, scrolledAt);
+            dayOf(scrolledAt);
+          });
+        });
       });
       for (const { session, at } of activity.custom) {
         const name = random.weighted(EVENT_NAMES);

@@ -4,17 +4,20 @@ import { migrateToLatest, openDatabase } from '../server/db';
 import { ensureSeedApplication, seedAudience } from './seed-lib';
 
 /**
- * `npm run seed -- --players 1000000 [--application bench_app] [--events-per-player 3] [--database-url …]`
+ * `npm run seed -- --players 1000000 [--application bench_app] [--events-per-player 3] [--without-scroll-depth] [--database-url …]`
  * Fills an application (created with its owner when missing) with generated players for benchmarks and for
  * trying the console. Uses DATA_DIR's SQLite file, or DATABASE_URL / --database-url for PostgreSQL; runs the
  * migrations first. `--events-per-player`: the custom events (view_product, add_to_cart, purchase…) a player has on
- * average, beside a session_start event for each of its sessions and a page_view event for each page view.
+ * average, beside a session_start event for each of its sessions and a page_view event for each page view, and the
+ * storefront's scroll_depth events of web players' page views (about 1.5 a page view; `--without-scroll-depth` leaves
+ * them out, as the benchmark seeds do).
  */
 const { values } = parseArgs({
   options: {
     players: { type: 'string', default: '10000' },
     application: { type: 'string', default: 'bench_app' },
     'events-per-player': { type: 'string', default: '3' },
+    'without-scroll-depth': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     email: { type: 'string', default: 'seed@example.com' },
     password: { type: 'string', default: 'seed-password' },
@@ -24,7 +27,7 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log('npm run seed -- --players N [--application ID] [--events-per-player N] [--database-url URL] [--email E --password P] [--seed N]');
+  console.log('npm run seed -- --players N [--application ID] [--events-per-player N] [--without-scroll-depth] [--database-url URL] [--email E --password P] [--seed N]');
   process.exit(0);
 }
 
@@ -50,6 +53,7 @@ try {
     applicationId: values.application,
     players,
     eventsPerPlayer,
+    scrollDepth: !values['without-scroll-depth'],
     ...(values.seed ? { seed: Number(values.seed) } : {}),
     onProgress: (done, total) => {
       if (Date.now() - lastPrint > 2_000 || done === total) {

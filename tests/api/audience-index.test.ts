@@ -399,22 +399,43 @@ describe('the seed generator, into a running server', () => {
     const seeded = 'seed_consistent';
     // UTC+07:00, a shop's timezone created in the console: its days are not UTC's.
     await createApplication(server, owner, seeded, 'Seeded consistently', 420);
-    await seedAudience(db(server), server.dialect, { applicationId: seeded, players: 200, eventsPerPlayer: 3, seed: 13, now: server.clock.now() });
+    await seedAudience(db(server), server.dialect, { applicationId: seeded, players: 200, eventsPerPlayer: 3, seed: 13, now: server.clock.now(), scrollDepth: true });
     const players = await db(server)
       .selectFrom('players')
-      .select(['id', 'session_count', 'page_views', 'first_session_at', 'last_session_at', 'last_seen_at'])
+      .select(['id', 'platform', 'session_count', 'page_views', 'first_session_at', 'last_session_at', 'last_seen_at'])
       .where('application_id', '=', seeded)
       .execute();
-    const events = await db(server).selectFrom('events').select(['player_id', 'name', 'occurred_at']).where('application_id', '=', seeded).execute();
+    const events = await db(server)
+      .selectFrom('events')
+      .select(['player_id', 'name', 'properties', 'session_id', 'occurred_at'])
+      .where('application_id', '=', seeded)
+      .execute();
     const days = await db(server).selectFrom('player_days').selectAll().where('application_id', '=', seeded).execute();
     expect(players).toHaveLength(200);
+    const builtin = new Set(['session_start', 'page_view', 'scroll_depth']);
     // Custom events beside the sessions' own: about three a player.
-    expect(events.filter((event) => event.name !== 'session_start' && event.name !== 'page_view').length).toBeGreaterThan(300);
+    expect(events.filter((event) => !builtin.has(event.name)).length).toBeGreaterThan(300);
+    // The storefront's scroll quarters, about 1.5 a web page view: each one of a page view just before it, of the
+    // same page and session, the quarters of a page in order.
+    const scrolled = events.filter((event) => event.name === 'scroll_depth');
+    const webViews = events.filter((event) => event.name === 'page_view' && players.find((p) => Number(p.id) === Number(event.player_id))!.platform === 'web');
+    expect(scrolled.length / webViews.length).toBeGreaterThan(1.2);
+    expect(scrolled.length / webViews.length).toBeLessThan(1.9);
+    const propertiesOf = (event: { properties: unknown }) => (typeof event.properties === 'string' ? JSON.parse(event.properties) : event.properties) as { url: string; depth: number };
+    for (const scroll of scrolled) {
+      const { url, depth } = propertiesOf(scroll);
+      const at = Date.parse(scroll.occurred_at);
+      const page = webViews.find(
+        (view) => Number(view.player_id) === Number(scroll.player_id) && view.session_id === scroll.session_id && propertiesOf(view).url === url && at - Date.parse(view.occurred_at) >= (depth / 25) * 2000 && at - Date.parse(view.occurred_at) <= (depth / 25) * 4000,
+      );
+      expect(page, `scroll_depth ${depth} of player ${scroll.player_id} at ${scroll.occurred_at}`).toBeDefined();
+    }
     for (const player of players) {
       const own = events.filter((event) => Number(event.player_id) === Number(player.id));
       const starts = own.filter((event) => event.name === 'session_start').map((event) => event.occurred_at).sort();
       const views = own.filter((event) => event.name === 'page_view');
-      const custom = own.filter((event) => event.name !== 'session_start' && event.name !== 'page_view');
+      const custom = own.filter((event) => !builtin.has(event.name));
+      if (player.platform !== 'web') expect(own.filter((event) => event.name === 'scroll_depth'), `player ${player.id}`).toEqual([]);
       expect([player.session_count, player.page_views], `player ${player.id}`).toEqual([starts.length, views.length]);
       expect([player.first_session_at, player.last_session_at, player.last_seen_at]).toEqual([starts[0], starts[starts.length - 1], own.map((event) => event.occurred_at).sort().pop()]);
       const perDay = (list: { occurred_at: string }[]) =>
@@ -425,6 +446,8 @@ describe('the seed generator, into a running server', () => {
       const mine = days.filter((day) => Number(day.player_id) === Number(player.id));
       const column = (name: 'sessions' | 'page_views' | 'events') => Object.fromEntries(mine.filter((day) => Number(day[name]) > 0).map((day) => [day.day, Number(day[name])]));
       expect([column('sessions'), column('page_views'), column('events')], `player ${player.id}`).toEqual([perDay(own.filter((event) => event.name === 'session_start')), perDay(views), perDay(custom)]);
+      // A day is one the player was active on when any of its events falls in it (a scroll after midnight too).
+      expect(mine.map((day) => day.day).sort(), `player ${player.id}`).toEqual(Object.keys(perDay(own)).sort());
     }
   });
 });
