@@ -80,6 +80,7 @@ export interface AppSubscriptionBefore {
   subscribed: number;
   device_token: string | null;
   unsubscribed_at: string | null;
+  opted_out_at: string | null;
 }
 
 /** What a registration says that bears on the subscription. */
@@ -94,7 +95,7 @@ const isSubscribed = (before: AppSubscriptionBefore | undefined) => Number(befor
 export async function appSubscriptionBefore(s: Services, applicationId: string, deviceId: string): Promise<AppSubscriptionBefore | undefined> {
   return s.db
     .selectFrom('players')
-    .select(['subscribed', 'device_token', 'unsubscribed_at'])
+    .select(['subscribed', 'device_token', 'unsubscribed_at', 'opted_out_at'])
     .where('application_id', '=', applicationId)
     .where('device_id', '=', deviceId)
     .executeTakeFirst();
@@ -106,9 +107,10 @@ export async function appSubscriptionBefore(s: Services, applicationId: string, 
  * - `subscribed: false` (the person turned notifications off) unsubscribes it;
  * - `subscribed: true` subscribes it (the contract asks for a device token in the same call);
  * - left out, sending a device token subscribes an install that is not, unless it was unsubscribed with that same
- *   token: an app sends its token at every launch, which must not undo an unsubscribe on the playerinfo page or
- *   by `subscribed: false`. A new token (the app reinstalled, or the old one refused by FCM or APNs, which
- *   clears it) subscribes again.
+ *   token by `subscribed: false`, or unsubscribed on the playerinfo page at all: an app sends its token at every
+ *   launch, which must not undo either. After `subscribed: false`, a new token (the old one refused by FCM or
+ *   APNs, which clears it) subscribes again; after the playerinfo page, whose person never told the app, only
+ *   `subscribed: true` does (FCM and APNs renew tokens by themselves, as browsers renew web push subscriptions).
  * Web browsers subscribe through web push (subscribePush), never by a token.
  */
 function appSubscriptionChange(
@@ -120,7 +122,8 @@ function appSubscriptionChange(
   const token = body.device_token?.trim();
   if (!isAppPlatform(body.platform) || !token || subscribed) return null;
   const unsubscribedThisToken = before !== undefined && before.unsubscribed_at !== null && before.device_token === token;
-  return body.subscribed === true || !unsubscribedThisToken ? 'subscribe' : null;
+  const optedOut = before !== undefined && before.opted_out_at !== null;
+  return body.subscribed === true || !(unsubscribedThisToken || optedOut) ? 'subscribe' : null;
 }
 
 /**

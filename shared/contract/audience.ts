@@ -356,7 +356,7 @@ export const DeviceRegister = DeviceInfo.extend({
     .boolean()
     .optional()
     .describe(
-      'Whether the person lets the app notify them. Left out, an iOS or Android install that sends a `device_token` is subscribed to mobile push, unless it was unsubscribed (by `subscribed: false`, or on its playerinfo page) with that same token. `false` unsubscribes it; `true` subscribes it again, and needs a `device_token` in the same call.',
+      'Whether the person lets the app notify them. Left out, an iOS or Android install that sends a `device_token` is subscribed to mobile push, unless it was unsubscribed by `subscribed: false` with that same token, or on its playerinfo page with any token (only `true` undoes that). `false` unsubscribes it; `true` subscribes it again, and needs a `device_token` in the same call.',
     ),
 }).refine((body) => body.subscribed !== true || (isAppPlatform(body.platform) && Boolean(body.device_token?.trim())), {
   message: 'validation.subscribeNeedsToken',

@@ -94,10 +94,7 @@ export const PushSubscribeBody = z.object({
   key: z.string().min(8).max(64),
   visitor_id: DeviceId,
   subscription: PushSubscription,
-  /**
-   * The visitor said yes in the subscription box just now. Without it (the browser renewed the subscription by
-   * itself), a visitor who unsubscribed on the playerinfo page stays unsubscribed.
-   */
+  /** Without it, a visitor who unsubscribed on the playerinfo page stays unsubscribed (subscribePush). */
   opt_in: z
     .boolean()
     .optional()

@@ -244,7 +244,7 @@ describe("an app install's mobile push subscription", () => {
     expect(await player('sub-web-000001')).toMatchObject({ subscribed: 0 });
   });
 
-  it('keeps an install unsubscribed, on the playerinfo page or by subscribed: false, when the app sends the same token again, until it says true or sends a new token', async () => {
+  it('keeps an install unsubscribed, on the playerinfo page or by subscribed: false, when the app sends the same token again, until it says true (or, after subscribed: false, sends a new token)', async () => {
     const device = 'sub-ios-00002';
     await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' });
     const off = await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2', subscribed: false });
@@ -255,12 +255,19 @@ describe("an app install's mobile push subscription", () => {
     expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' })).body.data.subscribed).toBe(false);
     expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2', subscribed: true })).body.data.subscribed).toBe(true);
 
-    await server.call('POST', `/api/public/application/${APP}/playerinfo/${device}/unsubscribe`, {});
-    expect(await player(device)).toMatchObject({ subscribed: 0 });
-    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' })).body.data.subscribed).toBe(false);
-    // Reinstalled: a new token.
+    // Turned off again in the app; the token renewed (or the app reinstalled): a new token subscribes again.
+    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2', subscribed: false })).body.data.subscribed).toBe(false);
     expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2b' })).body.data.subscribed).toBe(true);
-    expect(await player(device)).toMatchObject({ subscribed: 1, device_token: 'apns-token-sub-2b', opted_out_at: null });
+
+    // Unsubscribed on the playerinfo page, which the app never hears of: neither the same token nor one APNs
+    // renewed subscribes again; only the app saying the person turned notifications on.
+    await server.call('POST', `/api/public/application/${APP}/playerinfo/${device}/unsubscribe`, {});
+    expect(await player(device)).toMatchObject({ subscribed: 0, opted_out_at: expect.any(String) });
+    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2b' })).body.data.subscribed).toBe(false);
+    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2c' })).body.data.subscribed).toBe(false);
+    expect(await channels(off.body.data.player_id)).toEqual([]);
+    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2c', subscribed: true })).body.data.subscribed).toBe(true);
+    expect(await player(device)).toMatchObject({ subscribed: 1, device_token: 'apns-token-sub-2c', opted_out_at: null });
   });
 
   it('refuses subscribed: true without a token, or for a browser, saying what it needs in the caller’s language, and stores nothing', async () => {
