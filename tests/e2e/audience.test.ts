@@ -426,6 +426,8 @@ describe('the audience of a shop', () => {
     await dialog.getByText('Bạn sẽ không còn nhận thông báo từ Mai Boutique trên thiết bị này.').waitFor();
     await dialog.getByRole('button', { name: 'Hủy đăng ký' }).click();
     await record.getByText('Bạn không nhận thông báo từ Mai Boutique.').waitFor();
+    // And what brings them back, since their browser renewing the subscription will not (below).
+    await record.getByText('Để nhận lại thông báo, hãy đặt quyền thông báo của trang Mai Boutique về "Hỏi" trong cài đặt trang web của trình duyệt, rồi chọn cho phép khi trang hỏi.').waitFor();
     // Nothing can be sent to it any more: the subscription is forgotten.
     expect(stored()).toEqual({ subscribed: 0, push_endpoint: null });
     await shot(record, 'audience-playerinfo-unsubscribed-vi-375');

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { OwnPlayer } from '../../../shared/contract';
@@ -21,7 +21,7 @@ beforeEach(() => {
   calls = fakeApi({
     'GET /api/public/application/shop_one/playerinfo/v_8f2c1a9e77': () => record,
     [`POST ${UNSUBSCRIBE}`]: () => {
-      record = { ...record, subscribed: false, channels: [] };
+      record = { ...record, subscribed: false, channels: [], opted_out_at: '2025-03-02T10:00:00.000Z' };
       return {};
     },
   });
@@ -58,7 +58,20 @@ describe("a visitor's own record", () => {
     expect(unsubscribes()).toHaveLength(1);
     await waitFor(() => expect(screen.getByText('Not subscribed')).toBeTruthy());
     expect(screen.getByText('You do not receive notifications from Trà Mộc Shop.')).toBeTruthy();
+    // What brings them back, since the browser renewing its subscription no longer does.
+    expect(screen.getByText('To receive them again, set notifications for Trà Mộc Shop\'s site back to "Ask" in your browser\'s site settings, then allow them when the site asks.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+  });
+
+  it("tells an app's user who unsubscribed here to turn notifications on in the app, and says nothing of it to one who never subscribed", async () => {
+    record = { ...record, platform: 'ios', browser: null, subscribed: false, channels: [], opted_out_at: '2025-03-02T10:00:00.000Z' };
+    open('?device=v_8f2c1a9e77');
+    expect(await screen.findByText("To receive them again, turn notifications on in Trà Mộc Shop's app.")).toBeTruthy();
+    cleanup();
+    record = { ...record, opted_out_at: null };
+    open('?device=v_8f2c1a9e77');
+    expect(await screen.findByText('You do not receive notifications from Trà Mộc Shop.')).toBeTruthy();
+    expect(screen.queryByText(/To receive them again/)).toBeNull();
   });
 
   it('keeps naming the shop while the record loads again after unsubscribing', async () => {

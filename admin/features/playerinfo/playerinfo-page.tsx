@@ -3,7 +3,7 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearch } from 'wouter';
 import { z } from 'zod';
-import { OwnPlayer } from '../../../shared/contract';
+import { OwnPlayer, isAppPlatform } from '../../../shared/contract';
 import { relativeTime } from '../../../shared/format';
 import { type ApiError, api, isApiError } from '../../api';
 import { AuthLayout } from '../auth/auth-layout';
@@ -161,9 +161,17 @@ export function PlayerInfoPage() {
             {t('playerinfo.unsubscribe.open')}
           </Button>
         ) : (
-          <Text as="p" tone="subdued">
-            {t('playerinfo.notSubscribed', { name: shop })}
-          </Text>
+          <BlockStack gap="200">
+            <Text as="p" tone="subdued">
+              {t('playerinfo.notSubscribed', { name: shop })}
+            </Text>
+            {/* Unsubscribed here: renewals no longer subscribe them (opted_out_at), so say what does. */}
+            {player.opted_out_at ? (
+              <Text as="p" tone="subdued">
+                {t(isAppPlatform(player.platform) ? 'playerinfo.againApp' : 'playerinfo.againWeb', { name: shop })}
+              </Text>
+            ) : null}
+          </BlockStack>
         )}
       </BlockStack>
     );
