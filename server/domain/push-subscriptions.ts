@@ -36,15 +36,14 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
   const gone = { subscribed: 0 as const, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: now, updated_at: now };
 
   await ctx.s.db.transaction().execute(async (trx) => {
-    if (!body.opt_in) {
-      const before = await trx
-        .selectFrom('players')
-        .select('opted_out_at')
-        .where('application_id', '=', applicationId)
-        .where('device_id', '=', body.visitor_id)
-        .executeTakeFirst();
-      if (before?.opted_out_at) return;
-    }
+    // The visitor's subscription as it stands (the upsert below leaves it alone); none on a first contact.
+    const before = await trx
+      .selectFrom('players')
+      .select(['subscribed', 'subscribed_at', 'opted_out_at'])
+      .where('application_id', '=', applicationId)
+      .where('device_id', '=', body.visitor_id)
+      .executeTakeFirst();
+    if (before?.opted_out_at && !body.opt_in) return;
     await trx
       .updateTable('players')
       .set(gone)
@@ -58,7 +57,6 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
       { applicationId, deviceId: body.visitor_id, device: { platform: 'web', ...body.device }, seenAt: now },
       clock,
     );
-    const current = await trx.selectFrom('players').select(['subscribed', 'subscribed_at']).where('id', '=', id).executeTakeFirstOrThrow();
     await trx
       .updateTable('players')
       .set({
@@ -66,7 +64,7 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
         push_p256dh: keys.p256dh,
         push_auth: keys.auth,
         subscribed: 1,
-        subscribed_at: current.subscribed === 1 && current.subscribed_at ? current.subscribed_at : now,
+        subscribed_at: before?.subscribed === 1 && before.subscribed_at ? before.subscribed_at : now,
         opted_out_at: null,
         updated_at: now,
       })
