@@ -974,6 +974,17 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('players').dropColumn('opted_out_at').execute();
       },
     },
+    '0021_players_push_expired_endpoint': {
+      async up(db: Kysely<any>) {
+        // The endpoint the push service refused for good (404/410). Chrome may keep handing out a subscription the
+        // push service has dropped, without a pushsubscriptionchange; the SDK reporting it again is then told to
+        // make a new one, where storing it again would only fail the next message the same way.
+        await db.schema.alterTable('players').addColumn('push_expired_endpoint', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('players').dropColumn('push_expired_endpoint').execute();
+      },
+    },
   };
 }
 

@@ -195,6 +195,11 @@ export interface PlayersTable {
    * set, a web push subscription their browser renews by itself does not subscribe them (subscribePush).
    */
   opted_out_at: string | null;
+  /**
+   * The web push endpoint the push service last refused for good (404/410 to a message), which the engine took
+   * from the player. A browser that still holds it is told to make a new subscription (subscribePush).
+   */
+  push_expired_endpoint: string | null;
   created_at: string;
   updated_at: string;
 }

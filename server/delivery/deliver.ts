@@ -236,7 +236,8 @@ export class ResultWriter {
 }
 
 /**
- * The address no longer takes the channel: a web subscription ends (subscribed 0, endpoint and keys cleared),
+ * The address no longer takes the channel: a web subscription ends (subscribed 0, endpoint and keys cleared, the
+ * endpoint kept as push_expired_endpoint so a browser still holding it is told to make a new one),
  * a mobile token is cleared, and so are an SMS number the gateway calls opted out, unreachable or invalid and
  * a PSID Messenger says is gone: every later message would try them again, and an opted-out number must
  * never be texted again. Only if the player still holds the address that failed: a browser that subscribed
@@ -247,7 +248,7 @@ async function unsubscribe(trx: Transaction<Database>, r: Recipient, now: string
   if (r.platform === 'web' && r.endpoint) {
     await trx
       .updateTable('players')
-      .set({ subscribed: 0, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: now, updated_at: now })
+      .set({ subscribed: 0, push_endpoint: null, push_p256dh: null, push_auth: null, push_expired_endpoint: r.endpoint, unsubscribed_at: now, updated_at: now })
       .where('id', '=', r.playerId)
       .where('push_endpoint', '=', r.endpoint)
       .execute();

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { isAppPlatform, type PushReportBody, type PushSubscribeBody, type PushUnsubscribeBody } from '../../shared/contract';
+import { isAppPlatform, type PushReportBody, type PushSubscribeBody, type PushSubscribeResult, type PushUnsubscribeBody } from '../../shared/contract';
 import { nowIso, type Ctx, type Services } from '../context';
 import { deliveryIdOf } from '../delivery/payloads';
 import { recordDeliveryReport } from '../delivery/reports';
@@ -24,8 +24,12 @@ import { publicWebPush } from './web-push';
  * A visitor who unsubscribed on the playerinfo page (opted_out_at) is subscribed again only by their yes in the
  * subscription box (`opt_in`); a subscription their browser renewed by itself changes nothing for them. One that
  * ended otherwise (expired at the push service, the permission withdrawn) is renewed.
+ *
+ * The endpoint the push service refused for good (push_expired_endpoint, set by the delivery engine) is not
+ * stored again: the answer's `renew` tells the browser to drop it and subscribe anew, and the new endpoint is
+ * then stored as any other.
  */
-export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<void> {
+export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<PushSubscribeResult> {
   const application = await applicationByKey(ctx, body.key);
   await checkSdkLimits(ctx, 'event', application, body.visitor_id);
   const applicationId = application.application_id;
@@ -35,15 +39,16 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
   const { endpoint, keys } = body.subscription;
   const gone = { subscribed: 0 as const, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: now, updated_at: now };
 
-  await ctx.s.db.transaction().execute(async (trx) => {
+  return ctx.s.db.transaction().execute(async (trx) => {
     // The visitor's subscription as it stands (the upsert below leaves it alone); none on a first contact.
     const before = await trx
       .selectFrom('players')
-      .select(['subscribed', 'subscribed_at', 'opted_out_at'])
+      .select(['subscribed', 'subscribed_at', 'opted_out_at', 'push_expired_endpoint'])
       .where('application_id', '=', applicationId)
       .where('device_id', '=', body.visitor_id)
       .executeTakeFirst();
-    if (before?.opted_out_at && !body.opt_in) return;
+    if (before?.push_expired_endpoint === endpoint) return { subscribed: false, renew: true };
+    if (before?.opted_out_at && !body.opt_in) return { subscribed: false, renew: false };
     await trx
       .updateTable('players')
       .set(gone)
@@ -66,10 +71,12 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
         subscribed: 1,
         subscribed_at: before?.subscribed === 1 && before.subscribed_at ? before.subscribed_at : now,
         opted_out_at: null,
+        push_expired_endpoint: null,
         updated_at: now,
       })
       .where('id', '=', id)
       .execute();
+    return { subscribed: true, renew: false };
   });
 }
 

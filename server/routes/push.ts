@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Empty, PushReportBody, PushSubscribeBody, PushUnsubscribeBody, ok } from '../../shared/contract';
+import { Empty, PushReportBody, PushSubscribeBody, PushSubscribeResult, PushUnsubscribeBody, ok } from '../../shared/contract';
 import { reportPush, subscribePush, unsubscribePush } from '../domain/push-subscriptions';
 import { ctxOf } from '../plugins/auth';
 import { failures } from './common';
@@ -28,16 +28,16 @@ export const pushSdkRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SDK_BODY_LIMIT,
       schema: {
         description:
-          "Stores a browser's push subscription (PushSubscription.toJSON()) on its visitor's player, created if needed: subscribed from now. An endpoint another visitor held is taken from it. A visitor who unsubscribed on their playerinfo page stays unsubscribed (the call changes nothing) unless `opt_in` says they said yes in the subscription box just now. NOT_FOUND when web push is off. Rate limited per visitor and application.",
+          "Stores a browser's push subscription (PushSubscription.toJSON()) on its visitor's player, created if needed: subscribed from now. An endpoint another visitor held is taken from it. A visitor who unsubscribed on their playerinfo page stays unsubscribed (the call changes nothing) unless `opt_in` says they said yes in the subscription box just now. A subscription the push service refused for good (404/410 to a message) is not stored again: the answer's `renew` asks for a new one. NOT_FOUND when web push is off. Rate limited per visitor and application.",
         tags,
         body: PushSubscribeBody,
-        response: { 200: ok(Empty), ...failures },
+        response: { 200: ok(PushSubscribeResult), ...failures },
       },
     },
     async (request, reply) => {
-      await subscribePush(ctxOf(request), request.body);
+      const data = await subscribePush(ctxOf(request), request.body);
       reply.header('cache-control', 'no-store');
-      return { success: true as const, data: {} };
+      return { success: true as const, data };
     },
   );
 

@@ -111,6 +111,17 @@ export const PushSubscribeBody = z.object({
 });
 export type PushSubscribeBody = z.infer<typeof PushSubscribeBody>;
 
+/** What POST /api/sdk/push/subscribe answers. */
+export const PushSubscribeResult = z.object({
+  subscribed: z.boolean().describe('whether the visitor is subscribed with this subscription now'),
+  renew: z
+    .boolean()
+    .describe(
+      'true when the push service refused this subscription for good: the browser is to drop it (PushSubscription.unsubscribe()) and send a new one',
+    ),
+});
+export type PushSubscribeResult = z.infer<typeof PushSubscribeResult>;
+
 /** POST /api/sdk/push/unsubscribe: the visitor's browser no longer takes pushes (permission revoked, expired). */
 export const PushUnsubscribeBody = z.object({
   key: z.string().min(8).max(64),

@@ -95,9 +95,14 @@ let devices = 0;
 const deviceId = () => `device-${++devices}-${Math.random().toString(36).slice(2, 10)}`;
 
 /** A browser subscribed at the fake push service, and its player. */
-async function webSubscriber(appId: string, vapidKey: string, fields: PlayerFields = {}): Promise<{ playerId: number; sub: FakeSubscription }> {
+async function webSubscriber(
+  appId: string,
+  vapidKey: string,
+  fields: PlayerFields = {},
+): Promise<{ playerId: number; visitor: string; sub: FakeSubscription }> {
   const sub = webPush.createSubscription({ applicationServerKey: vapidKey });
-  const playerId = await insertPlayer(server, appId, deviceId(), {
+  const visitor = deviceId();
+  const playerId = await insertPlayer(server, appId, visitor, {
     platform: 'web',
     subscribed: 1,
     push_endpoint: sub.endpoint,
@@ -107,7 +112,7 @@ async function webSubscriber(appId: string, vapidKey: string, fields: PlayerFiel
     last_seen_at: server.clock.now().toISOString(),
     ...fields,
   });
-  return { playerId, sub };
+  return { playerId, visitor, sub };
 }
 
 const CONTENT = {
@@ -292,6 +297,31 @@ describe('when the push service answers with an error', () => {
     const next = await send(app.id, { audience: { player_ids: [gone.playerId, fine.playerId] } });
     await waitStatus(next);
     expect((await deliveriesOf(next)).map((d) => d.player_id)).toEqual([fine.playerId]);
+  });
+
+  it('410: a browser that still holds the refused subscription is told to make a new one, which gets the next message', async () => {
+    const stale = await webSubscriber(app.id, vapid);
+    webPush.remove(stale.sub.endpoint);
+    await waitStatus(await send(app.id, { audience: { player_ids: [stale.playerId] } }));
+    const subscribe = (sub: FakeSubscription) =>
+      server.call('POST', '/api/sdk/push/subscribe', {
+        body: JSON.stringify({ key: app.key, visitor_id: stale.visitor, subscription: { endpoint: sub.endpoint, keys: sub.keys } }),
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      });
+    const player = () => db(server).selectFrom('players').selectAll().where('id', '=', stale.playerId).executeTakeFirstOrThrow();
+
+    // Chrome may keep handing out a subscription its push service dropped: the SDK reports it again on a later visit.
+    const again = await subscribe(stale.sub);
+    expect(again.body).toEqual({ success: true, data: { subscribed: false, renew: true } });
+    expect(await player()).toMatchObject({ subscribed: 0, push_endpoint: null });
+
+    const fresh = webPush.createSubscription({ applicationServerKey: vapid });
+    expect((await subscribe(fresh)).body).toEqual({ success: true, data: { subscribed: true, renew: false } });
+    expect(await player()).toMatchObject({ subscribed: 1, push_endpoint: fresh.endpoint, push_expired_endpoint: null });
+    const next = await send(app.id, { audience: { player_ids: [stale.playerId] } });
+    await waitStatus(next);
+    expect((await deliveriesOf(next))[0]).toMatchObject({ status: 'sent' });
+    expect(pushesTo(fresh)).toHaveLength(1);
   });
 
   it('429: waits the Retry-After, then sends what is left', async () => {
