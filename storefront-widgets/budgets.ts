@@ -7,7 +7,8 @@ import { sdkConfig } from './rollup.config.mjs';
 /**
  * What each storefront file may weigh, gzipped (issue 3): the loader 1.5 KB, the shared Preact runtime
  * 5 KB, each widget's chunk 4 KB, the spin wheel's 5 KB; issue 5's collection chunk and subscription box
- * 4 KB each, the service worker's script 2 KB. Counted with 1 KB = 1000 bytes, the stricter of the two
+ * 4 KB each, the chunk that keeps the web push subscription in step (loaded beside collection where web push is
+ * on) 2 KB, the service worker's script 2 KB. Counted with 1 KB = 1000 bytes, the stricter of the two
  * readings, so the promise holds whichever one a reader has in mind.
  */
 export const SDK_BUDGETS: Record<string, number> = {
@@ -21,12 +22,13 @@ export const SDK_BUDGETS: Record<string, number> = {
   fake_noti: 4000,
   maxlead: 4000,
   track: 4000,
+  push: 2000,
   pushbox: 4000,
   sw: 2000,
 };
 
 export interface SdkFileSize {
-  /** loader, runtime, a widget type, track, pushbox or sw. */
+  /** loader, runtime, a widget type, track, push, pushbox or sw. */
   name: string;
   file: string;
   bytes: number;
@@ -70,14 +72,14 @@ export function formatSdkSizes(sizes: SdkFileSize[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const onePage = sizes.find((s) => s.name === 'loader')!.gzip + sizes.find((s) => s.name === 'runtime')!.gzip;
-  const widgets = sizes.filter((s) => !['loader', 'runtime', 'track', 'pushbox', 'sw'].includes(s.name));
+  const widgets = sizes.filter((s) => !['loader', 'runtime', 'track', 'push', 'pushbox', 'sw'].includes(s.name));
   const heaviest = Math.max(...widgets.map((s) => s.gzip));
-  const track = sizes.find((s) => s.name === 'track')?.gzip ?? 0;
+  const track = (sizes.find((s) => s.name === 'track')?.gzip ?? 0) + (sizes.find((s) => s.name === 'push')?.gzip ?? 0);
   return [
     'Storefront widgets, gzipped bytes (budgets of issue 3, 1 KB = 1000 B)',
     line(head),
     ...rows.map(line),
-    `A page with one widget loads at most ${onePage + heaviest + track} B (loader + runtime + its chunk + collection).`,
+    `A page with one widget loads at most ${onePage + heaviest + track} B (loader + runtime + its chunk + collection with web push).`,
   ].join('\n');
 }
 

@@ -2,7 +2,8 @@
 //   nudge.js                        the loader, a classic script (no imports, no Preact); cached briefly
 //   chunks/runtime-<release>.js     Preact, the Shadow DOM mount and the visitor's storage, shared by every widget
 //   chunks/<type>-<release>.js      one chunk per widget type, loaded only where that widget shows
-//   chunks/track-<release>.js       collection (sessions, page views, events, web push subscription): no Preact
+//   chunks/track-<release>.js       collection (sessions, page views, events): no Preact
+//   chunks/push-<release>.js        the web push subscription kept in step, where web push is on: no Preact
 //   chunks/pushbox-<release>.js     the web push subscription box, on the runtime like a widget
 //   sw.js                           the service worker's code, a classic script the shop's worker file imports
 //   preview.js                      the console's preview frame: every widget, drafts posted by the console
@@ -31,7 +32,11 @@ export const SDK_WIDGET_TYPES = ['schedule', 'banner', 'contact', 'spin', 'sugge
  * The other chunks the loader imports by name. `track` takes its own copy of the visitor's storage rather
  * than the runtime's, which would bring Preact along.
  */
-export const SDK_CHUNKS = { track: join(here, 'sdk', 'track.ts'), pushbox: join(here, 'pushbox', 'index.tsx') };
+export const SDK_CHUNKS = {
+  track: join(here, 'sdk', 'track.ts'),
+  push: join(here, 'sdk', 'push.ts'),
+  pushbox: join(here, 'pushbox', 'index.tsx'),
+};
 
 const clean = (id) => id.split('?')[0];
 const inFolder = (id, folder) => !relative(folder, clean(id)).startsWith('..');

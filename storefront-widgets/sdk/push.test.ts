@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DENY_MS, keyBytes, mayOffer } from './push';
+import { DENY_MS, REPORT_MS, keyBytes, mayOffer, mustReport } from './push';
 
 describe('the subscription box offer', () => {
   const now = 1_700_000_000_000;
@@ -20,5 +20,26 @@ describe('the VAPID key', () => {
   it('turns base64url text into the bytes PushManager wants', () => {
     const bytes = Uint8Array.from({ length: 65 }, (_, i) => (i * 37) % 256);
     expect(Array.from(keyBytes(Buffer.from(bytes).toString('base64url')))).toEqual(Array.from(bytes));
+  });
+});
+
+describe("telling the server of the browser's subscription", () => {
+  const now = 1_700_000_000_000;
+  const endpoint = 'https://fcm.googleapis.com/fcm/send/abc';
+
+  it('tells a new or changed subscription', () => {
+    expect(mustReport(endpoint, null, null, now)).toBe(true);
+    expect(mustReport(endpoint, 'https://fcm.googleapis.com/fcm/send/old', String(now), now)).toBe(true);
+  });
+
+  it('tells an unchanged one again a day later, when the push service may have dropped it', () => {
+    expect(mustReport(endpoint, endpoint, String(now - REPORT_MS + 60_000), now)).toBe(false);
+    expect(mustReport(endpoint, endpoint, String(now - REPORT_MS), now)).toBe(true);
+    // Told before the time was kept.
+    expect(mustReport(endpoint, endpoint, null, now)).toBe(true);
+  });
+
+  it("always tells the visitor's yes in the box", () => {
+    expect(mustReport(endpoint, endpoint, String(now), now, true)).toBe(true);
   });
 });

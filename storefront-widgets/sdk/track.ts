@@ -5,7 +5,7 @@ import { scrollFraction } from '../loader/rules';
 import type { WidgetContext } from '../types';
 import { deviceFacts, itemId, itemOfCall, newQuarters, utmOf } from './collect';
 import { createOutbox, liveStorage, type SendResult } from './outbox';
-import { startPush } from './push';
+import type { PushModule } from './push';
 import { touchSession } from './session';
 import { safeStorage } from './storage';
 import { parseUserAgent } from './ua';
@@ -21,6 +21,9 @@ import { visitorId } from './visitor';
 
 /** The key under which the last session that was reported is kept: a different current one is a new session. */
 const REPORTED_SESSION = 'nudge_ts';
+
+/** Whether this browser can take web push at all: where it cannot, the push chunk is not loaded. */
+export const pushSupported = (): boolean => 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 
 /** What the loader hands over. */
 export interface CollectOptions {
@@ -133,7 +136,8 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
   queue.q = { push: run };
   if (Array.isArray(pending)) pending.forEach(run);
 
-  if (config.push) startPush({ ctx, push: config.push, store, visitor, device, load });
+  const push = config.push;
+  if (push && pushSupported()) (load('push') as Promise<PushModule>).then((m) => m.startPush({ ctx, push, store, visitor, device, load })).catch(() => 0);
   return () => {
     history.pushState = pushState;
     removeEventListener('scroll', scrolled);

@@ -1,9 +1,12 @@
 import Database from 'better-sqlite3';
 import { createECDH, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start as startWebPush, type WebPushFake } from '../fakes/webpush';
 import { DESKTOP, PHONE, api, createAccount, freePort, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
 
 /**
@@ -26,6 +29,8 @@ let token: string;
 let clientKey: string;
 let shop: Server;
 let shopUrl: string;
+/** The push service (a local fake that checks the VAPID JWT and decrypts the payload), for a shopper who gets messages. */
+let webPush: WebPushFake;
 
 const b64url = (bytes: Buffer) => bytes.toString('base64url');
 function pushKeys() {
@@ -99,8 +104,54 @@ async function device(deviceId: string, opts: { addToCart: boolean; plan: string
   }
 }
 
+/**
+ * The shopper's browser subscribes at the fake push service instead, so that messages really reach it: each
+ * PushManager.subscribe() is a new subscription there, for the VAPID key the SDK passes, and the browser keeps it
+ * across visits (in the page's storage) until unsubscribe(). Answers the endpoints the browser dropped.
+ */
+async function subscribeAtFakePushService(context: BrowserContext): Promise<string[]> {
+  const dropped: string[] = [];
+  await context.exposeFunction('testNewPushSubscription', (applicationServerKey: string) => {
+    const { endpoint, keys } = webPush.createSubscription({ applicationServerKey });
+    return { endpoint, expirationTime: null, keys };
+  });
+  await context.exposeFunction('testPushUnsubscribed', (endpoint: string) => dropped.push(endpoint));
+  await context.addInitScript((kept) => {
+    type Json = { endpoint: string };
+    const test = window as unknown as { testNewPushSubscription(key: string): Promise<Json>; testPushUnsubscribed(endpoint: string): Promise<void> };
+    const wrap = (json: Json) =>
+      ({
+        endpoint: json.endpoint,
+        expirationTime: null,
+        options: {},
+        getKey: () => null,
+        toJSON: () => json,
+        unsubscribe: async () => {
+          localStorage.removeItem(kept);
+          await test.testPushUnsubscribed(json.endpoint);
+          return true;
+        },
+      }) as unknown as PushSubscription;
+    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+      const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
+      const json = await test.testNewPushSubscription(btoa(String.fromCharCode(...key)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+      localStorage.setItem(kept, JSON.stringify(json));
+      return wrap(json);
+    };
+    PushManager.prototype.getSubscription = async function () {
+      const json = localStorage.getItem(kept);
+      return json ? wrap(JSON.parse(json) as Json) : null;
+    };
+  }, 'test_push_subscription');
+  return dropped;
+}
+
 beforeAll(async () => {
-  stack = await startStack();
+  webPush = await startWebPush();
+  // The fake push service's TLS certificate authority, trusted by the server for push-service connections.
+  const caFile = join(mkdtempSync(join(tmpdir(), 'nudge-ca-')), 'providers.pem');
+  writeFileSync(caFile, webPush.ca);
+  stack = await startStack({ PROVIDER_CA_FILE: caFile });
   token = await createAccount(stack, owner.name, owner.email, PASSWORD);
   const created = await api(stack, token, 'POST', '/application', { application_id: APP, name: 'Mai Boutique' });
   clientKey = created.data.client_key;
@@ -121,6 +172,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => shop?.close(resolve));
   await stack?.stop();
+  await webPush?.close();
 });
 
 describe('the audience of a shop', () => {
@@ -454,6 +506,55 @@ describe('the audience of a shop', () => {
     await shopper.grantPermissions(['notifications'], { origin: shopUrl });
     await allow.click();
     await expect.poll(() => stored(), { timeout: 15_000 }).toEqual({ subscribed: 1, push_endpoint: renewed });
+    await shopper.close();
+  });
+
+  it('gives a shopper whose subscription the push service dropped a new one on a later visit, and the next message reaches it', async () => {
+    const shopper = await stack.browser.newContext({ viewport: PHONE, locale: 'vi-VN' });
+    const dropped = await subscribeAtFakePushService(shopper);
+    // The permission was given on an earlier visit: the SDK subscribes without asking.
+    await shopper.grantPermissions(['notifications'], { origin: shopUrl });
+    const visit = await shopper.newPage();
+    await visit.goto(shopUrl);
+    await collecting(visit);
+    const visitor = (await visit.evaluate(() => localStorage.getItem('nudge_v'))) as string;
+    const player = async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0];
+    await expect.poll(async () => (await player())?.subscribed, { timeout: 15_000 }).toBe(true);
+    const first = (await visit.evaluate(() => JSON.parse(localStorage.getItem('test_push_subscription')!).endpoint)) as string;
+    const { id: playerId } = await player();
+
+    /** Sends a web push to this shopper alone and waits for it to finish; answers its sent and failed counts. */
+    const message = async (heading: string) => {
+      const created = await api(stack, token, 'POST', `/application/${APP}/notification`, {
+        type: 'web_push',
+        content: { heading, content: 'Áo dài lụa giảm 30% đến hết hôm nay', target_url: `${shopUrl}/products/ao-dai` },
+        audience: { player_ids: [playerId] },
+        draft: false,
+      });
+      expect(created, JSON.stringify(created)).toMatchObject({ success: true });
+      let sent: { status: string; stats: { sent: number; failed: number } } | undefined;
+      await expect
+        .poll(async () => (sent = (await api(stack, token, 'GET', `/application/${APP}/notification/${created.data.id}`)).data).status, { timeout: 20_000 })
+        .toBe('executed');
+      return { sent: sent!.stats.sent, failed: sent!.stats.failed };
+    };
+
+    // The push service drops the subscription (410 Gone to the next message), and the server stops sending to it.
+    webPush.remove(first);
+    expect(await message('Giảm giá áo dài')).toEqual({ sent: 0, failed: 1 });
+    expect(await player()).toMatchObject({ subscribed: false });
+    // The browser still hands it out. A day later the SDK tells the server of it again, is told to make a new
+    // one, drops the old and subscribes anew.
+    await visit.evaluate(() => localStorage.setItem('nudge_pt', String(Date.now() - 864e5)));
+    await visit.goto(`${shopUrl}/products/ao-dai`);
+    await expect.poll(async () => (await player())?.subscribed, { timeout: 15_000 }).toBe(true);
+    expect(dropped).toEqual([first]);
+    const renewed = (await visit.evaluate(() => JSON.parse(localStorage.getItem('test_push_subscription')!).endpoint)) as string;
+    expect(renewed).not.toBe(first);
+
+    const received = webPush.received.length;
+    expect(await message('Áo dài mới về')).toEqual({ sent: 1, failed: 0 });
+    expect(webPush.received.slice(received).map((push) => push.endpoint)).toEqual([renewed]);
     await shopper.close();
   });
 
