@@ -196,8 +196,9 @@ export interface PlayersTable {
    */
   opted_out_at: string | null;
   /**
-   * The web push endpoint the push service last refused for good (404/410 to a message), which the engine took
-   * from the player. A browser that still holds it is told to make a new subscription (subscribePush).
+   * The web push endpoint last refused for good ('gone' or 'invalid' in the engine's terms: 404/410 or 400 from the
+   * push service, or keys that cannot be used), which the engine took from the player. A browser that still holds
+   * it is told to make a new subscription (subscribePush).
    */
   push_expired_endpoint: string | null;
   created_at: string;

@@ -28,7 +28,7 @@ export const pushSdkRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: SDK_BODY_LIMIT,
       schema: {
         description:
-          "Stores a browser's push subscription (PushSubscription.toJSON()) on its visitor's player, created if needed: subscribed from now. An endpoint another visitor held is taken from it. A visitor who unsubscribed on their playerinfo page stays unsubscribed (the call changes nothing) unless `opt_in` says they said yes in the subscription box just now. A subscription the push service refused for good (404/410 to a message) is not stored again: the answer's `renew` asks for a new one. NOT_FOUND when web push is off. Rate limited per visitor and application.",
+          "Stores a browser's push subscription (PushSubscription.toJSON()) on its visitor's player, created if needed: subscribed from now. An endpoint another visitor held is taken from it. A visitor who unsubscribed on their playerinfo page stays unsubscribed (the call changes nothing) unless `opt_in` says they said yes in the subscription box just now. A subscription the push service refused for good (404 or 410 to a message, or 400) is not stored again: the answer's `renew` asks for a new one. NOT_FOUND when web push is off. Rate limited per visitor and application.",
         tags,
         body: PushSubscribeBody,
         response: { 200: ok(PushSubscribeResult), ...failures },

@@ -18,7 +18,7 @@ export const ENDPOINT_KEY = 'nudge_pe';
 export const REPORTED_KEY = 'nudge_pt';
 /**
  * An unchanged subscription is told again after this long: the push service may have refused it for good since
- * (404/410 to a message) while the browser still hands it out, which only the server's answer reveals.
+ * (404, 410 or 400 to a message) while the browser still hands it out, which only the server's answer reveals.
  */
 export const REPORT_MS = 864e5;
 /** A "later" keeps the box away this long. */
