@@ -175,9 +175,11 @@ async function expectCountersMatch(id: number) {
 const pushesTo = (sub: FakeSubscription) => webPush.received.filter((push) => push.subscriptionId === sub.id);
 
 /** A POST of the service worker: JSON as text/plain. */
-function swReport(body: Record<string, unknown>) {
-  return server.call('POST', '/api/sdk/push/report', { body: JSON.stringify(body), headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+/** A call of the shop's browser (`subscribe`) or service worker (`report`) to /api/sdk/push/*, JSON sent as text/plain. */
+function sdkPush(path: 'subscribe' | 'report', body: Record<string, unknown>) {
+  return server.call('POST', `/api/sdk/push/${path}`, { body: JSON.stringify(body), headers: { 'content-type': 'text/plain;charset=UTF-8' } });
 }
+const swReport = (body: Record<string, unknown>) => sdkPush('report', body);
 
 // ---------------------------------------------------------------------------------------------------------
 // Web push
@@ -304,10 +306,7 @@ describe('when the push service answers with an error', () => {
     webPush.remove(stale.sub.endpoint);
     await waitStatus(await send(app.id, { audience: { player_ids: [stale.playerId] } }));
     const subscribe = (sub: FakeSubscription) =>
-      server.call('POST', '/api/sdk/push/subscribe', {
-        body: JSON.stringify({ key: app.key, visitor_id: stale.visitor, subscription: { endpoint: sub.endpoint, keys: sub.keys } }),
-        headers: { 'content-type': 'text/plain;charset=UTF-8' },
-      });
+      sdkPush('subscribe', { key: app.key, visitor_id: stale.visitor, subscription: { endpoint: sub.endpoint, keys: sub.keys } });
     const player = () => db(server).selectFrom('players').selectAll().where('id', '=', stale.playerId).executeTakeFirstOrThrow();
 
     // Chrome may keep handing out a subscription its push service dropped: the SDK reports it again on a later visit.
