@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { isAppPlatform, NotificationContent, type FailureReason } from '../../shared/contract';
 import type { JobContext } from '../jobs/types';
 import type { Database } from '../db/schema';
+import { webSubscriptionEnded } from '../domain/players-write';
 import type { Channel } from './channels';
 import { SEND_QUEUE, RetryLater, batchKey, type BatchPayload, type Engine } from './engine';
 import { emitDeliveryEvent } from './events';
@@ -248,7 +249,7 @@ async function unsubscribe(trx: Transaction<Database>, r: Recipient, now: string
   if (r.platform === 'web' && r.endpoint) {
     await trx
       .updateTable('players')
-      .set({ subscribed: 0, push_endpoint: null, push_p256dh: null, push_auth: null, push_expired_endpoint: r.endpoint, unsubscribed_at: now, updated_at: now })
+      .set({ ...webSubscriptionEnded(now), push_expired_endpoint: r.endpoint })
       .where('id', '=', r.playerId)
       .where('push_endpoint', '=', r.endpoint)
       .execute();

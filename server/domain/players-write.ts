@@ -37,6 +37,16 @@ export interface PlayerRef {
   created: boolean;
 }
 
+/**
+ * The columns that end a player's web push subscription at `now`: not subscribed, the endpoint and its keys
+ * forgotten (nothing can be sent to them any more). `unsubscribedAt` keeps an earlier moment where the caller
+ * has one. Every way a subscription ends (the browser's unsubscribe, the endpoint moving to another visitor,
+ * the push service refusing it, the person's playerinfo page) sets these and adds what is its own.
+ */
+export function webSubscriptionEnded(now: string, unsubscribedAt = now) {
+  return { subscribed: 0 as const, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: unsubscribedAt, updated_at: now };
+}
+
 /** The key of a device in the maps these functions return. */
 export const playerKey = (applicationId: string, deviceId: string) => `${applicationId}\u0000${deviceId}`;
 

@@ -24,6 +24,7 @@ import type { PlayersTable } from '../db/schema';
 import { AppError } from '../errors';
 import { withinWindows } from '../security/rate-windows';
 import type { Page } from './applications';
+import { webSubscriptionEnded } from './players-write';
 
 const DAY_MS = 86_400_000;
 /** The player's page shows this many of the latest events. */
@@ -374,15 +375,7 @@ export async function unsubscribeOwnPlayer(ctx: Ctx, applicationId: string, devi
   const now = nowIso(ctx.s);
   // Unsubscribing twice keeps the first moment.
   const unsubscribedAt = Number(row.subscribed) === 1 || row.unsubscribed_at === null ? now : row.unsubscribed_at;
-  const change = {
-    subscribed: 0 as const,
-    unsubscribed_at: unsubscribedAt,
-    opted_out_at: row.opted_out_at ?? now,
-    push_endpoint: null,
-    push_p256dh: null,
-    push_auth: null,
-    updated_at: now,
-  };
+  const change = { ...webSubscriptionEnded(now, unsubscribedAt), opted_out_at: row.opted_out_at ?? now };
   await ctx.s.db.updateTable('players').set(change).where('id', '=', row.id).execute();
   return ownPlayerOf(ctx, { ...row, ...change });
 }

@@ -5,7 +5,7 @@ import { deliveryIdOf } from '../delivery/payloads';
 import { recordDeliveryReport } from '../delivery/reports';
 import { AppError } from '../errors';
 import { ingest } from './ingest';
-import { upsertPlayer } from './players-write';
+import { upsertPlayer, webSubscriptionEnded } from './players-write';
 import { applicationByKey, checkSdkLimits } from './storefront';
 import { publicWebPush } from './web-push';
 
@@ -37,7 +37,6 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
   const clock = ctx.s.clock();
   const now = clock.toISOString();
   const { endpoint, keys } = body.subscription;
-  const gone = { subscribed: 0 as const, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: now, updated_at: now };
 
   return ctx.s.db.transaction().execute(async (trx) => {
     // The visitor's subscription as it stands (the upsert below leaves it alone); none on a first contact.
@@ -51,7 +50,7 @@ export async function subscribePush(ctx: Ctx, body: PushSubscribeBody): Promise<
     if (before?.opted_out_at && !body.opt_in) return { subscribed: false, renew: false };
     await trx
       .updateTable('players')
-      .set(gone)
+      .set(webSubscriptionEnded(now))
       .where('application_id', '=', applicationId)
       .where('push_endpoint', '=', endpoint)
       .where('device_id', '!=', body.visitor_id)
@@ -166,7 +165,7 @@ export async function unsubscribePush(ctx: Ctx, body: PushUnsubscribeBody): Prom
   const now = nowIso(ctx.s);
   let query = ctx.s.db
     .updateTable('players')
-    .set({ subscribed: 0, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: now, updated_at: now })
+    .set(webSubscriptionEnded(now))
     .where('application_id', '=', application.application_id)
     .where('device_id', '=', body.visitor_id)
     .where('subscribed', '=', 1);
