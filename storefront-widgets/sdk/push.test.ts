@@ -1,18 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { DENY_MS, REPORT_MS, keyBytes, mayOffer, mustReport } from './push';
+import { DENY_MS, OPT_OUT_MS, REPORT_MS, keyBytes, mayOffer, mustReport } from './push';
 
 describe('the subscription box offer', () => {
   const now = 1_700_000_000_000;
 
   it('is made only while the browser has not asked yet', () => {
-    expect(mayOffer('default', null, now)).toBe(true);
-    expect(mayOffer('granted', null, now)).toBe(false);
-    expect(mayOffer('denied', null, now)).toBe(false);
+    expect(mayOffer('default', null, null, now)).toBe(true);
+    expect(mayOffer('granted', null, null, now)).toBe(false);
+    expect(mayOffer('denied', null, null, now)).toBe(false);
   });
 
   it('waits 7 days after the visitor said "later"', () => {
-    expect(mayOffer('default', String(now - DENY_MS + 60_000), now)).toBe(false);
-    expect(mayOffer('default', String(now - DENY_MS), now)).toBe(true);
+    expect(mayOffer('default', String(now - DENY_MS + 60_000), null, now)).toBe(false);
+    expect(mayOffer('default', String(now - DENY_MS), null, now)).toBe(true);
+  });
+
+  it('is made again, with the permission given, 30 days after the visitor unsubscribed on their playerinfo page', () => {
+    expect(mayOffer('granted', null, String(now - OPT_OUT_MS + 60_000), now)).toBe(false);
+    expect(mayOffer('granted', null, String(now - OPT_OUT_MS), now)).toBe(true);
+    // A "later" to that offer keeps it away 7 days more.
+    expect(mayOffer('granted', String(now - DENY_MS + 60_000), String(now - OPT_OUT_MS), now)).toBe(false);
+    // Subscribed ('' kept once the server says so): never.
+    expect(mayOffer('granted', null, '', now)).toBe(false);
+    // Withdrawn in the browser's settings: the browser would not ask.
+    expect(mayOffer('denied', null, String(now - OPT_OUT_MS), now)).toBe(false);
   });
 });
 

@@ -23,6 +23,15 @@ export const REPORTED_KEY = 'nudge_pt';
 export const REPORT_MS = 864e5;
 /** A "later" keeps the box away this long. */
 export const DENY_MS = 7 * 864e5;
+/**
+ * When the SDK learned that the visitor unsubscribed on their playerinfo page (epoch ms; '' when subscribed): the
+ * server's answer to a report says so. Their browser keeps the permission and the subscription, so the box is
+ * offered to them again, not sooner than OPT_OUT_MS after, and their yes subscribes them with no prompt of the
+ * browser's.
+ */
+export const OPTED_OUT_KEY = 'nudge_po';
+/** An unsubscribe on the playerinfo page keeps the box away this long. */
+export const OPT_OUT_MS = 30 * 864e5;
 
 /** What this chunk exports. */
 export interface PushModule {
@@ -44,9 +53,13 @@ export interface PushOptions {
   load: (name: string) => Promise<unknown>;
 }
 
-/** Whether the box may be offered: permission not asked yet, and no "later" within the last 7 days. */
-export function mayOffer(permission: NotificationPermission, deniedAt: string | null, now: number): boolean {
-  return permission === 'default' && !(now - Number(deniedAt) < DENY_MS);
+/**
+ * Whether the box may be offered: no "later" within the last 7 days, and the permission not asked yet, or given
+ * to a visitor who unsubscribed on their playerinfo page 30 days ago or longer (`optedOutAt`).
+ */
+export function mayOffer(permission: NotificationPermission, deniedAt: string | null, optedOutAt: string | null, now: number): boolean {
+  if (now - Number(deniedAt) < DENY_MS) return false;
+  return permission === 'default' || (permission === 'granted' && !!optedOutAt && !(now - Number(optedOutAt) < OPT_OUT_MS));
 }
 
 /**
@@ -101,13 +114,39 @@ export function startPush({ ctx, push, store, visitor, device, load }: PushOptio
     if (answer) {
       store.setItem(ENDPOINT_KEY, subscription.endpoint);
       store.setItem(REPORTED_KEY, String(Date.now()));
+      // Not subscribed, though the browser has a subscription: the visitor unsubscribed on their playerinfo page.
+      if (answer.data.subscribed) store.setItem(OPTED_OUT_KEY, '');
+      else if (!store.getItem(OPTED_OUT_KEY)) store.setItem(OPTED_OUT_KEY, String(Date.now()));
     }
   };
 
+  /** The box, after its delay; the browser's own prompt only after the visitor's yes in it. */
+  const offer = () =>
+    setTimeout(() => {
+      (load('pushbox') as Promise<PushBoxModule>)
+        .then((box) =>
+          box.showBox(push.box, ctx, (allow) => {
+            if (!allow) return store.setItem(DENIED_KEY, String(Date.now()));
+            // Within the click. Where the permission is given already (a visitor back after unsubscribing on their
+            // playerinfo page), the browser answers at once, without a prompt.
+            Notification.requestPermission().then((answer) => {
+              if (answer === 'granted') subscribe(true).catch(() => 0);
+              else store.setItem(DENIED_KEY, String(Date.now()));
+            });
+          }),
+        )
+        .catch(() => 0);
+    }, push.box.delay_seconds * 1000);
+
+  const mayOfferNow = () => mayOffer(Notification.permission, store.getItem(DENIED_KEY), store.getItem(OPTED_OUT_KEY), Date.now());
+
   const permission = Notification.permission;
   if (permission === 'granted') {
-    // Every visit: a subscription that vanished (cleared site data, expired) is made again, a changed one reported.
-    subscribe().catch(() => 0);
+    // Every visit: a subscription that vanished (cleared site data, expired) is made again, a changed one reported;
+    // a visitor who unsubscribed on their playerinfo page is offered the box again after a while.
+    subscribe()
+      .catch(() => 0)
+      .then(() => mayOfferNow() && offer());
     return;
   }
   if (permission === 'denied') {
@@ -116,19 +155,5 @@ export function startPush({ ctx, push, store, visitor, device, load }: PushOptio
     if (endpoint) post<object>('unsubscribe', { endpoint }).then((done) => done && store.setItem(ENDPOINT_KEY, ''), () => 0);
     return;
   }
-  if (!mayOffer(permission, store.getItem(DENIED_KEY), Date.now())) return;
-  setTimeout(() => {
-    (load('pushbox') as Promise<PushBoxModule>)
-      .then((box) =>
-        box.showBox(push.box, ctx, (allow) => {
-          if (!allow) return store.setItem(DENIED_KEY, String(Date.now()));
-          // The browser's own prompt comes only now, after the visitor's yes (and within its click).
-          Notification.requestPermission().then((answer) => {
-            if (answer === 'granted') subscribe(true).catch(() => 0);
-            else store.setItem(DENIED_KEY, String(Date.now()));
-          });
-        }),
-      )
-      .catch(() => 0);
-  }, push.box.delay_seconds * 1000);
+  if (mayOfferNow()) offer();
 }

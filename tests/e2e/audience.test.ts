@@ -479,7 +479,7 @@ describe('the audience of a shop', () => {
     await dialog.getByRole('button', { name: 'Hủy đăng ký' }).click();
     await record.getByText('Bạn không nhận thông báo từ Mai Boutique.').waitFor();
     // And what brings them back, since their browser renewing the subscription will not (below).
-    await record.getByText('Để nhận lại thông báo, hãy đặt quyền thông báo của trang Mai Boutique về "Hỏi" trong cài đặt trang web của trình duyệt, rồi chọn cho phép khi trang hỏi.').waitFor();
+    await record.getByText('Để nhận lại thông báo, hãy chọn cho phép khi trang Mai Boutique mời bạn nhận thông báo, sớm nhất là sau một tháng.').waitFor();
     // Nothing can be sent to it any more: the subscription is forgotten.
     expect(stored()).toEqual({ subscribed: 0, push_endpoint: null });
     await shot(record, 'audience-playerinfo-unsubscribed-vi-375');
@@ -497,15 +497,21 @@ describe('the audience of a shop', () => {
     await visit.goto(`${shopUrl}/cart`);
     expect((await reported).status()).toBe(200);
     expect(stored()).toEqual({ subscribed: 0, push_endpoint: null });
+    // The server's answer told the SDK of the unsubscribe: the box, shown at once to a new visitor, is not offered.
+    const optedOutAt = () => visit.evaluate(() => localStorage.getItem('nudge_po'));
+    await expect.poll(optedOutAt).toMatch(/^\d+$/);
+    await visit.waitForTimeout(1_500);
+    expect(await allow.count()).toBe(0);
 
-    // Later the shopper wants the notifications again: with the browser's permission reset to "ask", the shop
-    // offers its box, and their yes subscribes them again.
-    await shopper.clearPermissions();
+    // A month later the shop offers its box again, and the shopper's yes subscribes them again: the browser kept
+    // the permission, so it does not ask.
+    await visit.evaluate(() => localStorage.setItem('nudge_po', String(Date.now() - 30 * 864e5)));
     await visit.goto(shopUrl);
     await allow.waitFor({ timeout: 15_000 });
-    await shopper.grantPermissions(['notifications'], { origin: shopUrl });
+    await shot(visit, 'audience-subscription-box-again-vi-375');
     await allow.click();
     await expect.poll(() => stored(), { timeout: 15_000 }).toEqual({ subscribed: 1, push_endpoint: renewed });
+    expect(await optedOutAt()).toBe('');
     await shopper.close();
   });
 
