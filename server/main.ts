@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { migrateToLatest } from './db';
 import { startDelivery } from './delivery';
+import { warmIngest } from './domain/ingest';
 import { createJobQueue, releaseLeadership } from './jobs';
 
 /**
@@ -44,6 +45,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 
+  // A server restarted under load takes its first ingestion requests as fast as the next ones.
+  await warmIngest(app.services).catch((error: unknown) =>
+    app.log.warn({ err: error }, 'ingestion could not be readied: it starts with the first write instead'),
+  );
   await app.listen({ port: config.port, host: config.host });
   if (stopping) return;
 

@@ -490,6 +490,10 @@ class IngestLanes {
     return this.lanes[this.lanes.length === 1 ? 0 : laneOf(batch, this.lanes.length)].submit(batch);
   }
 
+  async warm(): Promise<void> {
+    await this.thread?.warm();
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.lanes.map((lane) => lane.close()));
     await this.thread?.close();
@@ -649,12 +653,21 @@ export class WriterThread {
   constructor(private readonly database: DatabaseConfig) {}
 
   write(batches: IngestBatch[], now: Date): Promise<IngestResult[]> {
+    return this.call((id) => ({ id, batches: JSON.stringify(batches), now: now.getTime() }));
+  }
+
+  /** Starts the thread and opens a connection of its pool, so that the first write waits for neither. */
+  async warm(): Promise<void> {
+    await this.call((id) => ({ id, warm: true }));
+  }
+
+  private call(request: (id: number) => ThreadRequest): Promise<IngestResult[]> {
     const { worker, calls } = this.current ?? this.start();
     const id = (this.nextId += 1);
     if (calls.size === 0) worker.ref();
     return new Promise<IngestResult[]>((resolve, reject) => {
       calls.set(id, { resolve, reject });
-      worker.postMessage({ id, batches: JSON.stringify(batches), now: now.getTime() } satisfies ThreadRequest);
+      worker.postMessage(request(id));
     });
   }
 
@@ -710,6 +723,16 @@ interface Call {
 
 /** How long a closing writer thread may take to end its connections before it is stopped. */
 const CLOSE_THREAD_MS = 5_000;
+
+/**
+ * Readies ingestion before the server takes requests (server/main.ts, before listening). On PostgreSQL the writer
+ * thread otherwise starts with the first write: loading its modules and connecting took 0.6 s on a fast two-core
+ * machine, and a server restarted under load would hold every request of that moment, refusing new ones (503)
+ * once the oldest had waited INGEST_QUEUE.maxWaitMs. On SQLite there is nothing to ready.
+ */
+export async function warmIngest(s: Services): Promise<void> {
+  await ingestQueue(s).warm();
+}
 
 /** Writes what is queued and stops taking more (the app's shutdown). */
 export async function closeIngest(s: Services): Promise<void> {

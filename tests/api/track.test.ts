@@ -470,6 +470,42 @@ describe("PostgreSQL's writer thread", () => {
       await thread.close();
     }
   });
+
+  // server/main.ts readies ingestion before it listens (warmIngest): a server restarted under load would otherwise
+  // hold its first requests while the thread loads and connects.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('is started and connected by warm, before any write, and the first write then uses that connection', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    // Ingestion's connections of this database whose last statement was `last`: only the warm-up's runs `select 1`.
+    const connections = async (last: string) =>
+      (
+        await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = ${INGESTION_APPLICATION_NAME} and datname = current_database() and query = ${last}`.execute(db(server))
+      ).rows.map((row) => row.pid);
+    const thread = new WriterThread(config);
+    try {
+      expect(await connections('select 1')).toEqual([]);
+      await thread.warm();
+      const warmed = await connections('select 1');
+      expect(warmed).toHaveLength(1);
+
+      const visitor = id('warmed');
+      const batch: IngestBatch = {
+        applicationId: APP,
+        utcOffset: 0,
+        deviceId: visitor,
+        items: [{ kind: 'event', counts: 'event', clientId: id('e'), name: 'warmed_first', properties: null, sessionId: null, at: new Date(now()).toISOString() }],
+      };
+      const [stored] = await thread.write([batch], new Date(now()));
+      expect(stored).toMatchObject({ created: true, stored: 1 });
+      // The same connection wrote it: the warm-up's is no longer idle after `select 1`.
+      expect(await connections('select 1')).toEqual([]);
+      const [pid] = warmed;
+      const { rows } = await sql<{ query: string }>`select query from pg_stat_activity where pid = ${pid}`.execute(db(server));
+      expect(rows[0].query).toContain('INSERT INTO');
+    } finally {
+      await thread.close();
+    }
+  });
 });
 
 describe('a database that stops taking writes', () => {
