@@ -727,8 +727,8 @@ const CLOSE_THREAD_MS = 5_000;
 /**
  * Readies ingestion before the server takes requests (server/main.ts, before listening). On PostgreSQL the writer
  * thread otherwise starts with the first write: loading its modules and connecting took 0.6 s on a fast two-core
- * machine, and a server restarted under load would hold every request of that moment, refusing new ones (503)
- * once the oldest had waited INGEST_QUEUE.maxWaitMs. On SQLite there is nothing to ready.
+ * machine. A server restarted under load would hold every request of that moment, and where the start takes longer
+ * than INGEST_QUEUE.maxWaitMs (a slower machine), refuse new ones (503) meanwhile. On SQLite there is nothing to ready.
  */
 export async function warmIngest(s: Services): Promise<void> {
   await ingestQueue(s).warm();
