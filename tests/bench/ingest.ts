@@ -36,9 +36,10 @@ import { collectGarbage, cpuTimeMs, quantile } from './fake-process';
  * resident memory (RssAnon, after a forced GC) before and after the runs within 64 MB. Mapped pages of the
  * SQLite file are printed beside it but not judged: they grow with the database file, as the OS page cache.
  * Beside the figures: what the server process wrote per request (on SQLite the WAL and the checkpoints), and the
- * CPU each process spent per single-event request (this server, the load generator, and PostgreSQL's processes
- * when the database is on this machine), against what the target rate leaves per request on this machine's
- * cores: where the time goes when a target is missed.
+ * CPU each process spent per single-event request (this server, and of it the thread of its event loop with that
+ * thread's share of a core; the load generator; PostgreSQL's processes when the database is on this machine),
+ * against what the target rate leaves per request on this machine's cores: where the time goes when a target is
+ * missed, and whether the event loop (near a whole core) or the machine (every core busy) is the limit.
  *
  * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
  * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
@@ -147,17 +148,14 @@ function localPostgresCpuMs(url: string | undefined): number | null {
   // On this machine: a loopback address, or a Unix socket directory (`?host=/var/run/postgresql`).
   const local = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(parsed.hostname) || (parsed.searchParams.get('host') ?? '').startsWith('/');
   if (!local) return null;
-  let ticks = 0;
+  let ms = 0;
   try {
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-        const fields = stat.slice(close + 2).split(' ');
-        // utime and stime: fields 14 and 15 of the line, 12 and 13 after the name and state.
-        ticks += Number(fields[11]) + Number(fields[12]);
+        if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+        ms += statCpuMs(stat);
       } catch {
         // The process ended meanwhile.
       }
@@ -165,8 +163,27 @@ function localPostgresCpuMs(url: string | undefined): number | null {
   } catch {
     return null;
   }
-  // USER_HZ is 100 on every Linux this runs on.
-  return ticks * 10;
+  return ms;
+}
+
+/** The CPU time (ms) in a /proc/…/stat line: utime and stime, fields 14 and 15 (12 and 13 after the name and state). */
+function statCpuMs(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // In USER_HZ ticks, 100 a second on every Linux this runs on.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time (ms) of this process's main thread so far, the one running the event loop (/proc/self/task/<pid>/stat);
+ * null off Linux. Beside the whole process's CPU (which adds V8's helper threads, the SQLite checkpointer and the
+ * PostgreSQL writer thread): whether the event loop is the limit (near a whole core) or the machine is.
+ */
+function eventLoopThreadCpuMs(): number | null {
+  try {
+    return statCpuMs(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 /** Starts counting the local PostgreSQL's CPU time: the function returned gives the ms since, or null. */
@@ -264,9 +281,12 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     const written1 = writtenSoFar();
     cpu = process.cpuUsage();
     database = postgresCpuSince(env.DATABASE_URL);
+    const loop0 = eventLoopThreadCpuMs();
     const single = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 48, prefix: 'single' });
     const singleCpuMs = cpuTimeMs(process.cpuUsage(cpu));
     const singleDatabaseMs = database();
+    const loop1 = eventLoopThreadCpuMs();
+    const singleLoopMs = loop0 === null || loop1 === null ? null : loop1 - loop0;
     const written2 = writtenSoFar();
     // At the target rates (PACED).
     const { result: batchPaced, stalls: batchStalls } = await withStalls(() => load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, prefix: 'batchpaced', ...PACED.batch }));
@@ -313,7 +333,8 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     );
     // Where the single-event requests' time goes, per request, across the processes sharing the cores.
     const perRequest = (ms: number) => `${((ms * 1000) / Math.max(1, single.requests)).toFixed(0)} µs`;
-    const parts = [`server ${perRequest(singleCpuMs)}`, `load generator ${perRequest(single.cpuMs)}`];
+    const loopShare = singleLoopMs === null ? '' : ` (its event loop's thread ${perRequest(singleLoopMs)}, ${((100 * singleLoopMs) / (single.elapsed * 1000)).toFixed(0)}% of one core)`;
+    const parts = [`server ${perRequest(singleCpuMs)}${loopShare}`, `load generator ${perRequest(single.cpuMs)}`];
     if (singleDatabaseMs !== null) parts.push(`PostgreSQL ${perRequest(singleDatabaseMs)}`);
     const total = singleCpuMs + single.cpuMs + (singleDatabaseMs ?? 0);
     console.log(
