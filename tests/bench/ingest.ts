@@ -186,11 +186,14 @@ function eventLoopThreadCpuMs(): number | null {
   }
 }
 
-/** Starts counting the local PostgreSQL's CPU time: the function returned gives the ms since, or null. */
-function postgresCpuSince(url: string | undefined): () => number | null {
-  const start = localPostgresCpuMs(url);
-  return () => (start === null ? null : (localPostgresCpuMs(url) ?? start) - start);
+/** Starts counting a CPU time that `read` gives (ms, or null where it cannot be read): the function returned gives the ms since, or null. */
+function cpuSince(read: () => number | null): () => number | null {
+  const start = read();
+  return () => (start === null ? null : (read() ?? start) - start);
 }
+
+/** Starts counting the local PostgreSQL's CPU time (cpuSince). */
+const postgresCpuSince = (url: string | undefined) => cpuSince(() => localPostgresCpuMs(url));
 /**
  * What this process has written so far, in bytes and write calls (/proc/self/io: files and sockets, every thread);
  * null off Linux. On SQLite that is mostly the WAL and the checkpoints, and says what a request costs the disk.
@@ -281,12 +284,11 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     const written1 = writtenSoFar();
     cpu = process.cpuUsage();
     database = postgresCpuSince(env.DATABASE_URL);
-    const loop0 = eventLoopThreadCpuMs();
+    const loop = cpuSince(eventLoopThreadCpuMs);
     const single = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 48, prefix: 'single' });
     const singleCpuMs = cpuTimeMs(process.cpuUsage(cpu));
     const singleDatabaseMs = database();
-    const loop1 = eventLoopThreadCpuMs();
-    const singleLoopMs = loop0 === null || loop1 === null ? null : loop1 - loop0;
+    const singleLoopMs = loop();
     const written2 = writtenSoFar();
     // At the target rates (PACED).
     const { result: batchPaced, stalls: batchStalls } = await withStalls(() => load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, prefix: 'batchpaced', ...PACED.batch }));
