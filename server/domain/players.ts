@@ -12,6 +12,8 @@ import {
   type PlayerAttribute,
   type PlayerDetail,
   type PlayerEvent,
+  type PlayerEventsPage,
+  type PlayerEventsQuery,
   type PlayerListQuery,
   type PlayerPlatform,
   type ScalarValue,
@@ -27,8 +29,8 @@ import type { Page } from './applications';
 import { webSubscriptionEnded } from './players-write';
 
 const DAY_MS = 86_400_000;
-/** The player's page shows this many of the latest events. */
-export const PLAYER_RECENT_EVENTS = 50;
+/** A page of a player's events (their page shows the newest page first, then older ones on asking). */
+export const PLAYER_EVENTS_PAGE = 50;
 
 type PlayerRow = Selectable<PlayersTable>;
 
@@ -267,14 +269,7 @@ export async function getPlayer(ctx: Ctx, access: ApplicationContext, playerId: 
   const [attributes, definitions, events] = await Promise.all([
     db.selectFrom('player_attributes').selectAll().where('player_id', '=', row.id).orderBy('name').execute(),
     db.selectFrom('attribute_definitions').select(['name', 'type']).where('application_id', '=', applicationId).execute(),
-    db
-      .selectFrom('events')
-      .select(['id', 'name', 'properties', 'session_id', 'occurred_at'])
-      .where('player_id', '=', row.id)
-      .orderBy('occurred_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(PLAYER_RECENT_EVENTS)
-      .execute(),
+    eventsPage(ctx, Number(row.id), {}),
   ]);
   const types = new Map(definitions.map((definition) => [definition.name, definition.type]));
   return {
@@ -284,7 +279,33 @@ export async function getPlayer(ctx: Ctx, access: ApplicationContext, playerId: 
       const type = attributeType(attribute.name, attribute.value, numberValue, types.get(attribute.name));
       return { name: attribute.name, type, value: attributeValue(type, attribute.value, numberValue), updated_at: attribute.updated_at };
     }),
-    events: events.map(
+    events,
+  };
+}
+
+/** A player's events, newest first, a page at a time (PlayerEventsQuery: the page after the event named, or the newest). */
+export async function listPlayerEvents(ctx: Ctx, access: ApplicationContext, playerId: number, query: PlayerEventsQuery): Promise<PlayerEventsPage> {
+  const row = await findPlayer(ctx, access, playerId);
+  return eventsPage(ctx, Number(row.id), query);
+}
+
+async function eventsPage(ctx: Ctx, playerId: number, { before_at, before_id }: PlayerEventsQuery): Promise<PlayerEventsPage> {
+  let query = ctx.s.db
+    .selectFrom('events')
+    .select(['id', 'name', 'properties', 'session_id', 'occurred_at'])
+    .where('player_id', '=', playerId)
+    .orderBy('occurred_at', 'desc')
+    .orderBy('id', 'desc')
+    // One more than the page: whether older events follow.
+    .limit(PLAYER_EVENTS_PAGE + 1);
+  if (before_at !== undefined && before_id !== undefined) {
+    // Times are stored as toISOString() text (ingestion's clampAt), so that is the form that compares in order.
+    const at = new Date(before_at).toISOString();
+    query = query.where((eb) => eb.or([eb('occurred_at', '<', at), eb.and([eb('occurred_at', '=', at), eb('id', '<', before_id)])]));
+  }
+  const rows = await query.execute();
+  return {
+    items: rows.slice(0, PLAYER_EVENTS_PAGE).map(
       (event): PlayerEvent => ({
         id: Number(event.id),
         name: event.name,
@@ -293,6 +314,7 @@ export async function getPlayer(ctx: Ctx, access: ApplicationContext, playerId: 
         occurred_at: event.occurred_at,
       }),
     ),
+    more: rows.length > PLAYER_EVENTS_PAGE,
   };
 }
 

@@ -4,6 +4,8 @@ import {
   Empty,
   Player,
   PlayerDetail,
+  PlayerEventsPage,
+  PlayerEventsQuery,
   OwnPlayer,
   PlayerInfoParams,
   PlayerListQuery,
@@ -18,6 +20,7 @@ import {
   deletePlayer,
   getOwnPlayer,
   getPlayer,
+  listPlayerEvents,
   listPlayers,
   removePlayerTag,
   unsubscribeOwnPlayer,
@@ -53,7 +56,8 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config,
       schema: {
-        description: "One player with every attribute (typed from the attribute definitions) and the player's latest 50 events.",
+        description:
+          "One player with every attribute (typed from the attribute definitions) and the first page of the player's events (the newest 50; `more` when older ones follow: GET …/events for them).",
         tags,
         security: signedIn,
         params: PlayerParams,
@@ -61,6 +65,26 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ success: true as const, data: await getPlayer(ctxOf(request), applicationOf(request), request.params.player_id) }),
+  );
+
+  app.get(
+    '/application/:application_id/player/:player_id/events',
+    {
+      config,
+      schema: {
+        description:
+          "A player's events, newest first, 50 a page; `more` when older ones follow. The next page: `before_at` and `before_id`, the `occurred_at` and `id` of the last event shown (both, or neither for the newest page).",
+        tags,
+        security: signedIn,
+        params: PlayerParams,
+        querystring: PlayerEventsQuery,
+        response: { 200: ok(PlayerEventsPage), ...failures },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listPlayerEvents(ctxOf(request), applicationOf(request), request.params.player_id, request.query),
+    }),
   );
 
   app.post(

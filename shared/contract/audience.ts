@@ -220,13 +220,30 @@ export type PlayerEvent = z.infer<typeof PlayerEvent>;
 export const PlayerAttribute = z.object({ name: z.string(), type: AttributeType, value: ScalarValue, updated_at: Timestamp });
 export type PlayerAttribute = z.infer<typeof PlayerAttribute>;
 
-/** GET /application/{id}/player/{player_id}: the record with its attributes and recent events. */
+/** A player's events a page at a time, newest first; `more` when older ones follow the last of `items`. */
+export const PlayerEventsPage = z.object({ items: z.array(PlayerEvent), more: z.boolean() });
+export type PlayerEventsPage = z.infer<typeof PlayerEventsPage>;
+
+/** GET /application/{id}/player/{player_id}: the record with its attributes and its newest events (their first page). */
 export const PlayerDetail = z.object({
   player: Player,
   attributes: z.array(PlayerAttribute),
-  events: z.array(PlayerEvent),
+  events: PlayerEventsPage,
 });
 export type PlayerDetail = z.infer<typeof PlayerDetail>;
+
+/**
+ * GET /application/{id}/player/{player_id}/events: where the page starts. Events are ordered newest first by their
+ * time, then id; the next page is the one after the last event shown, named by both its `occurred_at` and its `id`
+ * (several events may share a time). Neither: the newest page.
+ */
+export const PlayerEventsQuery = z
+  .object({
+    before_at: z.string().datetime({ offset: true, message: 'validation.invalid' }).optional(),
+    before_id: z.coerce.number().int().positive().optional(),
+  })
+  .refine((query) => (query.before_at === undefined) === (query.before_id === undefined), { message: V.eventsCursor, path: ['before_id'] });
+export type PlayerEventsQuery = z.infer<typeof PlayerEventsQuery>;
 
 export const PlayerTagsBody = z.object({ tags: z.array(Tag).min(1, { message: V.required }).max(20) });
 

@@ -247,6 +247,7 @@ export const V = {
   tooLong: 'validation.tooLong',
   batchItems: 'validation.batchItems',
   batchEvents: 'validation.batchEvents',
+  eventsCursor: 'validation.eventsCursor',
   scalarValue: 'validation.scalarValue',
   payloadUrl: 'validation.payloadUrl',
   eventTypes: 'validation.eventTypes',

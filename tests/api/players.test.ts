@@ -207,15 +207,58 @@ describe("a player's page", () => {
       spent: ['number', 120.5],
       vip: ['boolean', true],
     });
-    expect(detail.events).toHaveLength(50);
-    expect(detail.events[0]).toMatchObject({ name: 'add_to_cart', properties: { sku: 'S0' } });
-    const times = detail.events.map((event: { occurred_at: string }) => event.occurred_at);
+    expect(detail.events.items).toHaveLength(50);
+    expect(detail.events.more).toBe(true);
+    expect(detail.events.items[0]).toMatchObject({ name: 'add_to_cart', properties: { sku: 'S0' } });
+    const times = detail.events.items.map((event: { occurred_at: string }) => event.occurred_at);
     expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it('pages through all of a player\'s events, older ones after the last shown, none twice or missed where times are equal', async () => {
+    const id = await insertPlayer(server, APP, 'paged-events-0006', { last_seen_at: daysAgo(server, 0) });
+    // 100 events on three times only: the first page ends inside a run of equal times, and the second is the last.
+    const times = [daysAgo(server, 1), daysAgo(server, 2), daysAgo(server, 3)];
+    for (let i = 0; i < 100; i += 1) await insertEvent(server, APP, id, `e${i}`, times[i % 3]);
+    const all = await db(server).selectFrom('events').select(['id', 'occurred_at']).where('player_id', '=', id).orderBy('occurred_at', 'desc').orderBy('id', 'desc').execute();
+
+    const first = (await server.call('GET', `${base}/${id}`, { token: owner.token })).body.data.events;
+    expect(first.items).toHaveLength(50);
+    expect(first.more).toBe(true);
+    // The newest page asked for alone is the same as the player's own.
+    const newest = await server.call('GET', `${base}/${id}/events`, { token: members.viewer.token });
+    expect(newest.status).toBe(200);
+    expect(newest.body.data).toEqual(first);
+
+    const last = first.items[49];
+    const older = await server.call('GET', `${base}/${id}/events?before_at=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`, { token: owner.token });
+    expect(older.status).toBe(200);
+    expect(older.body.data.items).toHaveLength(50);
+    expect(older.body.data.more).toBe(false);
+    const shown = [...first.items, ...older.body.data.items].map((event: { id: number }) => event.id);
+    expect(shown).toEqual(all.map((row) => Number(row.id)));
+
+    // The same moment written with an offset names the same place.
+    const local = new Date(Date.parse(last.occurred_at) + 7 * 3600_000).toISOString().replace('Z', '+07:00');
+    const sameMoment = await server.call('GET', `${base}/${id}/events?before_at=${encodeURIComponent(local)}&before_id=${last.id}`, { token: owner.token });
+    expect(sameMoment.body.data).toEqual(older.body.data);
+  });
+
+  it('refuses a half or malformed place to continue from, in the caller\'s language', async () => {
+    const half = await server.call('GET', `${base}/${ids.web}/events?before_id=10`, { token: owner.token, lang: 'en' });
+    expect(half.status).toBe(400);
+    expect(half.body.error).toBe('INVALID_PARAM');
+    expect(half.body.fields).toEqual([{ path: 'before_id', message: 'Give both before_at and before_id (the time and id of the last event shown), or neither' }]);
+    const vi = await server.call('GET', `${base}/${ids.web}/events?before_at=2025-01-01T00:00:00.000Z`, { token: owner.token, lang: 'vi' });
+    expect(vi.body.fields[0].message).toBe('Hãy gửi cả before_at và before_id (thời điểm và mã của sự kiện cuối cùng đã hiện), hoặc không gửi cả hai');
+    const notATime = await server.call('GET', `${base}/${ids.web}/events?before_at=yesterday&before_id=10`, { token: owner.token });
+    expect(notATime.status).toBe(400);
+    expect(notATime.body.fields[0].path).toBe('before_at');
   });
 
   it("is NOT_FOUND for another application's player", async () => {
     const foreign = await db(server).selectFrom('players').select('id').where('application_id', '=', OTHER).executeTakeFirstOrThrow();
     expect((await server.call('GET', `${base}/${foreign.id}`, { token: owner.token })).body.error).toBe('NOT_FOUND');
+    expect((await server.call('GET', `${base}/${foreign.id}/events`, { token: owner.token })).body.error).toBe('NOT_FOUND');
   });
 });
 
@@ -249,6 +292,8 @@ describe('who may do what (spec §6: every member reads; super users, managers a
 
   it('refuses outsiders and anonymous callers', async () => {
     expect((await server.call('GET', base, { token: outsider.token })).body.error).toBe('NO_PERMISSION');
+    expect((await server.call('GET', `${base}/${ids.web}/events`, { token: outsider.token })).body.error).toBe('NO_PERMISSION');
+    expect((await server.call('GET', `${base}/${ids.web}/events`)).body.error).toBe('NOT_AUTHORIZED');
     expect((await server.call('GET', base)).body.error).toBe('NOT_AUTHORIZED');
   });
 

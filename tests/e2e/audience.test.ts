@@ -438,7 +438,7 @@ describe('the audience of a shop', () => {
     await collecting(visit);
     await expect.poll(async () => (await player())?.page_views ?? 0, { timeout: 15_000 }).toBe(2);
     const record = await api(stack, token, 'GET', `/application/${APP}/player/${(await player()).id}`);
-    expect(record.data.events.map((event: { name: string }) => event.name)).toContain('wishlist_add');
+    expect(record.data.events.items.map((event: { name: string }) => event.name)).toContain('wishlist_add');
     await shopper.close();
   });
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
-import type { Delivery, DeliveryPage, PlayerDetail } from '../../../shared/contract';
+import type { Delivery, DeliveryPage, PlayerDetail, PlayerEvent, PlayerEventsPage } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, renderInApplication } from '../../test-utils';
 import { application, player } from './fixtures';
@@ -12,6 +12,8 @@ let calls: Call[] = [];
 let detailFails = false;
 let detail: PlayerDetail;
 let log: DeliveryPage;
+/** The pages GET …/player/42/events answers, in turn. */
+let older: PlayerEventsPage[];
 
 const delivery = (id: number, name: string, fields: Partial<Delivery> = {}): Delivery => ({
   id,
@@ -39,8 +41,9 @@ beforeEach(() => {
       { name: 'vip', type: 'boolean', value: true, updated_at: '2025-03-01T08:00:00.000Z' },
       { name: 'birthday.date', type: 'date', value: '1990-05-04T00:00:00.000Z', updated_at: '2025-03-01T08:00:00.000Z' },
     ],
-    events: [{ id: 1, name: 'purchase', properties: { value: 250000 }, session_id: 's1', occurred_at: '2025-03-01T08:10:00.000Z' }],
+    events: { items: [{ id: 1, name: 'purchase', properties: { value: 250000 }, session_id: 's1', occurred_at: '2025-03-01T08:10:00.000Z' }], more: false },
   };
+  older = [];
   log = { items: [], total: 0, total_capped: false, page: 1, limit: 5, next_before_id: null };
   calls = fakeApi(
     {
@@ -52,6 +55,7 @@ beforeEach(() => {
         detail = { ...detail, player: { ...detail.player, tags: [...detail.player.tags, ...tags] } };
         return {};
       },
+      'GET /api/application/shop_one/player/42/events': () => older.shift(),
       'DELETE /api/application/shop_one/player/42/tags/tea-lover': () => ({}),
       'DELETE /api/application/shop_one/player/42': () => ({}),
     },
@@ -152,6 +156,36 @@ describe("a player's page", () => {
     const asked = calls.find((call) => call.path === '/api/application/shop_one/message');
     expect(asked?.query.get('player_id')).toBe('42');
     expect(asked?.query.get('limit')).toBe('5');
+  });
+
+  it('shows older events on asking, after the last one shown, until there are no more', async () => {
+    const event = (id: number, name: string, at: string): PlayerEvent => ({ id, name, properties: null, session_id: null, occurred_at: at });
+    detail = { ...detail, events: { items: [event(9, 'purchase', '2025-03-03T08:00:00.000Z'), event(8, 'add_to_cart', '2025-03-02T08:00:00.000Z')], more: true } };
+    older = [
+      { items: [event(5, 'view_product', '2025-03-01T08:00:00.000Z')], more: true },
+      { items: [event(2, 'search', '2025-02-28T08:00:00.000Z')], more: false },
+    ];
+    open();
+    await screen.findByRole('heading', { name: 'Recent events' });
+    fireEvent.click(screen.getByRole('button', { name: 'Show older events' }));
+    expect(await screen.findByText('view_product')).toBeTruthy();
+    const first = calls.filter((call) => call.path === '/api/application/shop_one/player/42/events')[0];
+    expect(Object.fromEntries(first.query)).toEqual({ before_at: '2025-03-02T08:00:00.000Z', before_id: '8' });
+    // The newest stay above, in order.
+    expect(screen.getAllByText(/^(purchase|add_to_cart|view_product)$/).map((node) => node.textContent)).toEqual(['purchase', 'add_to_cart', 'view_product']);
+    fireEvent.click(screen.getByRole('button', { name: 'Show older events' }));
+    expect(await screen.findByText('search')).toBeTruthy();
+    expect(screen.getAllByText(/^(purchase|add_to_cart|view_product|search)$/).map((node) => node.textContent)).toEqual(['purchase', 'add_to_cart', 'view_product', 'search']);
+    const second = calls.filter((call) => call.path === '/api/application/shop_one/player/42/events')[1];
+    expect(Object.fromEntries(second.query)).toEqual({ before_at: '2025-03-01T08:00:00.000Z', before_id: '5' });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Show older events' })).toBeNull());
+  });
+
+  it('offers no older events when the first page is all there is', async () => {
+    open();
+    await screen.findByRole('heading', { name: 'Recent events' });
+    expect(screen.getByText('purchase')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show older events' })).toBeNull();
   });
 
   it('says when no message was sent to the player yet, with no link to the log', async () => {

@@ -18,7 +18,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
-import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, Tag as TagName } from '../../../shared/contract';
+import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, PlayerEventsPage, Tag as TagName } from '../../../shared/contract';
 import { formatDate, formatNumber, formatUtcOffset, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
@@ -163,8 +163,31 @@ function Entries<T extends { id: number }>({ items, empty, entry }: { items: T[]
   );
 }
 
-function EventsCard({ events, lang }: { events: PlayerEvent[]; lang: Lang }) {
+/**
+ * The player's events, newest first: the first page comes with the player, older pages on asking (keyset: the page
+ * after the last event shown). Remounted (keyed) when the first page ends elsewhere, so pages never leave a gap.
+ */
+function EventsCard({ first, base, lang }: { first: PlayerEventsPage; base: string; lang: Lang }) {
   const { t } = useTranslation();
+  const [older, setOlder] = useState<PlayerEvent[]>([]);
+  const [more, setMore] = useState(first.more);
+  const [busy, setBusy] = useState(false);
+  const events = older.length > 0 ? [...first.items, ...older] : first.items;
+
+  async function loadOlder() {
+    const last = events[events.length - 1];
+    setBusy(true);
+    try {
+      const { data } = await api.get(`${base}/events`, PlayerEventsPage, { query: { before_at: last.occurred_at, before_id: last.id } });
+      setOlder((shown) => [...shown, ...data.items]);
+      setMore(data.more);
+    } catch {
+      // The client has said what went wrong (a toast); the button stays for another try.
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <SectionCard gap="300" title={t('players.detail.events')}>
       <Entries
@@ -190,6 +213,13 @@ function EventsCard({ events, lang }: { events: PlayerEvent[]; lang: Lang }) {
           </>
         )}
       />
+      {more ? (
+        <InlineStack>
+          <Button onClick={() => void loadOlder()} loading={busy}>
+            {t('players.detail.olderEvents')}
+          </Button>
+        </InlineStack>
+      ) : null}
     </SectionCard>
   );
 }
@@ -488,7 +518,7 @@ export function PlayerPage() {
                 </Field>
               </FieldCard>
             </InlineGrid>
-            <EventsCard events={events} lang={lang} />
+            <EventsCard key={events.items[events.items.length - 1]?.id ?? 0} first={events} base={base} lang={lang} />
           </BlockStack>
         </Layout.Section>
         <Layout.Section variant="oneThird">
