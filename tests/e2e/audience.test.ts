@@ -420,6 +420,51 @@ describe('the audience of a shop', () => {
     await context.close();
   });
 
+  it("shows a long-time customer's whole history on a phone, 50 events at a time", async () => {
+    // An app install that reported 60 events through the REST device API, a minute apart; the oldest is its first open.
+    const deviceId = `app-history-${stamp}`;
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${stack.url}/api${path}`, {
+        method: 'POST',
+        headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(await response.json(), path).toMatchObject({ success: true });
+    };
+    await post('/v1/devices', { device_id: deviceId, platform: 'android', device_type: 'mobile', os: 'Android', language: 'vi', country: 'VN' });
+    const now = Date.now();
+    const events = Array.from({ length: 60 }, (_, index) => ({
+      id: `${deviceId}-${index}`,
+      name: index === 59 ? 'first_open' : 'view_item',
+      at: now - index * 60_000,
+      properties: { item: `SP-${index}` },
+    }));
+    await post(`/v1/devices/${deviceId}/events`, { events: events.slice(0, 30) });
+    await post(`/v1/devices/${deviceId}/events`, { events: events.slice(30) });
+    const id = (await api(stack, token, 'GET', `/application/${APP}/player?q=${deviceId}`)).data.items[0].id;
+
+    const { context, page } = await newPage(stack.browser, PHONE);
+    await signIn(page, stack, owner.email, PASSWORD);
+    await page.goto(`${stack.url}/application/${APP}/player/${id}`);
+    await page.getByText('item: SP-0', { exact: true }).waitFor();
+    // The newest 50: the first open is not among them yet.
+    await expect.poll(() => page.getByText(/^item: SP-\d+$/).count()).toBe(50);
+    expect(await page.getByText('first_open').count()).toBe(0);
+    const older = page.getByRole('button', { name: 'Xem các sự kiện cũ hơn' });
+    await older.scrollIntoViewIfNeeded();
+    await shot(page, 'audience-player-older-events-vi-375');
+    await older.click();
+    await page.getByText('first_open').waitFor();
+    expect(await page.getByText(/^item: SP-\d+$/).count()).toBe(60);
+    // Each event once, in order: SP-49 is followed by SP-50, and nothing is left to ask for.
+    const shown = await page.getByText(/^item: SP-\d+$/).allInnerTexts();
+    expect(shown).toEqual(events.map((event) => `item: ${event.properties.item}`));
+    await expect.poll(() => older.count()).toBe(0);
+    await page.getByText('first_open').scrollIntoViewIfNeeded();
+    await shot(page, 'audience-player-older-events-after-vi-375');
+    await context.close();
+  });
+
   it("keeps what a leaving page's beacon carried when the network lost it: the next page brings it", async () => {
     const shopper = await stack.browser.newContext({ viewport: DESKTOP, locale: 'vi-VN' });
     // The browser takes every beacon and the network loses it (a train's tunnel): the page is never told.
