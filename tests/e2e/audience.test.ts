@@ -80,17 +80,19 @@ function shopPage(path: string): string {
 <script async src="${stack.url}/sdk/nudge.js" data-app="${clientKey}"></script></body></html>`;
 }
 
+/** A call of the public REST device API with the shop's client key, which must succeed. */
+async function call(method: string, path: string, body: unknown) {
+  const response = await fetch(`${stack.url}/api${path}`, {
+    method,
+    headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { success: boolean };
+  expect(answer, `${method} ${path}`).toMatchObject({ success: true });
+}
+
 /** A device of the shop's app or site, registered through the public REST device API. */
 async function device(deviceId: string, opts: { addToCart: boolean; plan: string; subscribed: boolean }) {
-  const call = async (method: string, path: string, body: unknown) => {
-    const response = await fetch(`${stack.url}/api${path}`, {
-      method,
-      headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer = (await response.json()) as { success: boolean };
-    expect(answer, `${method} ${path}`).toMatchObject({ success: true });
-  };
   await call('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'mobile', os: 'Android', language: 'vi', country: 'VN' });
   await call('POST', `/v1/devices/${deviceId}/sessions`, {});
   await call('PUT', `/v1/devices/${deviceId}/attributes`, { attributes: { plan: opts.plan } });
@@ -423,15 +425,7 @@ describe('the audience of a shop', () => {
   it("shows a long-time customer's whole history on a phone, 50 events at a time", async () => {
     // An app install that reported 60 events through the REST device API, a minute apart; the oldest is its first open.
     const deviceId = `app-history-${stamp}`;
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${stack.url}/api${path}`, {
-        method: 'POST',
-        headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(await response.json(), path).toMatchObject({ success: true });
-    };
-    await post('/v1/devices', { device_id: deviceId, platform: 'android', device_type: 'mobile', os: 'Android', language: 'vi', country: 'VN' });
+    await call('POST', '/v1/devices', { device_id: deviceId, platform: 'android', device_type: 'mobile', os: 'Android', language: 'vi', country: 'VN' });
     const now = Date.now();
     const events = Array.from({ length: 60 }, (_, index) => ({
       id: `${deviceId}-${index}`,
@@ -439,8 +433,8 @@ describe('the audience of a shop', () => {
       at: now - index * 60_000,
       properties: { item: `SP-${index}` },
     }));
-    await post(`/v1/devices/${deviceId}/events`, { events: events.slice(0, 30) });
-    await post(`/v1/devices/${deviceId}/events`, { events: events.slice(30) });
+    await call('POST', `/v1/devices/${deviceId}/events`, { events: events.slice(0, 30) });
+    await call('POST', `/v1/devices/${deviceId}/events`, { events: events.slice(30) });
     const id = (await api(stack, token, 'GET', `/application/${APP}/player?q=${deviceId}`)).data.items[0].id;
 
     const { context, page } = await newPage(stack.browser, PHONE);
