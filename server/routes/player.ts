@@ -22,6 +22,7 @@ import {
   getPlayer,
   listPlayerEvents,
   listPlayers,
+  PLAYER_EVENTS_PAGE,
   removePlayerTag,
   unsubscribeOwnPlayer,
 } from '../domain/players';
@@ -57,7 +58,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         description:
-          "One player with every attribute (typed from the attribute definitions) and the first page of the player's events (the newest 50; `more` when older ones follow: GET …/events for them).",
+          `One player with every attribute (typed from the attribute definitions) and the first page of the player's events (the newest ${PLAYER_EVENTS_PAGE}; \`more\` when older ones follow: GET …/events for them).`,
         tags,
         security: signedIn,
         params: PlayerParams,
@@ -73,7 +74,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         description:
-          "A player's events, newest first, 50 a page; `more` when older ones follow. The next page: `before_at` and `before_id`, the `occurred_at` and `id` of the last event shown (both, or neither for the newest page).",
+          `A player's events, newest first, ${PLAYER_EVENTS_PAGE} a page; \`more\` when older ones follow. The next page: \`before_at\` and \`before_id\`, the \`occurred_at\` and \`id\` of the last event shown (both, or neither for the newest page).`,
         tags,
         security: signedIn,
         params: PlayerParams,
