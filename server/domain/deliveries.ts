@@ -17,6 +17,7 @@ import type { ApplicationContext, Ctx, Services } from '../context';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
+import { V } from '../../shared/validation';
 
 /*
  * What the engine recorded per recipient (the deliveries table): the recipients' log (/message) and the
@@ -62,7 +63,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
   const empty: DeliveryPage = { items: [], total: 0, total_capped: false, page: query.page, limit: query.limit, next_before_id: null };
   if (offset + query.limit > DELIVERY_LOG_MAX_ROWS) {
     const number = new Intl.NumberFormat(ctx.lang === 'vi' ? 'vi-VN' : 'en-US').format(DELIVERY_LOG_MAX_ROWS);
-    throw new AppError('INVALID_PARAM', 'notification.logTooDeep', { params: { number }, fields: [{ path: 'page', message: 'validation.outOfRange' }] });
+    throw new AppError('INVALID_PARAM', 'notification.logTooDeep', { params: { number }, fields: [{ path: 'page', message: V.outOfRange }] });
   }
 
   if (query.notification_id) {

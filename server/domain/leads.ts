@@ -9,6 +9,7 @@ import { AppError } from '../errors';
 import type { Page } from './applications';
 import { CSV_BOM, csvRow } from './csv';
 import { bumpWidgetCounter } from './widget-stats';
+import { V } from '../../shared/validation';
 
 export type LeadSource = Lead['source'];
 
@@ -120,7 +121,7 @@ export function boundOf(value: string, side: 'from' | 'to', utcOffset: number): 
   }
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) {
-    throw new AppError('INVALID_PARAM', 'validation.invalid', { fields: [{ path: side, message: 'validation.invalid' }] });
+    throw new AppError('INVALID_PARAM', V.invalid, { fields: [{ path: side, message: V.invalid }] });
   }
   return { at: at.toISOString(), inclusive: true };
 }

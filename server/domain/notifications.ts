@@ -35,6 +35,7 @@ import { AppError } from '../errors';
 import { containsPattern, type Page } from './applications';
 import { activePlatformKinds } from './platforms';
 import { planOf } from './widgets';
+import { V } from '../../shared/validation';
 
 /*
  * Messages (spec §3 Notification, §4 statuses and sources, §5 rules): the console's create/edit/send/cancel, the
@@ -136,7 +137,7 @@ export function scheduleMoments(schedule: NotificationSchedule, now: Date): { fi
 function scheduleFields(schedule: NotificationSchedule, now: Date): FieldError[] {
   const path = schedule.mode === 'at' ? 'schedule.at' : 'schedule.date';
   const moments = scheduleMoments(schedule, now);
-  if (!moments) return [{ path, message: 'validation.date' }];
+  if (!moments) return [{ path, message: V.date }];
   if (moments.last.getTime() < now.getTime() - SCHEDULE_GRACE_MS) return [{ path, message: 'notification.scheduleInPast' }];
   return [];
 }
@@ -198,7 +199,7 @@ export async function checkNotification(
   const now = s.clock();
   // A direct list that is present but empty would name nobody: almost surely a caller's mistake.
   for (const list of ['player_ids', 'device_ids', 'external_user_ids'] as const) {
-    if (input.audience[list]?.length === 0) fields.push({ path: `audience.${list}`, message: 'validation.required' });
+    if (input.audience[list]?.length === 0) fields.push({ path: `audience.${list}`, message: V.required });
   }
   fields.push(...(await ownershipFields(s, application.application_id, input)), ...scheduleFields(input.schedule, now));
   refuseFields(fields);
@@ -491,7 +492,7 @@ export async function sendFromApi(s: Pick<Services, 'db' | 'clock'>, application
 
   const { include_device_ids, include_external_user_ids, ...input } = body;
   refuseFields(
-    (['include_device_ids', 'include_external_user_ids'] as const).filter((list) => body[list]?.length === 0).map((path) => ({ path, message: 'validation.required' })),
+    (['include_device_ids', 'include_external_user_ids'] as const).filter((list) => body[list]?.length === 0).map((path) => ({ path, message: V.required })),
   );
   const audience: NotificationAudience = {
     ...input.audience,

@@ -102,7 +102,7 @@ export function channelWhere(eb: Eb, channel: AudienceChannel): Expression<SqlBo
   }
 }
 
-function invalid(path: string, message = 'validation.invalid'): AppError {
+function invalid(path: string, message: string = V.invalid): AppError {
   return new AppError('INVALID_PARAM', message, { fields: [{ path, message }] });
 }
 
@@ -120,7 +120,7 @@ function contains(scope: SegmentScope, column: Expression<unknown>, value: strin
 /** The first millisecond of the UTC day a date value names. */
 function dayStart(value: Value): number {
   const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(time)) throw invalid('value', 'validation.date');
+  if (Number.isNaN(time)) throw invalid('value', V.date);
   return Math.floor(time / DAY_MS) * DAY_MS;
 }
 
@@ -135,7 +135,7 @@ function numberOf(value: Value): number {
 }
 
 function textOf(value: Value): string {
-  if (value === undefined || value === '') throw invalid('value', 'validation.required');
+  if (value === undefined || value === '') throw invalid('value', V.required);
   return String(value);
 }
 

@@ -8,6 +8,7 @@ import { AppError } from '../errors';
 import type { Random } from '../security/random';
 import { recordLead } from './leads';
 import { applicationByKey, checkSdkLimits, isBot, liveWidget } from './storefront';
+import { V } from '../../shared/validation';
 
 /*
  * The spin wheel's draw happens here, never in the browser: the odds, the stock and the codes are the
@@ -151,7 +152,7 @@ export async function spinWheel(ctx: Ctx, body: SpinRequest): Promise<SpinResult
   const gate = settings.gate;
   const given = gate === 'email' ? body.email : body.phone;
   if (!given || given.trim() === '') {
-    throw new AppError('INVALID_PARAM', 'validation.required', { fields: [{ path: gate, message: 'validation.required' }] });
+    throw new AppError('INVALID_PARAM', V.required, { fields: [{ path: gate, message: V.required }] });
   }
   const contact = normaliseContact(gate, given);
   const earlier = await earlierSpin(ctx, widget.id, body.visitor_id, contact, gate);

@@ -10,6 +10,7 @@ import { bumpButtonClicks, bumpWidgetCounter } from './widget-stats';
 import { publicWebPush } from './web-push';
 import { toRecord, type WidgetRecord } from './widgets';
 import { withShopOrders } from '../../embed/server/orders';
+import { V } from '../../shared/validation';
 
 /*
  * The public storefront API: what a shop's visitors' browsers may ask and send, identified only by the
@@ -112,8 +113,8 @@ export function isBot(website: string | undefined): boolean {
 const filled = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
 
 function missing(fields: string[]): AppError {
-  return new AppError('INVALID_PARAM', 'validation.required', {
-    fields: fields.map((path) => ({ path, message: 'validation.required' })),
+  return new AppError('INVALID_PARAM', V.required, {
+    fields: fields.map((path) => ({ path, message: V.required })),
   });
 }
 

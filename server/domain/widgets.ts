@@ -15,6 +15,7 @@ import { AppError } from '../errors';
 import type { Page } from './applications';
 import { widgetTotals, type WidgetTotals } from './widget-stats';
 import { findOwnRow } from './own-rows';
+import { V } from '../../shared/validation';
 
 /** A stored widget with its settings and rules read back from JSON. */
 export interface WidgetRecord {
@@ -77,7 +78,7 @@ function parseTypes(types: string | undefined): WidgetType[] | null {
   if (types === undefined || types.trim() === '') return null;
   const list = types.split(',').map((type) => type.trim()).filter(Boolean);
   if (!list.every((type): type is WidgetType => (WIDGET_TYPES as readonly string[]).includes(type))) {
-    throw new AppError('INVALID_PARAM', 'validation.invalid', { fields: [{ path: 'types', message: 'validation.invalid' }] });
+    throw new AppError('INVALID_PARAM', V.invalid, { fields: [{ path: 'types', message: V.invalid }] });
   }
   return list;
 }

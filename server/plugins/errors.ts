@@ -3,15 +3,16 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorEnvelope, FieldError } from '../../shared/contract';
 import { translate } from '../../shared/i18n';
 import { AppError, ERROR_STATUS, isAppError } from '../errors';
+import { V } from '../../shared/validation';
 
 /** Our own messages are i18n keys; zod's built-in ones are English sentences, so they map onto keys here. */
 function messageKey(code: string, message: string, params: Record<string, unknown>): string {
   if (/^(validation|errors)\.[\w.]+$/.test(message)) return message;
   // A contract check's key of another namespace (webPush.swPathInvalid, platform.errors.p8Shape) is a key too.
   if (/^[A-Za-z]\w*(\.\w+)+$/.test(message) && translate('en', message) !== message) return message;
-  if (code === 'invalid_type' && / (undefined|null)$/.test(message)) return 'validation.required';
-  if (code === 'too_small' && params.origin === 'string' && params.minimum === 1) return 'validation.required';
-  if (code === 'too_big') return 'validation.tooLong';
+  if (code === 'invalid_type' && / (undefined|null)$/.test(message)) return V.required;
+  if (code === 'too_small' && params.origin === 'string' && params.minimum === 1) return V.required;
+  if (code === 'too_big') return V.tooLong;
   return 'errors.invalidValue';
 }
 
@@ -28,7 +29,7 @@ interface KeyedField extends FieldError {
 function keyed(code: string, message: string, params: Record<string, unknown>): Omit<KeyedField, 'path'> {
   const choices = code === 'invalid_value' ? params.values : code === 'invalid_union' ? params.options : undefined;
   const key = messageKey(code, message, params);
-  if (Array.isArray(choices) && choices.length > 0 && (key === 'validation.invalid' || key === 'errors.invalidValue')) {
+  if (Array.isArray(choices) && choices.length > 0 && (key === V.invalid || key === 'errors.invalidValue')) {
     return { message: 'validation.oneOf', params: { values: choices.map(String).join(', ') } };
   }
   return { message: key };

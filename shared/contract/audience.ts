@@ -63,7 +63,7 @@ const NAME_PATTERN = /^[A-Za-z0-9_$][A-Za-z0-9_.:$ -]*$/;
 export const EventName = z.string().trim().min(1, { message: V.required }).max(NAME_MAX_LENGTH, { message: V.tooLong }).regex(NAME_PATTERN, { message: 'validation.eventName' });
 export const AttributeName = z.string().trim().min(1, { message: V.required }).max(NAME_MAX_LENGTH, { message: V.tooLong }).regex(NAME_PATTERN, { message: 'validation.eventName' });
 /** Spec §8 'Invalid tag value': letters, digits, `_ - . :`, no spaces. */
-export const Tag = z.string().trim().min(1, { message: V.required }).max(TAG_MAX_LENGTH, { message: V.tooLong }).regex(/^[\p{L}\p{N}_.:-]+$/u, { message: 'validation.tag' });
+export const Tag = z.string().trim().min(1, { message: V.required }).max(TAG_MAX_LENGTH, { message: V.tooLong }).regex(/^[\p{L}\p{N}_.:-]+$/u, { message: V.tag });
 
 /** Property and attribute values: scalars only; dates travel as ISO strings under a `.date` name. */
 export const ScalarValue = z.union([
@@ -74,7 +74,7 @@ export const ScalarValue = z.union([
   z.null({ error: V.scalarValue }),
 ]);
 export type ScalarValue = z.infer<typeof ScalarValue>;
-export const Properties = z.record(z.string().max(NAME_MAX_LENGTH), ScalarValue).refine((value) => Object.keys(value).length <= 50, { message: 'validation.outOfRange' });
+export const Properties = z.record(z.string().max(NAME_MAX_LENGTH), ScalarValue).refine((value) => Object.keys(value).length <= 50, { message: V.outOfRange });
 
 /** The type a value of this name has: a `.date` name is a date (spec §5), otherwise what the value is. */
 export function inferValueType(name: string, value: ScalarValue): AttributeType {
@@ -239,7 +239,7 @@ export type PlayerDetail = z.infer<typeof PlayerDetail>;
  */
 export const PlayerEventsQuery = z
   .object({
-    before_at: z.string().datetime({ offset: true, message: 'validation.invalid' }).optional(),
+    before_at: z.string().datetime({ offset: true, message: V.invalid }).optional(),
     before_id: z.coerce.number().int().positive().optional(),
   })
   .refine((query) => (query.before_at === undefined) === (query.before_id === undefined), { message: V.eventsCursor, path: ['before_id'] });
@@ -411,7 +411,7 @@ export const DeviceAttributesBody = z.object({
   attributes: z
     .record(AttributeName, ScalarValue)
     .refine((value) => Object.keys(value).length >= 1, { message: V.required })
-    .refine((value) => Object.keys(value).length <= 50, { message: 'validation.outOfRange' }),
+    .refine((value) => Object.keys(value).length <= 50, { message: V.outOfRange }),
 });
 export type DeviceAttributesBody = z.infer<typeof DeviceAttributesBody>;
 
@@ -556,7 +556,7 @@ export const StoredSegmentCondition = z
     if (condition.kind !== 'field' && condition.kind !== 'attribute') return;
     const type = condition.kind === 'field' ? SEGMENT_FIELDS[condition.field] : condition.type;
     if (!(OPERATORS[type] as readonly string[]).includes(condition.op)) {
-      ctx.addIssue({ code: 'custom', path: ['op'], message: 'validation.invalid' });
+      ctx.addIssue({ code: 'custom', path: ['op'], message: V.invalid });
       return;
     }
     if (VALUELESS_OPERATORS.includes(condition.op)) return;
@@ -572,7 +572,7 @@ export const StoredSegmentCondition = z
       ctx.addIssue({ code: 'custom', path: ['value'], message: V.number });
     }
     if ((condition.op === 'before' || condition.op === 'after') && (typeof value !== 'string' || Number.isNaN(Date.parse(value)))) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation.date' });
+      ctx.addIssue({ code: 'custom', path: ['value'], message: V.date });
     }
   });
 
@@ -602,8 +602,8 @@ export const SEGMENT_CONDITIONS_MAX = 20;
 const ruleOf = (condition: typeof StoredSegmentCondition) =>
   z.object({
     any: z
-      .array(z.object({ all: z.array(condition).min(1, { message: 'validation.conditionsEmpty' }).max(SEGMENT_CONDITIONS_MAX) }))
-      .min(1, { message: 'validation.conditionsEmpty' })
+      .array(z.object({ all: z.array(condition).min(1, { message: V.conditionsEmpty }).max(SEGMENT_CONDITIONS_MAX) }))
+      .min(1, { message: V.conditionsEmpty })
       .max(SEGMENT_GROUPS_MAX),
   });
 export const SegmentRule = ruleOf(SegmentCondition);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { V } from '../validation';
 
 /**
  * Every message of the contract is an i18n key. Checks that name their own key keep it; zod's built-in
@@ -8,13 +9,13 @@ import { z } from 'zod';
 z.config({
   customError: (issue) => {
     // Fastify hands a request without a body to the schema as null: that is a missing value too.
-    if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) return 'validation.required';
+    if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) return V.required;
     if (issue.code === 'too_small' && issue.origin === 'string') {
-      return Number(issue.minimum) <= 1 ? 'validation.required' : 'validation.tooShort';
+      return Number(issue.minimum) <= 1 ? V.required : V.tooShort;
     }
-    if (issue.code === 'too_big' && issue.origin === 'string') return 'validation.tooLong';
-    if (issue.code === 'too_small' || issue.code === 'too_big') return 'validation.outOfRange';
-    return 'validation.invalid';
+    if (issue.code === 'too_big' && issue.origin === 'string') return V.tooLong;
+    if (issue.code === 'too_small' || issue.code === 'too_big') return V.outOfRange;
+    return V.invalid;
   },
 });
 

@@ -137,7 +137,7 @@ export const NotificationContent = z.object({
   thumbnail_url: OptionalUrl,
   /** The large image under the text (Android big picture, iOS attachment, web push image). */
   image_url: OptionalUrl,
-  buttons: z.array(NotificationButton).max(BUTTONS_MAX, { message: 'validation.outOfRange' }).default([]),
+  buttons: z.array(NotificationButton).max(BUTTONS_MAX, { message: V.outOfRange }).default([]),
   utm: NotificationUtm.default({}),
   /** JSON object text delivered with the message to the app or the service worker (`data`). */
   additional_data: JsonObjectText,
@@ -218,11 +218,11 @@ export type NotificationAudience = z.infer<typeof NotificationAudience>;
  */
 export const NotificationSchedule = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('now') }),
-  z.object({ mode: z.literal('at'), at: z.string().datetime({ offset: true, message: 'validation.invalid' }) }),
+  z.object({ mode: z.literal('at'), at: z.string().datetime({ offset: true, message: V.invalid }) }),
   z.object({
     mode: z.literal('local_time'),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'validation.invalid' }),
-    time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'validation.invalid' }),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: V.invalid }),
+    time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: V.invalid }),
   }),
 ]);
 export type NotificationSchedule = z.infer<typeof NotificationSchedule>;
@@ -262,7 +262,7 @@ export const NotificationInput = z.object({
   audience: NotificationAudience.default({ segment_id: null, filters: null, tags: [] }),
   schedule: NotificationSchedule.default({ mode: 'now' }),
   /** Expiry: how long the push services keep trying an offline device (spec "expiry"). */
-  ttl_seconds: z.number().int().min(0, { message: 'validation.outOfRange' }).max(TTL_MAX_SECONDS, { message: 'validation.outOfRange' }).default(DEFAULT_TTL_SECONDS),
+  ttl_seconds: z.number().int().min(0, { message: V.outOfRange }).max(TTL_MAX_SECONDS, { message: V.outOfRange }).default(DEFAULT_TTL_SECONDS),
   /** Spec §9: promotional messages go only to players active in the last 24 hours. */
   promotional: z.boolean().default(false),
   urgency: z.enum(URGENCIES).default('normal'),

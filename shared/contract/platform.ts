@@ -26,7 +26,7 @@ export const SubscriptionBox = z.object({
   allow_text: z.string().trim().min(1, { message: V.required }).max(40, { message: V.tooLong }),
   deny_text: z.string().trim().min(1, { message: V.required }).max(40, { message: V.tooLong }),
   /** Seconds after the page opens; 0 shows it at once. */
-  delay_seconds: z.number().int().min(0, { message: 'validation.outOfRange' }).max(600, { message: 'validation.outOfRange' }),
+  delay_seconds: z.number().int().min(0, { message: V.outOfRange }).max(600, { message: V.outOfRange }),
   position: SubscriptionBoxPosition,
 });
 export type SubscriptionBox = z.infer<typeof SubscriptionBox>;

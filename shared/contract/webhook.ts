@@ -87,14 +87,14 @@ export const WebhookInput = z
     event_types: z
       .array(WebhookEventType)
       .min(1, { message: V.eventTypes })
-      .max(WEBHOOK_EVENT_TYPES.length, { message: 'validation.outOfRange' }),
+      .max(WEBHOOK_EVENT_TYPES.length, { message: V.outOfRange }),
     tag: z.string().trim().max(TAG_MAX_LENGTH, { message: V.tooLong }).nullable().default(null),
     active: z.boolean().default(true),
   })
   .superRefine((value, ctx) => {
     if (!value.event_types.includes('message_with_tag')) return;
     if (!value.tag) ctx.addIssue({ code: 'custom', path: ['tag'], message: V.required });
-    else if (!Tag.safeParse(value.tag).success) ctx.addIssue({ code: 'custom', path: ['tag'], message: 'validation.tag' });
+    else if (!Tag.safeParse(value.tag).success) ctx.addIssue({ code: 'custom', path: ['tag'], message: V.tag });
   });
 export type WebhookInput = z.infer<typeof WebhookInput>;
 export type WebhookInputDraft = z.input<typeof WebhookInput>;

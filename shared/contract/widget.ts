@@ -370,7 +370,7 @@ export const DateBound = z
   .trim()
   .refine(
     (v) => /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)),
-    { message: 'validation.invalid' },
+    { message: V.invalid },
   );
 
 export const LeadListQuery = z.object({

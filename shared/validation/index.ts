@@ -233,6 +233,13 @@ export const V = {
   passwordTooLong: 'validation.passwordTooLong',
   confirmPassword: 'validation.confirmPassword',
   required: 'validation.required',
+  /** A value of the wrong shape or kind, when no more precise rule says what is wrong. */
+  invalid: 'validation.invalid',
+  tooShort: 'validation.tooShort',
+  outOfRange: 'validation.outOfRange',
+  tag: 'validation.tag',
+  date: 'validation.date',
+  conditionsEmpty: 'validation.conditionsEmpty',
   name: 'validation.name',
   mobileNumber: 'validation.mobileNumber',
   language: 'validation.language',

@@ -19,6 +19,7 @@ import {
 import { type Plan, pushPlanViolation } from '../../../shared/permissions/plans';
 import { messageText } from '../banners/form-fields';
 import { type DraftRule, checkRule, emptyRule, fromRule } from '../segments/segment-editor-model';
+import { V } from '../../../shared/validation';
 
 /**
  * The create form's state and the pure functions over it: what each input holds while it is typed, how a saved
@@ -283,7 +284,7 @@ export function toNotificationInput(draft: NotificationDraft, asDraft: boolean):
   };
   const parsed = NotificationInput.safeParse(body);
   const problems: Problems = { ...typeProblems(draft.type, draft.content, 'content.'), ...(parsed.success ? {} : problemsOf(parsed.error)) };
-  if (filters && !filters.rule) problems['audience.filters'] ??= filters.groups.rule ?? 'validation.conditionsEmpty';
+  if (filters && !filters.rule) problems['audience.filters'] ??= filters.groups.rule ?? V.conditionsEmpty;
   if (!parsed.success || Object.keys(problems).length > 0) return { ok: false, problems };
   return { ok: true, value: parsed.data };
 }

@@ -2,6 +2,7 @@ import { BlockStack, Button, InlineStack, Tag, TextField } from '@shopify/polari
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Tag as TagName } from '../../../shared/contract';
+import { V } from '../../../shared/validation';
 
 export interface TagsFieldProps {
   label: string;
@@ -23,7 +24,7 @@ export function TagsField({ label, helpText, tags, onChange, error, max = 20, di
   function add() {
     const parsed = TagName.safeParse(text);
     if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.message ?? 'validation.tag');
+      setProblem(parsed.error.issues[0]?.message ?? V.tag);
       return;
     }
     if (!tags.includes(parsed.data)) onChange([...tags, parsed.data]);

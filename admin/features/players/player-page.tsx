@@ -31,6 +31,7 @@ import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure, recordId }
 import { SectionCard } from '../../components/section-card';
 import { DeliveryStatusBadge } from '../messages/delivery-status';
 import { useLanguage } from '../../app/i18n';
+import { V } from '../../../shared/validation';
 
 type Lang = 'vi' | 'en';
 
@@ -242,7 +243,7 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
   async function add() {
     const parsed = TagName.safeParse(text);
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'validation.tag');
+      setError(parsed.error.issues[0]?.message ?? V.tag);
       return;
     }
     if (player.tags.includes(parsed.data)) {
