@@ -2,9 +2,10 @@
  * Runs one provider fake in its own process for the benchmarks, so the sender's process is what is
  * measured. Started by `startFakeProcess(kind, targets)`; answers its connection details over IPC and, on
  * request, how many messages it accepted and its CPU time. Also the benchmarks' shared measuring helpers:
- * `drive`, `rateLine`, `cpuTimeMs`, `collectGarbage`.
+ * `drive`, `rateLine`, `cpuTimeMs`, `collectGarbage`, `quantile`, `machineCpuSince`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -33,6 +34,44 @@ export const cpuTimeMs = (usage: NodeJS.CpuUsage = process.cpuUsage()) => (usage
 
 /** The value at quantile `q` (0.99: p99) of values sorted ascending, by nearest rank; 0 when there are none. */
 export const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+/** How a machine's cores spent a span: shares (0–1) of their time. */
+export interface MachineShare {
+  /** Running anything: user, nice, system, interrupts. */
+  busy: number;
+  /** Stolen by the hypervisor: a virtual machine's cores lent to its neighbours, time it wanted and did not get. */
+  steal: number;
+  /** Idle with a disk read or write outstanding. */
+  iowait: number;
+  idle: number;
+}
+
+/**
+ * Starts counting how the machine's cores spend their time (/proc/stat's `cpu` line, every core, every process);
+ * the function returned gives the shares since, or null off Linux. Beside a process's CPU per request it says
+ * whether a benchmark that missed was held by its processes' own work (cores busy), by the host (steal), or by
+ * waiting (idle).
+ */
+export function machineCpuSince(): () => MachineShare | null {
+  const read = () => {
+    try {
+      const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+      // user nice system idle iowait irq softirq steal (guest time is already inside user).
+      const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
+      return { busy: user + nice + system + irq + softirq, steal, iowait, idle };
+    } catch {
+      return null;
+    }
+  };
+  const start = read();
+  return () => {
+    const end = read();
+    if (!start || !end) return null;
+    const delta = { busy: end.busy - start.busy, steal: end.steal - start.steal, iowait: end.iowait - start.iowait, idle: end.idle - start.idle };
+    const total = Math.max(1, delta.busy + delta.steal + delta.iowait + delta.idle);
+    return { busy: delta.busy / total, steal: delta.steal / total, iowait: delta.iowait / total, idle: delta.idle / total };
+  };
+}
 
 export interface FakeProcess<Info> {
   info: Info;

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { cpuTimeMs, quantile } from './fake-process';
+import { cpuTimeMs, machineCpuSince, quantile } from './fake-process';
 
 /**
  * The ingestion benchmark's load generator, run in its own process so it does not share the server's event
@@ -19,7 +19,8 @@ import { cpuTimeMs, quantile } from './fake-process';
  * Input (argv[2], JSON): { port, key, mode: 'batch' | 'single', seconds, connections, visitors, prefix, rate? }.
  * Output (stdout, JSON): requests answered, events acknowledged, statuses, latency percentiles (ms), elapsed
  * seconds, requests due (open loop: how many the pace called for), the p99 of the pace timer's own lateness (open
- * loop; 0 in a closed loop), and the CPU time this process used (ms).
+ * loop; 0 in a closed loop), the CPU time this process used (ms), and how the machine's cores spent the run
+ * (busy, stolen, waiting on the disk, idle: machineCpuSince; null off Linux).
  */
 interface Input {
   port: number;
@@ -83,6 +84,8 @@ let due = 0;
 /** When the run began (open loop: once every connection is up, see openLoop), and when it ends. */
 let started = performance.now();
 let deadline = started + input.seconds * 1000;
+/** How the machine's cores spend the run, counted from when it began (see `started`). */
+let machine = machineCpuSince();
 
 /**
  * One keep-alive connection: `send` writes a request, `onAnswer` hears each answer's status. One request at a
@@ -177,6 +180,7 @@ function openLoop(rate: number): Promise<void>[] {
     begun = true;
     started = performance.now();
     deadline = started + input.seconds * 1000;
+    machine = machineCpuSince();
     // Every millisecond, queue the requests that fell due since (a late timer queues several at once).
     const pace = setInterval(() => {
       const now = performance.now();
@@ -225,6 +229,7 @@ function openLoop(rate: number): Promise<void>[] {
 
 await Promise.all(input.rate ? openLoop(input.rate) : closedLoop());
 const elapsed = (performance.now() - started) / 1000;
+const machineShare = machine();
 latencies.sort((a, b) => a - b);
 lateness.sort((a, b) => a - b);
 process.stdout.write(
@@ -239,5 +244,6 @@ process.stdout.write(
     max: latencies[latencies.length - 1] ?? 0,
     lateP99: quantile(lateness, 0.99),
     cpuMs: cpuTimeMs(),
+    machine: machineShare,
   }),
 );

@@ -11,7 +11,7 @@ import { parseTextAsJson } from '../../server/routes/track';
 import { loadConfig } from '../../server/config';
 import { migrateToLatest, toCount, type Dialect } from '../../server/db';
 import { ensureSeedApplication, seedAudience } from '../../scripts/seed-lib';
-import { collectGarbage, cpuTimeMs, quantile } from './fake-process';
+import { collectGarbage, cpuTimeMs, quantile, type MachineShare } from './fake-process';
 
 /**
  * Ingestion throughput (issue 5 "Speed"): the real server on 127.0.0.1, a load generator in a child process
@@ -39,7 +39,9 @@ import { collectGarbage, cpuTimeMs, quantile } from './fake-process';
  * CPU each process spent per single-event request (this server, and of it the thread of its event loop with that
  * thread's share of a core; the load generator; PostgreSQL's processes when the database is on this machine),
  * against what the target rate leaves per request on this machine's cores: where the time goes when a target is
- * missed, and whether the event loop (near a whole core) or the machine (every core busy) is the limit.
+ * missed, and whether the event loop (near a whole core) or the machine (every core busy) is the limit; and for
+ * the single-event runs of (b) and (c), how the machine's cores spent them (busy, stolen by the hypervisor, waiting
+ * on the disk, idle), measured by the load generator over exactly its run.
  *
  * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
  * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
@@ -75,6 +77,8 @@ interface LoadResult {
   lateP99: number;
   /** The load generator's own CPU time, ms. */
   cpuMs: number;
+  /** How the machine's cores spent the run, from its first request to its last answer (null off Linux). */
+  machine: MachineShare | null;
 }
 
 /** Resident memory after a full GC, in MB: all of it, and split into the process's own (anonymous) pages and pages of mapped files. */
@@ -192,35 +196,8 @@ function cpuSince(read: () => number | null): () => number | null {
   return () => (start === null ? null : (read() ?? start) - start);
 }
 
-/**
- * The machine's cores while `run`-like spans go (/proc/stat's `cpu` line; null off Linux): the share of their
- * time busy (user, nice, system, interrupts), stolen by the hypervisor (a virtual machine's cores lent to its
- * neighbours: time this machine wanted and did not get), waiting on the disk, and idle. Beside the CPU per
- * request: whether a miss is the processes' own cost (cores busy), the host's (steal), or waiting (idle).
- */
-function machineCpuSince(): () => { busy: number; steal: number; iowait: number; idle: number } | null {
-  const read = () => {
-    try {
-      const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
-      // user nice system idle iowait irq softirq steal (guest time is already inside user).
-      const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
-      return { busy: user + nice + system + irq + softirq, steal, iowait, idle };
-    } catch {
-      return null;
-    }
-  };
-  const start = read();
-  return () => {
-    const end = read();
-    if (!start || !end) return null;
-    const delta = { busy: end.busy - start.busy, steal: end.steal - start.steal, iowait: end.iowait - start.iowait, idle: end.idle - start.idle };
-    const total = Math.max(1, delta.busy + delta.steal + delta.iowait + delta.idle);
-    return { busy: delta.busy / total, steal: delta.steal / total, iowait: delta.iowait / total, idle: delta.idle / total };
-  };
-}
-
 /** The machine's cores over a span, as printed: busy, stolen, waiting on the disk, idle. */
-function machineLine(share: ReturnType<ReturnType<typeof machineCpuSince>>): string {
+function machineLine(share: MachineShare | null): string {
   if (!share) return '';
   const pct = (value: number) => `${(100 * value).toFixed(0)}%`;
   return `the machine's ${availableParallelism()} cores over the run: ${pct(share.busy)} busy, ${pct(share.steal)} stolen by the hypervisor, ${pct(share.iowait)} waiting on the disk, ${pct(share.idle)} idle`;
@@ -319,18 +296,14 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     cpu = process.cpuUsage();
     database = postgresCpuSince(env.DATABASE_URL);
     const loop = cpuSince(eventLoopThreadCpuMs);
-    const machine = machineCpuSince();
     const single = await load({ port, key: clientKey, mode: 'single', seconds: SECONDS, connections: 48, prefix: 'single' });
     const singleCpuMs = cpuTimeMs(process.cpuUsage(cpu));
     const singleDatabaseMs = database();
     const singleLoopMs = loop();
-    const singleMachine = machine();
     const written2 = writtenSoFar();
     // At the target rates (PACED).
     const { result: batchPaced, stalls: batchStalls } = await withStalls(() => load({ port, key: clientKey, mode: 'batch', seconds: SECONDS, prefix: 'batchpaced', ...PACED.batch }));
-    const pacedMachine = machineCpuSince();
     const { result: singlePaced, stalls: singleStalls } = await withStalls(() => load({ port, key: clientKey, mode: 'single', seconds: SECONDS, prefix: 'singlepaced', ...PACED.single }));
-    const singlePacedMachine = pacedMachine();
     const memoryAfter = memory();
 
     const count = async (prefix: string) =>
@@ -380,7 +353,7 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     console.log(
       `CPU per single-event request: ${parts.join(' + ')} = ${perRequest(total)}; ${f(TARGETS.requestsPerSecond)} req/s on ${availableParallelism()} cores leaves ${((availableParallelism() * 1e6) / TARGETS.requestsPerSecond).toFixed(0)} µs for all of them` +
         (batchDatabaseMs === null ? '' : `; in batches PostgreSQL took ${((batchDatabaseMs * 1000) / Math.max(1, batch.acknowledged)).toFixed(1)} µs per event`) +
-        (singleMachine ? `; ${machineLine(singleMachine)}` : ''),
+        (single.machine ? `; ${machineLine(single.machine)}` : ''),
     );
     if (written0 && written1 && written2) {
       const per = (from: { bytes: number; calls: number }, to: { bytes: number; calls: number }, requests: number) =>
@@ -394,7 +367,7 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     console.log(
       `(c) at the target rates: ${paced(batchPaced, 'batches', PACED.batch.rate)}; ${paced(singlePaced, 'single events', PACED.single.rate)} — p99 ≤ ${TARGETS.p99Ms} ms in both: ${mark(checks.p99)}`,
     );
-    console.log(`(c) stalls: batches: ${batchStalls}; single events: ${singleStalls}${singlePacedMachine ? `; single events, ${machineLine(singlePacedMachine)}` : ''}`);
+    console.log(`(c) stalls: batches: ${batchStalls}; single events: ${singleStalls}${singlePaced.machine ? `; single events, ${machineLine(singlePaced.machine)}` : ''}`);
     console.log(`every answer 200: ${mark(checks.errors)}`);
     console.log(
       `none lost: stored ${f(storedBatch)} / acknowledged ${f(batch.acknowledged)} (batches), ${f(storedSingle)} / ${f(single.acknowledged)} (single), ${f(storedPaced)} / ${f(batchPaced.acknowledged + singlePaced.acknowledged)} (at the target rates): ${mark(checks.lost)}`,
