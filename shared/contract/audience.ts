@@ -60,8 +60,10 @@ export type AttributeType = z.infer<typeof AttributeType>;
 export const NAME_MAX_LENGTH = 64;
 export const TAG_MAX_LENGTH = 64;
 const NAME_PATTERN = /^[A-Za-z0-9_$][A-Za-z0-9_.:$ -]*$/;
-export const EventName = z.string().trim().min(1, { message: V.required }).max(NAME_MAX_LENGTH, { message: V.tooLong }).regex(NAME_PATTERN, { message: 'validation.eventName' });
-export const AttributeName = z.string().trim().min(1, { message: V.required }).max(NAME_MAX_LENGTH, { message: V.tooLong }).regex(NAME_PATTERN, { message: 'validation.eventName' });
+/** The one rule of all three kinds of name (V.eventName's message speaks of names in general). */
+const Name = z.string().trim().min(1, { message: V.required }).max(NAME_MAX_LENGTH, { message: V.tooLong }).regex(NAME_PATTERN, { message: V.eventName });
+export const EventName = Name;
+export const AttributeName = Name;
 /** Spec §8 'Invalid tag value': letters, digits, `_ - . :`, no spaces. */
 export const Tag = z.string().trim().min(1, { message: V.required }).max(TAG_MAX_LENGTH, { message: V.tooLong }).regex(/^[\p{L}\p{N}_.:-]+$/u, { message: V.tag });
 

@@ -240,6 +240,8 @@ export const V = {
   tag: 'validation.tag',
   date: 'validation.date',
   conditionsEmpty: 'validation.conditionsEmpty',
+  /** An event's, a property's or an attribute's name (shared/contract/audience.ts NAME_PATTERN). */
+  eventName: 'validation.eventName',
   name: 'validation.name',
   mobileNumber: 'validation.mobileNumber',
   language: 'validation.language',
