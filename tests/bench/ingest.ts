@@ -197,8 +197,7 @@ function cpuSince(read: () => number | null): () => number | null {
 }
 
 /** The machine's cores over a span, as printed: busy, stolen, waiting on the disk, idle. */
-function machineLine(share: MachineShare | null): string {
-  if (!share) return '';
+function machineLine(share: MachineShare): string {
   const pct = (value: number) => `${(100 * value).toFixed(0)}%`;
   return `the machine's ${availableParallelism()} cores over the run: ${pct(share.busy)} busy, ${pct(share.steal)} stolen by the hypervisor, ${pct(share.iowait)} waiting on the disk, ${pct(share.idle)} idle`;
 }
