@@ -401,8 +401,11 @@ describe('a batch that fails on every try', () => {
     ]);
     expect(pushesTo(first.sub)).toHaveLength(0);
     expect(await expectCountersMatch(id)).toEqual({ targeted: 2, sent: 0, delivered: 0, clicked: 0, failed: 2 });
-    // The queue still records the job as given up after all its tries, with the batch's own error.
-    const jobs = await db(server).selectFrom('jobs').selectAll().where('queue', '=', 'delivery-send').where('payload', 'like', `{"notification_id":${id},%`).execute();
+    // The queue still records the job as given up after all its tries, with the batch's own error. It writes that
+    // once the last try has thrown, after that try settled the message: wait for it.
+    const sendJobs = () => db(server).selectFrom('jobs').selectAll().where('queue', '=', 'delivery-send').where('payload', 'like', `{"notification_id":${id},%`).execute();
+    await expect.poll(async () => (await sendJobs())[0]?.run_at, { timeout: 10_000 }).toBe(DEAD_RUN_AT);
+    const jobs = await sendJobs();
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ run_at: DEAD_RUN_AT, attempts: jobs[0].max_attempts });
     expect(jobs[0].last_error).toContain('SyntaxError');
