@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { LANGUAGES, translate } from '../i18n';
 import { TRACK_BATCH_MAX, V } from '../validation';
-import { booleanValue, DeviceEventsBody, numberValue, TrackBatch } from './audience';
+import { booleanValue, DeviceEventsBody, numberValue, readTag, TAG_MAX_LENGTH, TrackBatch } from './audience';
 
 /** `count` events as the device API takes them, each with its own client id. */
 const events = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `event-${String(index).padStart(4, '0')}`, name: 'view_product' }));
@@ -45,5 +45,19 @@ describe('attribute values sent as text', () => {
   it('reads "true" and "false" in any case as booleans, and nothing else', () => {
     expect(['true', ' FALSE ', 'True', true, false].map(booleanValue)).toEqual([true, false, true, true, false]);
     expect(['yes', '1', '', 1, 0].map(booleanValue)).toEqual([null, null, null, null, null]);
+  });
+});
+
+describe('a tag typed in the console', () => {
+  it('is taken trimmed, with letters of any language, digits and _ - . :', () => {
+    expect(readTag('  khách-vip:2025 ')).toEqual({ tag: 'khách-vip:2025' });
+    expect(readTag('a'.repeat(TAG_MAX_LENGTH))).toEqual({ tag: 'a'.repeat(TAG_MAX_LENGTH) });
+  });
+
+  it('is refused with the message of its first problem', () => {
+    expect(readTag('   ')).toEqual({ problem: V.required });
+    expect(readTag('two words')).toEqual({ problem: V.tag });
+    expect(readTag('<b>')).toEqual({ problem: V.tag });
+    expect(readTag('a'.repeat(TAG_MAX_LENGTH + 1))).toEqual({ problem: V.tooLong });
   });
 });

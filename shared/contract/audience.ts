@@ -66,6 +66,11 @@ export const EventName = Name;
 export const AttributeName = Name;
 /** Spec §8 'Invalid tag value': letters, digits, `_ - . :`, no spaces. */
 export const Tag = z.string().trim().min(1, { message: V.required }).max(TAG_MAX_LENGTH, { message: V.tooLong }).regex(/^[\p{L}\p{N}_.:-]+$/u, { message: V.tag });
+/** A tag typed in the console, checked with Tag's rule: the tag as stored (trimmed), or the message key of its first problem. */
+export function readTag(text: string): { tag: string; problem?: undefined } | { tag?: undefined; problem: string } {
+  const parsed = Tag.safeParse(text);
+  return parsed.success ? { tag: parsed.data } : { problem: parsed.error.issues[0]?.message ?? V.tag };
+}
 
 /** Property and attribute values: scalars only; dates travel as ISO strings under a `.date` name. */
 export const ScalarValue = z.union([

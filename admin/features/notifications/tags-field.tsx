@@ -1,8 +1,7 @@
 import { BlockStack, Button, InlineStack, Tag, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Tag as TagName } from '../../../shared/contract';
-import { V } from '../../../shared/validation';
+import { TAG_MAX_LENGTH, readTag } from '../../../shared/contract';
 
 export interface TagsFieldProps {
   label: string;
@@ -22,12 +21,12 @@ export function TagsField({ label, helpText, tags, onChange, error, max = 20, di
   const [problem, setProblem] = useState<string | null>(null);
 
   function add() {
-    const parsed = TagName.safeParse(text);
-    if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.message ?? V.tag);
+    const { tag, problem: typed } = readTag(text);
+    if (typed !== undefined) {
+      setProblem(typed);
       return;
     }
-    if (!tags.includes(parsed.data)) onChange([...tags, parsed.data]);
+    if (!tags.includes(tag)) onChange([...tags, tag]);
     setText('');
     setProblem(null);
   }
@@ -52,7 +51,7 @@ export function TagsField({ label, helpText, tags, onChange, error, max = 20, di
             setProblem(null);
           }}
           autoComplete="off"
-          maxLength={64}
+          maxLength={TAG_MAX_LENGTH}
           disabled={disabled || tags.length >= max}
           error={problem ? t(problem) : error}
           connectedRight={

@@ -18,7 +18,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
-import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, PlayerEventsPage, Tag as TagName } from '../../../shared/contract';
+import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, PlayerEventsPage, TAG_MAX_LENGTH, readTag } from '../../../shared/contract';
 import { formatDate, formatNumber, formatUtcOffset, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
@@ -31,7 +31,6 @@ import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure, recordId }
 import { SectionCard } from '../../components/section-card';
 import { DeliveryStatusBadge } from '../messages/delivery-status';
 import { useLanguage } from '../../app/i18n';
-import { V } from '../../../shared/validation';
 
 type Lang = 'vi' | 'en';
 
@@ -241,19 +240,19 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
   const [busy, setBusy] = useState(false);
 
   async function add() {
-    const parsed = TagName.safeParse(text);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? V.tag);
+    const { tag, problem } = readTag(text);
+    if (problem !== undefined) {
+      setError(problem);
       return;
     }
-    if (player.tags.includes(parsed.data)) {
+    if (player.tags.includes(tag)) {
       setText('');
       return;
     }
     setError(null);
     setBusy(true);
     try {
-      await api.post(`${base}/tags`, { tags: [parsed.data] }, z.unknown(), { quiet: true });
+      await api.post(`${base}/tags`, { tags: [tag] }, z.unknown(), { quiet: true });
       setText('');
       onChanged();
     } catch (cause) {
@@ -306,7 +305,7 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
               setError(null);
             }}
             autoComplete="off"
-            maxLength={64}
+            maxLength={TAG_MAX_LENGTH}
             error={error ? t(error) : undefined}
             helpText={t('players.detail.tagHelp')}
             connectedRight={
