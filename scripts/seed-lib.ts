@@ -308,7 +308,8 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
         `seed-${run}-${offset + index}`,
         platform,
         deviceType,
-        subscribed && platform !== 'web' ? `seed-token-${run}-${id}` : null,
+        // iOS tokens are hexadecimal, as APNs gives them and the device API requires (APNS_TOKEN_PATTERN).
+        subscribed && platform !== 'web' ? (platform === 'ios' ? Buffer.from(`seed-${run}-${id}`).toString('hex').padEnd(64, '0') : `seed-token-${run}-${id}`) : null,
         identified ? `customer-${id}` : null,
         identified ? `customer${id}@example.com` : null,
         identified && random.next() < 0.5 ? `+849${String(10_000_000 + (id % 89_999_999)).padStart(8, '0')}` : null,

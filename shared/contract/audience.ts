@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
+import { APNS_TOKEN_PATTERN, PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
 import { epochMs } from '../format';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
@@ -367,6 +367,9 @@ export const DeviceRegister = DeviceInfo.extend({
   /** The app's own id for the install; the server makes one when absent and returns it. */
   device_id: DeviceId.optional(),
   platform: PlayerPlatform,
+  device_token: DeviceInfo.shape.device_token.describe(
+    "The install's push token: on iOS the token APNs gave the app, in hexadecimal (64 to 200 characters), anything else refused; on Android the FCM registration token.",
+  ),
   /** A zone the server knows: without `timezone_offset` it gives the player its offset, so a misspelt one is refused, not kept. */
   timezone: z
     .string()
@@ -382,10 +385,16 @@ export const DeviceRegister = DeviceInfo.extend({
     .describe(
       'Whether the person lets the app notify them. Left out, an iOS or Android install that sends a `device_token` is subscribed to mobile push, unless it was unsubscribed by `subscribed: false` with that same token, or on its playerinfo page with any token (only `true` undoes that). `false` unsubscribes it; `true` subscribes it again, and needs a `device_token` in the same call.',
     ),
-}).refine((body) => body.subscribed !== true || (isAppPlatform(body.platform) && Boolean(body.device_token?.trim())), {
-  message: 'validation.subscribeNeedsToken',
-  path: ['subscribed'],
-});
+})
+  .refine((body) => body.subscribed !== true || (isAppPlatform(body.platform) && Boolean(body.device_token?.trim())), {
+    message: 'validation.subscribeNeedsToken',
+    path: ['subscribed'],
+  })
+  // Refused here rather than found out at the first send, when APNs would refuse it and the install be unsubscribed.
+  .refine((body) => body.platform !== 'ios' || !body.device_token?.trim() || APNS_TOKEN_PATTERN.test(body.device_token.trim()), {
+    message: V.apnsToken,
+    path: ['device_token'],
+  });
 export type DeviceRegister = z.infer<typeof DeviceRegister>;
 
 export const DeviceRegistered = z.object({

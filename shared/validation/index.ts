@@ -218,6 +218,14 @@ export function isUtcOffset(value: number): boolean {
 }
 
 /** The i18n keys of the messages, one per rule. */
+/**
+ * An iOS install's device token: the token APNs gave the app, as hexadecimal (32 bytes today, 64 characters; Apple
+ * says the length may grow, so up to 100 bytes). An iOS install is reached through APNs only, which refuses
+ * anything else as BadDeviceToken: the device API refuses it at once (V.apnsToken), and the APNs sender skips a
+ * stored one that is not (server/delivery/senders/apns.ts).
+ */
+export const APNS_TOKEN_PATTERN = /^[0-9a-fA-F]{64,200}$/;
+
 export const V = {
   email: 'validation.email',
   username: 'validation.username',
@@ -261,4 +269,5 @@ export const V = {
   payloadUrl: 'validation.payloadUrl',
   eventTypes: 'validation.eventTypes',
   utcOffset: 'validation.utcOffset',
+  apnsToken: 'validation.apnsToken',
 } as const;

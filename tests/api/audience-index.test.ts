@@ -9,6 +9,7 @@ import { countMatching } from '../../server/domain/segments';
 import { seedAudience } from '../../scripts/seed-lib';
 import { SESSION_IDLE_MINUTES } from '../../shared/contract/audience';
 import { addDays, dayAtOffset } from '../../shared/format';
+import { APNS_TOKEN_PATTERN } from '../../shared/validation';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /**
@@ -189,6 +190,12 @@ describe('the seed generator (npm run seed)', () => {
     expect(single.length).toBeGreaterThan(PLAYERS / 10);
     expect(single.filter((player) => minutes(player.first_session_at, player.last_seen_at) > SESSION_IDLE_MINUTES)).toEqual([]);
     expect(players.filter((player) => !(minutes(player.first_session_at, player.last_session_at) >= 0 && minutes(player.last_session_at, player.last_seen_at) >= 0))).toEqual([]);
+  });
+
+  it('gives subscribed iOS players tokens the device API would take, so a message to them is tried, not skipped as invalid', async () => {
+    const tokens = await db(server).selectFrom('players').select('device_token').where('application_id', '=', APP).where('platform', '=', 'ios').where('device_token', 'is not', null).execute();
+    expect(tokens.length).toBeGreaterThan(10);
+    expect(tokens.filter(({ device_token }) => !APNS_TOKEN_PATTERN.test(device_token ?? ''))).toEqual([]);
   });
 });
 

@@ -13,6 +13,9 @@ let owner: TestUser;
 const call = (method: string, url: string, body?: unknown, auth: string | null = `Key ${key}`) =>
   server.call(method, url, { body, headers: auth ? { authorization: auth } : {} });
 
+/** An APNs device token as iOS apps send it, hexadecimal, 64 characters: `label` in hex, padded. */
+const apns = (label: string) => Buffer.from(label).toString('hex').padEnd(64, '0');
+
 const player = (deviceId: string) =>
   db(server).selectFrom('players').selectAll().where('application_id', '=', APP).where('device_id', '=', deviceId).executeTakeFirstOrThrow();
 
@@ -28,7 +31,7 @@ describe('registering a device', () => {
     const answer = await call('POST', '/api/v1/devices', {
       device_id: 'ios-install-0001',
       platform: 'ios',
-      device_token: 'apns-token-abc',
+      device_token: apns('abc'),
       os: 'iOS',
       os_version: '17.4',
       app_version: '2.3.0',
@@ -42,14 +45,14 @@ describe('registering a device', () => {
     expect(answer.body.data).toMatchObject({ device_id: 'ios-install-0001', created: true });
     const row = await player('ios-install-0001');
     expect(Number(row.id)).toBe(answer.body.data.player_id);
-    expect(row).toMatchObject({ platform: 'ios', device_type: 'mobile', device_token: 'apns-token-abc', os_version: '17.4', app_version: '2.3.0', device_model: 'iPhone15,2', country: 'VN', timezone_offset: 420 });
+    expect(row).toMatchObject({ platform: 'ios', device_type: 'mobile', device_token: apns('abc'), os_version: '17.4', app_version: '2.3.0', device_model: 'iPhone15,2', country: 'VN', timezone_offset: 420 });
     expect(row.last_seen_at).not.toBeNull();
   });
 
   it('updates the same device on a second registration, keeping what it does not repeat', async () => {
-    const answer = await call('POST', '/api/v1/devices', { device_id: 'ios-install-0001', platform: 'ios', app_version: '2.4.0', device_token: 'apns-token-new' });
+    const answer = await call('POST', '/api/v1/devices', { device_id: 'ios-install-0001', platform: 'ios', app_version: '2.4.0', device_token: apns('new') });
     expect(answer.body.data).toMatchObject({ device_id: 'ios-install-0001', created: false });
-    expect(await player('ios-install-0001')).toMatchObject({ app_version: '2.4.0', device_token: 'apns-token-new', os_version: '17.4', device_model: 'iPhone15,2' });
+    expect(await player('ios-install-0001')).toMatchObject({ app_version: '2.4.0', device_token: apns('new'), os_version: '17.4', device_model: 'iPhone15,2' });
   });
 
   it('keeps the country code in capitals whatever case the app sends, so the player list finds it', async () => {
@@ -228,7 +231,7 @@ describe("an app install's mobile push subscription", () => {
     (await server.call('GET', `/api/application/${APP}/player/${playerId}`, { token: owner.token })).body.data.player.channels;
 
   it('subscribes an iOS or Android install that sends its token, so mobile push reaches it, and not one without a token or a browser', async () => {
-    const ios = await register({ device_id: 'sub-ios-00001', platform: 'ios', device_token: 'apns-token-sub-1' });
+    const ios = await register({ device_id: 'sub-ios-00001', platform: 'ios', device_token: apns('sub-1') });
     expect(ios.body.data).toMatchObject({ created: true, subscribed: true });
     expect(await player('sub-ios-00001')).toMatchObject({ subscribed: 1, subscribed_at: expect.any(String) });
     expect(await channels(ios.body.data.player_id)).toEqual(['mobile_push']);
@@ -246,28 +249,28 @@ describe("an app install's mobile push subscription", () => {
 
   it('keeps an install unsubscribed, on the playerinfo page or by subscribed: false, when the app sends the same token again, until it says true (or, after subscribed: false, sends a new token)', async () => {
     const device = 'sub-ios-00002';
-    await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' });
-    const off = await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2', subscribed: false });
+    await register({ device_id: device, platform: 'ios', device_token: apns('sub-2') });
+    const off = await register({ device_id: device, platform: 'ios', device_token: apns('sub-2'), subscribed: false });
     expect(off.body.data.subscribed).toBe(false);
     expect(await player(device)).toMatchObject({ subscribed: 0, unsubscribed_at: expect.any(String) });
     expect(await channels(off.body.data.player_id)).toEqual([]);
     // The next launch sends the token as every launch does.
-    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2' })).body.data.subscribed).toBe(false);
-    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2', subscribed: true })).body.data.subscribed).toBe(true);
+    expect((await register({ device_id: device, platform: 'ios', device_token: apns('sub-2') })).body.data.subscribed).toBe(false);
+    expect((await register({ device_id: device, platform: 'ios', device_token: apns('sub-2'), subscribed: true })).body.data.subscribed).toBe(true);
 
     // Turned off again in the app; the token renewed (or the app reinstalled): a new token subscribes again.
-    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2', subscribed: false })).body.data.subscribed).toBe(false);
-    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2b' })).body.data.subscribed).toBe(true);
+    expect((await register({ device_id: device, platform: 'ios', device_token: apns('sub-2'), subscribed: false })).body.data.subscribed).toBe(false);
+    expect((await register({ device_id: device, platform: 'ios', device_token: apns('sub-2b') })).body.data.subscribed).toBe(true);
 
     // Unsubscribed on the playerinfo page, which the app never hears of: neither the same token nor one APNs
     // renewed subscribes again; only the app saying the person turned notifications on.
     await server.call('POST', `/api/public/application/${APP}/playerinfo/${device}/unsubscribe`, {});
     expect(await player(device)).toMatchObject({ subscribed: 0, opted_out_at: expect.any(String) });
-    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2b' })).body.data.subscribed).toBe(false);
-    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2c' })).body.data.subscribed).toBe(false);
+    expect((await register({ device_id: device, platform: 'ios', device_token: apns('sub-2b') })).body.data.subscribed).toBe(false);
+    expect((await register({ device_id: device, platform: 'ios', device_token: apns('sub-2c') })).body.data.subscribed).toBe(false);
     expect(await channels(off.body.data.player_id)).toEqual([]);
-    expect((await register({ device_id: device, platform: 'ios', device_token: 'apns-token-sub-2c', subscribed: true })).body.data.subscribed).toBe(true);
-    expect(await player(device)).toMatchObject({ subscribed: 1, device_token: 'apns-token-sub-2c', opted_out_at: null });
+    expect((await register({ device_id: device, platform: 'ios', device_token: apns('sub-2c'), subscribed: true })).body.data.subscribed).toBe(true);
+    expect(await player(device)).toMatchObject({ subscribed: 1, device_token: apns('sub-2c'), opted_out_at: null });
   });
 
   it('refuses subscribed: true without a token, or for a browser, saying what it needs in the caller’s language, and stores nothing', async () => {
@@ -277,6 +280,21 @@ describe("an app install's mobile push subscription", () => {
     const vi = await register({ device_id: 'sub-refused-01', platform: 'web', device_token: 'x'.repeat(20), subscribed: true }, 'vi');
     expect(vi.body.fields).toEqual([{ path: 'subscribed', message: 'Để đăng ký nhận thông báo cho một bản cài iOS hoặc Android, hãy gửi device_token của nó trong cùng lệnh gọi' }]);
     expect(await db(server).selectFrom('players').select('id').where('device_id', '=', 'sub-refused-01').execute()).toEqual([]);
+  });
+
+  it('refuses an iOS token that is not the hexadecimal APNs token, saying so in the caller’s language, and stores nothing', async () => {
+    for (const token of ['apns-token-abc', 'ab'.repeat(31), `${'ab'.repeat(31)}zz`, 'f'.repeat(202)]) {
+      const en = await register({ device_id: 'ios-bad-token-1', platform: 'ios', device_token: token });
+      expect(en.status, token).toBe(400);
+      expect(en.body.fields, token).toEqual([{ path: 'device_token', message: 'An iOS device_token is the token APNs gave the app, in hexadecimal: 64 to 200 characters 0–9 and a–f' }]);
+    }
+    const vi = await register({ device_id: 'ios-bad-token-1', platform: 'ios', device_token: 'not hex', subscribed: true }, 'vi');
+    expect(vi.body.fields).toContainEqual({ path: 'device_token', message: 'device_token của bản cài iOS là token mà APNs cấp cho ứng dụng, dạng thập lục phân: 64 đến 200 ký tự 0–9 và a–f' });
+    expect(await db(server).selectFrom('players').select('id').where('device_id', '=', 'ios-bad-token-1').execute()).toEqual([]);
+    // The same rule is not asked of Android's FCM tokens; an iOS token in capitals or with spaces around it is taken.
+    expect((await register({ device_id: 'android-any-token', platform: 'android', device_token: 'fcm:token-abc' })).status).toBe(200);
+    expect((await register({ device_id: 'ios-good-token-1', platform: 'ios', device_token: ` ${'AB'.repeat(32)} ` })).body.data.subscribed).toBe(true);
+    expect((await player('ios-good-token-1')).device_token).toBe('AB'.repeat(32));
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { SignJWT, importPKCS8, type CryptoKey } from 'jose';
+import { APNS_TOKEN_PATTERN } from '../../../shared/validation';
 import { parseJson } from './http';
 import { failure, networkFailure, systemClock, type Clock, type SendOptions, type SendResult, type Sender } from './types';
 
@@ -58,8 +59,6 @@ export interface ApnsSenderOptions {
 export const TOKEN_REFRESH_MS = 50 * 60_000;
 /** A token refused as expired is only re-signed early if at least this old, so we never exceed Apple's update rate. */
 const MIN_TOKEN_AGE_MS = 20 * 60_000;
-
-const DEVICE_TOKEN = /^[0-9a-fA-F]{64,200}$/;
 
 /** Maps APNs' answer (status and `reason`) to a send result. */
 export function mapApnsResponse(status: number, reason: string | undefined): SendResult {
@@ -253,7 +252,7 @@ export class ApnsSender implements Sender<ApnsTarget, ApnsMessage> {
   }
 
   async send(target: ApnsTarget, message: ApnsMessage, opts: SendOptions = {}): Promise<SendResult> {
-    if (!DEVICE_TOKEN.test(target.deviceToken)) return failure('invalid', 'device token is not hex');
+    if (!APNS_TOKEN_PATTERN.test(target.deviceToken)) return failure('invalid', 'device token is not hex');
     const body = JSON.stringify(message.payload);
     const pushType = message.pushType ?? 'alert';
     const headers: Record<string, string> = {
