@@ -56,6 +56,42 @@ export function registerConsole(app: FastifyInstance, staticDir: string): void {
     if (hasConsole && !isApiPath(request.url) && !isSdkPath(request.url) && !looksLikeFile(request.url) && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
-    return sendError(request, reply, new AppError('NOT_FOUND'));
+    if (!isApiPath(request.url)) return sendError(request, reply, new AppError('NOT_FOUND'));
+    const error = noSuchRoute(app, request.method, request.url.split('?')[0]);
+    if (error instanceof MethodNotAllowed) reply.header('allow', error.allowed.join(', '));
+    return sendError(request, reply, error);
   });
+}
+
+/** The methods an API path may be asked with (HEAD and OPTIONS answer beside them). */
+const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** The most of a path an error message repeats. */
+const PATH_SHOWN = 200;
+
+/** NOT_FOUND with 405 Method Not Allowed: the path exists, asked with another method (sent as `Allow`). */
+export class MethodNotAllowed extends AppError {
+  override readonly statusCode = 405;
+  constructor(
+    readonly allowed: string[],
+    params: Record<string, string>,
+  ) {
+    super('NOT_FOUND', 'errors.methodNotAllowed', { params: { ...params, allowed: allowed.join(', ') } });
+  }
+}
+
+/**
+ * What an API caller is told when nothing answers its method and path. When the path is a route asked with
+ * another method (POST where the route takes PUT), 405 with a message naming the methods it takes; otherwise
+ * 404 naming what was asked and where the routes are listed. Wildcard routes (the console's files, the
+ * storefront's preflight) do not count as the path's own.
+ */
+export function noSuchRoute(app: FastifyInstance, method: string, path: string): AppError {
+  const ownRoute = (other: string) => {
+    const found = app.findRoute({ method: other, url: path });
+    return found !== null && !('*' in found.params);
+  };
+  const allowed = ROUTE_METHODS.filter((other) => other !== method && ownRoute(other));
+  const shown = path.length > PATH_SHOWN ? `${path.slice(0, PATH_SHOWN)}…` : path;
+  if (allowed.length === 0) return new AppError('NOT_FOUND', 'errors.noRoute', { params: { method, path: shown } });
+  return new MethodNotAllowed(allowed, { method, path: shown });
 }

@@ -11,12 +11,26 @@ describe('the API envelope and documents', () => {
   });
   afterAll(async () => server?.close());
 
-  it('answers an unknown /api path with the NOT_FOUND envelope', async () => {
-    const answer = await server.call('GET', '/api/no/such/thing', { lang: 'en' });
+  it('answers an unknown /api path with the NOT_FOUND envelope, naming what was asked and where the routes are listed', async () => {
+    const answer = await server.call('GET', '/api/no/such/thing?page=2', { lang: 'en' });
     expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ success: false, error: 'NOT_FOUND', message: 'Not found.' });
+    expect(answer.body).toEqual({ success: false, error: 'NOT_FOUND', message: "There is no GET /api/no/such/thing. The API's routes are listed at /api/docs." });
     const post = await server.call('POST', '/api/nothing', { body: {} });
-    expect(post.body).toEqual({ success: false, error: 'NOT_FOUND', message: 'Không tìm thấy.' });
+    expect(post.body).toEqual({ success: false, error: 'NOT_FOUND', message: 'Không có POST /api/nothing. Danh sách các đường dẫn của API ở /api/docs.' });
+    // A wildcard route (the storefront's preflight answers OPTIONS on /api/sdk/*) is not the path's own.
+    const sdk = await server.call('POST', '/api/sdk/nothing', { body: {}, lang: 'en' });
+    expect(sdk.status).toBe(404);
+    expect(sdk.body.message).toBe("There is no POST /api/sdk/nothing. The API's routes are listed at /api/docs.");
+  });
+
+  it('answers a route asked with a method it does not take with 405, Allow and the methods it takes', async () => {
+    const post = await server.call('POST', '/api/v1/devices/device-0001/attributes', { body: { attributes: { vip: true } }, lang: 'en' });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('PUT');
+    expect(post.body).toEqual({ success: false, error: 'NOT_FOUND', message: '/api/v1/devices/device-0001/attributes does not take POST; it takes PUT.' });
+    const get = await server.call('GET', '/api/v1/devices', { lang: 'vi' });
+    expect(get.status).toBe(405);
+    expect(get.body.message).toBe('/api/v1/devices không nhận GET, chỉ nhận POST.');
   });
 
   it('answers malformed JSON with INVALID_PARAM', async () => {
@@ -233,6 +247,10 @@ describe('with a built console in STATIC_DIR', () => {
     const answer = await get('/api/unknown');
     expect(answer.statusCode).toBe(404);
     expect(answer.json()).toMatchObject({ success: false, error: 'NOT_FOUND' });
+    // The console's files are served by a GET on every path: that is not an API route taking GET.
+    const post = await server.app.inject({ method: 'POST', url: '/api/unknown', headers: { 'accept-language': 'en' } });
+    expect(post.statusCode).toBe(404);
+    expect(post.json().message).toBe("There is no POST /api/unknown. The API's routes are listed at /api/docs.");
   });
 
   it('passes GUIDE_URL to the console', async () => {
