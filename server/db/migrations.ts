@@ -985,6 +985,18 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('players').dropColumn('push_expired_endpoint').execute();
       },
     },
+    '0022_players_email_lower_case': {
+      async up(db: Kysely<any>) {
+        // Players' emails are stored in lower case from this version on (normalizeEmail), as console users' are,
+        // so that the player list's and the recipients' log's search by email finds them typed in any case.
+        // Addresses stored before with capitals are brought in line. They are ASCII (isEmail), where SQLite's and
+        // PostgreSQL's lower() agree with JavaScript's.
+        await sql`update players set email = lower(email) where email is not null and email <> lower(email)`.execute(db);
+      },
+      async down() {
+        // Nothing to undo: an address's case carries nothing.
+      },
+    },
   };
 }
 

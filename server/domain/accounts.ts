@@ -18,12 +18,9 @@ import { composeMail } from '../mail';
 import { hashPassword, verifyPassword } from '../security/passwords';
 import { clearBucket, isThrottled, recordEvent, takeSlot } from '../security/throttle';
 import { hashToken } from '../security/tokens';
+import { normalizeEmail } from '../../shared/validation';
 import { authRedirectLink, consumeOtp, issueLink, sendOtp } from './one-time';
 import { globalRoles, revokeSession, revokeUserSessions, startSession } from './sessions';
-
-export function normalizeEmail(value: string): string {
-  return value.trim().toLowerCase();
-}
 
 export async function findUserByEmail(ctx: Ctx, email: string): Promise<User | undefined> {
   return ctx.s.db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();

@@ -13,7 +13,7 @@ import {
   type TrackItem,
   type Utm,
 } from '../../shared/contract/audience';
-import { isEmail, isMobileNumber, V } from '../../shared/validation';
+import { isEmail, isMobileNumber, normalizeEmail, V } from '../../shared/validation';
 import { dayAtOffset, epochMs, zoneOffsetAt } from '../../shared/format';
 import type { Services } from '../context';
 import type { DatabaseConfig } from '../config';
@@ -116,7 +116,7 @@ export function checkIdentity(identity: Identity, path: string): void {
   if (fields.length > 0) throw new AppError('INVALID_PARAM', fields[0].message, { fields });
 }
 
-/** The SDK's items as ingestion items; identity checked (INVALID_PARAM before anything is queued). */
+/** The SDK's items as ingestion items; identity checked (INVALID_PARAM before anything is queued), its email kept in lower case (normalizeEmail). */
 export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestItem[] {
   return items.map((item, index): IngestItem => {
     const at = clampAt(item.at, now);
@@ -142,7 +142,7 @@ export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestIt
         return { kind: 'set', attributes: item.attributes, at };
       case 'identify':
         checkIdentity(item.identity, `items.${index}.identity`);
-        return { kind: 'identify', identity: item.identity, at };
+        return { kind: 'identify', identity: item.identity.email ? { ...item.identity, email: normalizeEmail(item.identity.email) } : item.identity, at };
     }
   });
 }

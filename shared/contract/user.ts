@@ -8,6 +8,7 @@ import {
   isEmail,
   isMobileNumber,
   isOtp,
+  normalizeEmail,
 } from '../validation';
 import { Timestamp } from './common';
 
@@ -18,7 +19,7 @@ export const Email = z
   // abort: a too-long address would otherwise fail the pattern too and show the same message twice.
   .max(EMAIL_MAX_LENGTH, { message: V.email, abort: true })
   .refine(isEmail, { message: V.email })
-  .transform((value) => value.toLowerCase());
+  .transform(normalizeEmail);
 
 /** A new password: at least 6 characters. */
 export const NewPassword = z

@@ -12,6 +12,14 @@ export function isEmail(value: string): boolean {
   return value.length <= EMAIL_MAX_LENGTH && EMAIL_RE.test(value) && !value.includes('..') && !/^\.|\.@/.test(value);
 }
 
+/**
+ * An email address as stored, of console users and of players alike: trimmed and in lower case. Mail systems
+ * treat addresses without regard to case, and a search or a login typed in any case must find it.
+ */
+export function normalizeEmail(value: string): string {
+  return value.trim().toLowerCase();
+}
+
 /** Username: letters, digits, underscore only. */
 export function isUsername(value: string): boolean {
   return /^[A-Za-z0-9_]+$/.test(value);

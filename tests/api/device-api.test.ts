@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrateToLatest } from '../../server/db';
+import { buildMigrations } from '../../server/db/migrations';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 
 /** The REST device API (/api/v1/devices…) as a mobile app or a server calls it, with `Authorization: Key`. */
@@ -388,6 +389,18 @@ describe('a registered device', () => {
     const answer = await call('PUT', `/api/v1/devices/${device}/identity`, { external_user_id: 'crm-9', email: 'app.user@example.com', mobile_number: '0912345678', fb_psid: '1234567890' });
     expect(answer.status).toBe(200);
     expect(await player(device)).toMatchObject({ external_user_id: 'crm-9', email: 'app.user@example.com', mobile_number: '0912345678', fb_psid: '1234567890' });
+  });
+
+  it('keeps an email in lower case, so the player list finds it typed in any case; one stored before with capitals is brought in line (0022)', async () => {
+    expect((await call('PUT', `/api/v1/devices/${device}/identity`, { email: '  Anh.Nguyen@Example.COM ' })).status).toBe(200);
+    expect((await player(device)).email).toBe('anh.nguyen@example.com');
+    const found = await server.call('GET', `/api/application/${APP}/player?q=${encodeURIComponent('ANH.NGUYEN@example.com')}`, { token: owner.token });
+    expect(found.body.data.items.map((item: { device_id: string }) => item.device_id)).toEqual([device]);
+
+    await db(server).updateTable('players').set({ email: 'Anh.Nguyen@Example.COM' }).where('application_id', '=', APP).where('device_id', '=', device).execute();
+    await buildMigrations(server.app.services.dialect)['0022_players_email_lower_case'].up(db(server));
+    expect((await player(device)).email).toBe('anh.nguyen@example.com');
+    await call('PUT', `/api/v1/devices/${device}/identity`, { email: 'app.user@example.com' });
   });
 
   it('refuses a bad email or mobile number, naming the field, and keeps the stored identity', async () => {

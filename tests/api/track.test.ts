@@ -74,7 +74,7 @@ describe('a batch from the storefront', () => {
         { type: 'scroll', id: id('sc'), at: start + 6000, session_id: session, url: 'https://shop.example.net/p/1', depth: 50 },
         { type: 'event', id: id('e'), at: start + 7000, session_id: session, name: 'add_to_cart', properties: { sku: 'SHIRT-1', price: 199000, gift: false, 'added.date': '2025-01-02T03:04:05.000Z' } },
         { type: 'set', id: id('a'), at: start + 8000, attributes: { plan: 'gold', orders: 3, vip: true, 'birthday.date': '1990-05-17' } },
-        { type: 'identify', id: id('i'), at: start + 9000, identity: { external_user_id: 'user-42', email: 'buyer@example.com', mobile_number: '+84 912 345 678' } },
+        { type: 'identify', id: id('i'), at: start + 9000, identity: { external_user_id: 'user-42', email: 'Buyer@Example.com', mobile_number: '+84 912 345 678' } },
       ],
     };
   });
