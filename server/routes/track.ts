@@ -205,7 +205,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...routeOptions,
       schema: {
-        description: `Records that a session started on the device (\`at\` in epoch milliseconds, or seconds when 10 digits or fewer; now when absent; the landing UTM and referrer when known): the session count, first and last session and the day's activity move. Give \`id\` to make retries safe. An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Records that a session started on the device (\`at\` in epoch milliseconds, or seconds when 10 digits or fewer; now when absent; the landing UTM and referrer when known): the session count, first and last session and the day's activity move. Give \`id\` to make retries safe; with no body at all, a session starting now. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
         security,
         params: DeviceParams,
@@ -216,7 +216,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const deviceId = request.params.device_id;
       const application = await registeredDevice(request, deviceId);
-      const body = request.body;
+      const body = request.body ?? {};
       const id = body.id ?? randomUUID();
       const at = body.at ?? request.server.services.clock().getTime();
       const accepted = await deviceWrite(request, application, deviceId, [

@@ -414,7 +414,9 @@ export const DeviceSessionBody = z.object({
   session_id: z.string().max(64).optional(),
   utm: Utm.optional(),
   referrer: z.string().max(2000).optional(),
-});
+})
+  // No body at all (Fastify gives null) is a session starting now, as `{}` is: an app's "came to the foreground" call.
+  .nullable();
 export type DeviceSessionBody = z.infer<typeof DeviceSessionBody>;
 
 export const DeviceEvent = z.object({ id: ClientId, name: EventName, at: z.number().optional(), session_id: z.string().max(64).optional(), properties: Properties.optional() });

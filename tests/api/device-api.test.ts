@@ -313,6 +313,21 @@ describe('a registered device', () => {
     expect(await player(device)).toMatchObject({ session_count: 1, first_session_at: new Date(at).toISOString(), utm_source: 'push' });
   });
 
+  it('records a session starting now for a call with no body at all, as for {}', async () => {
+    const bare = 'android-install-79';
+    await call('POST', '/api/v1/devices', { device_id: bare, platform: 'android' });
+    const before = server.clock.now().getTime();
+    const answer = await call('POST', `/api/v1/devices/${bare}/sessions`);
+    const after = server.clock.now().getTime();
+    expect(answer.body).toEqual({ success: true, data: { accepted: 1 } });
+    const started = await player(bare);
+    expect(started.session_count).toBe(1);
+    expect(Date.parse(started.last_session_at ?? '')).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(started.last_session_at ?? '')).toBeLessThanOrEqual(after);
+    expect((await call('POST', `/api/v1/devices/${bare}/sessions`, {})).status).toBe(200);
+    expect((await player(bare)).session_count).toBe(2);
+  });
+
   it('reads an event time of 10 digits or fewer as seconds, as apps often send it, and a longer one as milliseconds', async () => {
     const clockwork = 'android-install-78';
     await call('POST', '/api/v1/devices', { device_id: clockwork, platform: 'android' });
