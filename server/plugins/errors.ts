@@ -32,6 +32,11 @@ function keyed(code: string, message: string, params: Record<string, unknown>): 
   if (Array.isArray(choices) && choices.length > 0 && (key === V.invalid || key === 'errors.invalidValue')) {
     return { message: 'validation.oneOf', params: { values: choices.map(String).join(', ') } };
   }
+  // A number past an inclusive bound (a page of 0, a limit of 1,000): the bound, instead of "out of range".
+  if (key === V.outOfRange && params.origin === 'number' && params.inclusive === true) {
+    if (code === 'too_small' && typeof params.minimum === 'number') return { message: V.atLeast, params: { min: String(params.minimum) } };
+    if (code === 'too_big' && typeof params.maximum === 'number') return { message: V.atMost, params: { max: String(params.maximum) } };
+  }
   return { message: key };
 }
 

@@ -253,6 +253,10 @@ export const V = {
   invalid: 'validation.invalid',
   tooShort: 'validation.tooShort',
   outOfRange: 'validation.outOfRange',
+  /** A number below its inclusive least ({min}); the API says the bound where zod gives it. */
+  atLeast: 'validation.atLeast',
+  /** A number above its inclusive most ({max}). */
+  atMost: 'validation.atMost',
   tag: 'validation.tag',
   date: 'validation.date',
   conditionsEmpty: 'validation.conditionsEmpty',

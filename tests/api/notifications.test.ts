@@ -180,7 +180,7 @@ describe('creating a message', () => {
       ['additional data B that is not JSON', message('mobile_push', { content: { ...CONTENT.mobile_push, additional_data_b: 'nope' } }), [{ path: 'content.additional_data_b', message: 'Please enter valid JSON' }]],
       ['a button without text', message('web_push', { content: { ...CONTENT.web_push, buttons: [{ action_id: 'buy', button_text: '' }] } }), [{ path: 'content.buttons.0.button_text', message: 'This field is required' }]],
       ['an unknown type', { type: 'email', content: { content: 'Hi' } }, [{ path: 'type', message: 'Must be one of: mobile_push, web_push, sms, facebook' }]],
-      ['an expiry beyond 28 days', message('web_push', { ttl_seconds: 29 * 24 * 3600 }), [{ path: 'ttl_seconds', message: 'This value is out of range' }]],
+      ['an expiry beyond 28 days', message('web_push', { ttl_seconds: 29 * 24 * 3600 }), [{ path: 'ttl_seconds', message: 'Must be at most 2419200' }]],
       ['an empty list of direct recipients', message('web_push', { audience: { device_ids: [] } }), [{ path: 'audience.device_ids', message: 'This field is required' }]],
       ['a segment of another application', message('web_push', { audience: { segment_id: 999_999 } }), [{ path: 'audience.segment_id', message: "This segment doesn't exist in the application" }]],
       ['a template that does not exist', message('web_push', { template_id: 999_999 }), [{ path: 'template_id', message: "This template doesn't exist in the application" }]],

@@ -179,6 +179,17 @@ describe('the player list', () => {
     }
     expect((await server.call('GET', `${base}?seen_within_days=3650`, { token: owner.token })).status).toBe(200);
   });
+
+  it('says the bound a page or a page size passed, in the caller’s language', async () => {
+    const en = await server.call('GET', `${base}?page=0&limit=1000`, { token: owner.token, lang: 'en' });
+    expect(en.status).toBe(400);
+    expect(en.body.fields).toEqual([
+      { path: 'page', message: 'Must be at least 1' },
+      { path: 'limit', message: 'Must be at most 100' },
+    ]);
+    const vi = await server.call('GET', `${base}?limit=0`, { token: owner.token, lang: 'vi' });
+    expect(vi.body.fields).toEqual([{ path: 'limit', message: 'Phải từ 1 trở lên' }]);
+  });
 });
 
 describe("a player's page", () => {
