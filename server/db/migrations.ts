@@ -985,16 +985,18 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('players').dropColumn('push_expired_endpoint').execute();
       },
     },
-    '0022_players_email_lower_case': {
+    '0022_players_identity_stored_form': {
       async up(db: Kysely<any>) {
-        // Players' emails are stored in lower case from this version on (normalizeEmail), as console users' are,
-        // so that the player list's and the recipients' log's search by email finds them typed in any case.
-        // Addresses stored before with capitals are brought in line. They are ASCII (isEmail), where SQLite's and
-        // PostgreSQL's lower() agree with JavaScript's.
+        // Players' emails are kept in lower case and their mobile numbers without spaces, dots and dashes from this
+        // version on (normalizeEmail, normalizeMobileNumber), so that the player list's and the recipients' log's
+        // search finds them however they are typed, and an SMS provider gets no separators. Those stored before are
+        // brought in line. Emails are ASCII (isEmail), where SQLite's and PostgreSQL's lower() agree with JavaScript's.
         await sql`update players set email = lower(email) where email is not null and email <> lower(email)`.execute(db);
+        const bare = sql`replace(replace(replace(mobile_number, ' ', ''), '.', ''), '-', '')`;
+        await sql`update players set mobile_number = ${bare} where mobile_number is not null and mobile_number <> ${bare}`.execute(db);
       },
       async down() {
-        // Nothing to undo: an address's case carries nothing.
+        // Nothing to undo: an address's case and a number's separators carry nothing.
       },
     },
   };

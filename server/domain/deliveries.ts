@@ -18,6 +18,7 @@ import { toCount } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { V } from '../../shared/validation';
+import { playersNamed } from './players';
 
 /*
  * What the engine recorded per recipient (the deliveries table): the recipients' log (/message) and the
@@ -33,17 +34,9 @@ type Db = Kysely<Database>;
 /** A player's devices an exact search names (device id, external user id, email or mobile number): at most this many. */
 const SEARCH_PLAYERS_MAX = 500;
 
-/** The application's players whose device id, external user id, email or mobile number is exactly `q`. */
-async function playersNamed(db: Db, applicationId: string, q: string): Promise<number[]> {
-  // One indexed lookup per column, united (as the player list's search does).
-  const by = (column: 'device_id' | 'external_user_id' | 'email' | 'mobile_number', values: string[]) =>
-    db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(`players.${column}`, 'in', values);
-  const rows = await by('device_id', [q])
-    .unionAll(by('external_user_id', [q]))
-    .unionAll(by('email', [...new Set([q, q.toLowerCase()])]))
-    .unionAll(by('mobile_number', [q]))
-    .limit(SEARCH_PLAYERS_MAX)
-    .execute();
+/** The application's players whose device id, external user id, email or mobile number is exactly `q` (playersNamed). */
+async function searchedPlayers(db: Db, applicationId: string, q: string): Promise<number[]> {
+  const rows = await playersNamed(db, applicationId, q).limit(SEARCH_PLAYERS_MAX).execute();
   return [...new Set(rows.map((row) => Number(row.id)))];
 }
 
@@ -72,7 +65,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
   }
   let players: number[] | null = null;
   if (query.q) {
-    players = await playersNamed(db, applicationId, query.q);
+    players = await searchedPlayers(db, applicationId, query.q);
     if (players.length === 0) return empty;
   }
   if (query.player_id) {

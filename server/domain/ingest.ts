@@ -13,7 +13,7 @@ import {
   type TrackItem,
   type Utm,
 } from '../../shared/contract/audience';
-import { isEmail, isMobileNumber, normalizeEmail, V } from '../../shared/validation';
+import { isEmail, isMobileNumber, normalizeEmail, normalizeMobileNumber, V } from '../../shared/validation';
 import { dayAtOffset, epochMs, zoneOffsetAt } from '../../shared/format';
 import type { Services } from '../context';
 import type { DatabaseConfig } from '../config';
@@ -116,7 +116,13 @@ export function checkIdentity(identity: Identity, path: string): void {
   if (fields.length > 0) throw new AppError('INVALID_PARAM', fields[0].message, { fields });
 }
 
-/** The SDK's items as ingestion items; identity checked (INVALID_PARAM before anything is queued), its email kept in lower case (normalizeEmail). */
+/** An identity as players keep it: the email in lower case, the mobile number without separators (shared/validation). */
+function storedIdentity(identity: Identity): Identity {
+  const { email, mobile_number } = identity;
+  return { ...identity, ...(email ? { email: normalizeEmail(email) } : {}), ...(mobile_number ? { mobile_number: normalizeMobileNumber(mobile_number) } : {}) };
+}
+
+/** The SDK's items as ingestion items; identity checked (INVALID_PARAM before anything is queued) and in its stored form (storedIdentity). */
 export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestItem[] {
   return items.map((item, index): IngestItem => {
     const at = clampAt(item.at, now);
@@ -142,7 +148,7 @@ export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestIt
         return { kind: 'set', attributes: item.attributes, at };
       case 'identify':
         checkIdentity(item.identity, `items.${index}.identity`);
-        return { kind: 'identify', identity: item.identity.email ? { ...item.identity, email: normalizeEmail(item.identity.email) } : item.identity, at };
+        return { kind: 'identify', identity: storedIdentity(item.identity), at };
     }
   });
 }

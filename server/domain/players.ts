@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { audienceIndexes, bumpAudienceEpoch, type PlayerListSelection } from './audience-index';
 import {
   booleanValue,
@@ -19,10 +19,10 @@ import {
   type ScalarValue,
 } from '../../shared/contract';
 import type { Role } from '../../shared/permissions';
-import { isDateFieldName } from '../../shared/validation';
+import { isDateFieldName, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount } from '../db';
-import type { PlayersTable } from '../db/schema';
+import type { Database, PlayersTable } from '../db/schema';
 import { AppError } from '../errors';
 import { withinWindows } from '../security/rate-windows';
 import type { Page } from './applications';
@@ -156,6 +156,21 @@ export function playerListSelection(query: PlayerListQuery, now: Date): PlayerLi
   };
 }
 
+/**
+ * The ids of the application's players whose device id, external user id, email or mobile number is `q` exactly,
+ * the email and number also in their stored forms (normalizeEmail, normalizeMobileNumber): the player list's and
+ * the recipients' log's search. One indexed lookup per column, united: an OR of the four would let SQLite walk the
+ * sort index instead.
+ */
+export function playersNamed(db: Kysely<Database>, applicationId: string, q: string) {
+  const by = (column: 'device_id' | 'external_user_id' | 'email' | 'mobile_number', values: string[]) =>
+    db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(`players.${column}`, 'in', [...new Set(values)]);
+  return by('device_id', [q])
+    .unionAll(by('external_user_id', [q]))
+    .unionAll(by('email', [q, normalizeEmail(q)]))
+    .unionAll(by('mobile_number', [q, normalizeMobileNumber(q)]));
+}
+
 /** The player list's page and total by SQL (listPlayers), for a search (`q`) and for audiences not held in memory. */
 export async function playerPageBySql(
   s: Pick<Services, 'db' | 'dialect'>,
@@ -176,16 +191,7 @@ export async function playerPageBySql(
       eb.selectFrom('player_tags').select('player_tags.player_id').where('player_tags.application_id', '=', applicationId).where('player_tags.tag', '=', tag),
     );
   }
-  if (q) {
-    // One indexed lookup per column, united: an OR of the four would let SQLite walk the sort index instead.
-    const by = (column: 'device_id' | 'external_user_id' | 'email' | 'mobile_number', values: string[]) =>
-      db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(`players.${column}`, 'in', values);
-    const found = by('device_id', [q])
-      .unionAll(by('external_user_id', [q]))
-      .unionAll(by('email', [...new Set([q, q.toLowerCase()])]))
-      .unionAll(by('mobile_number', [q]));
-    base = base.where('players.id', 'in', found);
-  }
+  if (q) base = base.where('players.id', 'in', playersNamed(db, applicationId, q));
 
   const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const { desc } = selection;

@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import type { Random } from '../security/random';
 import { recordLead } from './leads';
 import { applicationByKey, checkSdkLimits, isBot, liveWidget } from './storefront';
-import { V } from '../../shared/validation';
+import { V, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
 
 /*
  * The spin wheel's draw happens here, never in the browser: the odds, the stock and the codes are the
@@ -108,7 +108,7 @@ export function prizeCode(prefix: string): string {
  * recognised as the same.
  */
 export function normaliseContact(gate: 'email' | 'phone', value: string): string {
-  return gate === 'email' ? value.trim().toLowerCase() : value.replace(/[\s.-]/g, '');
+  return gate === 'email' ? normalizeEmail(value) : normalizeMobileNumber(value);
 }
 
 /**

@@ -436,7 +436,7 @@ export type DeviceAttributesBody = z.infer<typeof DeviceAttributesBody>;
 /** PUT /api/v1/devices/{device_id}/identity: at least one field; email and mobile number checked as in the console. */
 export const DeviceIdentityBody = Identity.extend({
   email: z.string().trim().max(254).refine(isEmail, { message: V.email }).optional().describe('Kept in lower case, as the player list searches it.'),
-  mobile_number: z.string().trim().max(32).refine(isMobileNumber, { message: V.mobileNumber }).optional(),
+  mobile_number: z.string().trim().max(32).refine(isMobileNumber, { message: V.mobileNumber }).optional().describe('Kept without spaces, dots and dashes.'),
 }).refine((value) => Object.values(value).some((field) => typeof field === 'string' && field !== ''), { message: 'validation.identityEmpty' });
 export type DeviceIdentityBody = z.infer<typeof DeviceIdentityBody>;
 

@@ -118,8 +118,17 @@ export function isNotBlank(value: string | null | undefined): boolean {
 
 /** A mobile number: optional leading +, then 8 to 15 digits; spaces, dots and dashes are allowed between. */
 export function isMobileNumber(value: string): boolean {
-  const digits = value.replace(/[\s.-]/g, '');
-  return /^\+?\d{8,15}$/.test(digits);
+  return /^\+?\d{8,15}$/.test(normalizeMobileNumber(value));
+}
+
+/**
+ * A mobile number as stored: without the spaces, dots and dashes it may be written with ("+84 912-345.678" →
+ * "+84912345678"), so that a search typed either way finds it and an SMS provider gets no separators. A national
+ * and an international form of one number ("0912…", "+84912…") stay two forms: telling them apart needs the
+ * number's country.
+ */
+export function normalizeMobileNumber(value: string): string {
+  return value.replace(/[\s.-]/g, '');
 }
 
 /**

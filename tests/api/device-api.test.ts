@@ -406,16 +406,18 @@ describe('a registered device', () => {
     expect(await player(device)).toMatchObject({ external_user_id: 'crm-9', email: 'app.user@example.com', mobile_number: '0912345678', fb_psid: '1234567890' });
   });
 
-  it('keeps an email in lower case, so the player list finds it typed in any case; one stored before with capitals is brought in line (0022)', async () => {
-    expect((await call('PUT', `/api/v1/devices/${device}/identity`, { email: '  Anh.Nguyen@Example.COM ' })).status).toBe(200);
-    expect((await player(device)).email).toBe('anh.nguyen@example.com');
-    const found = await server.call('GET', `/api/application/${APP}/player?q=${encodeURIComponent('ANH.NGUYEN@example.com')}`, { token: owner.token });
-    expect(found.body.data.items.map((item: { device_id: string }) => item.device_id)).toEqual([device]);
+  it('keeps an email in lower case and a mobile number without separators, so the player list finds them typed either way; those stored before are brought in line (0022)', async () => {
+    expect((await call('PUT', `/api/v1/devices/${device}/identity`, { email: '  Anh.Nguyen@Example.COM ', mobile_number: '+84 912-345.678' })).status).toBe(200);
+    expect(await player(device)).toMatchObject({ email: 'anh.nguyen@example.com', mobile_number: '+84912345678' });
+    const search = async (q: string) =>
+      (await server.call('GET', `/api/application/${APP}/player?q=${encodeURIComponent(q)}`, { token: owner.token })).body.data.items.map((item: { device_id: string }) => item.device_id);
+    expect(await search('ANH.NGUYEN@example.com')).toEqual([device]);
+    expect(await search('+84 912 345 678')).toEqual([device]);
 
-    await db(server).updateTable('players').set({ email: 'Anh.Nguyen@Example.COM' }).where('application_id', '=', APP).where('device_id', '=', device).execute();
-    await buildMigrations(server.app.services.dialect)['0022_players_email_lower_case'].up(db(server));
-    expect((await player(device)).email).toBe('anh.nguyen@example.com');
-    await call('PUT', `/api/v1/devices/${device}/identity`, { email: 'app.user@example.com' });
+    await db(server).updateTable('players').set({ email: 'Anh.Nguyen@Example.COM', mobile_number: '0912 345-678' }).where('application_id', '=', APP).where('device_id', '=', device).execute();
+    await buildMigrations(server.app.services.dialect)['0022_players_identity_stored_form'].up(db(server));
+    expect(await player(device)).toMatchObject({ email: 'anh.nguyen@example.com', mobile_number: '0912345678' });
+    await call('PUT', `/api/v1/devices/${device}/identity`, { email: 'app.user@example.com', mobile_number: '0912345678' });
   });
 
   it('refuses a bad email or mobile number, naming the field, and keeps the stored identity', async () => {

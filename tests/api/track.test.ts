@@ -101,7 +101,7 @@ describe('a batch from the storefront', () => {
       page_views: 2,
       external_user_id: 'user-42',
       email: 'buyer@example.com',
-      mobile_number: '+84 912 345 678',
+      mobile_number: '+84912345678',
     });
     const items = batch.items as { at: number }[];
     expect(player?.first_session_at).toBe(new Date(items[0].at).toISOString());
