@@ -58,7 +58,7 @@ export function registerConsole(app: FastifyInstance, staticDir: string): void {
     }
     if (!isApiPath(request.url)) return sendError(request, reply, new AppError('NOT_FOUND'));
     const error = noSuchRoute(app, request.method, request.url.split('?')[0]);
-    if (error instanceof MethodNotAllowed) reply.header('allow', error.allowed.join(', '));
+    if (error instanceof MethodNotAllowed) reply.header('allow', error.allow);
     return sendError(request, reply, error);
   });
 }
@@ -69,13 +69,14 @@ const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const PATH_SHOWN = 200;
 
 /** NOT_FOUND with 405 Method Not Allowed: the path exists, asked with another method (sent as `Allow`). */
-export class MethodNotAllowed extends AppError {
+class MethodNotAllowed extends AppError {
   override readonly statusCode = 405;
   constructor(
-    readonly allowed: string[],
+    /** The methods the path takes, as `Allow` lists them and the message names them. */
+    readonly allow: string,
     params: Record<string, string>,
   ) {
-    super('NOT_FOUND', 'errors.methodNotAllowed', { params: { ...params, allowed: allowed.join(', ') } });
+    super('NOT_FOUND', 'errors.methodNotAllowed', { params: { ...params, allowed: allow } });
   }
 }
 
@@ -85,7 +86,7 @@ export class MethodNotAllowed extends AppError {
  * 404 naming what was asked and where the routes are listed. Wildcard routes (the console's files, the
  * storefront's preflight) do not count as the path's own.
  */
-export function noSuchRoute(app: FastifyInstance, method: string, path: string): AppError {
+function noSuchRoute(app: FastifyInstance, method: string, path: string): AppError {
   const ownRoute = (other: string) => {
     const found = app.findRoute({ method: other, url: path });
     return found !== null && !('*' in found.params);
@@ -93,5 +94,5 @@ export function noSuchRoute(app: FastifyInstance, method: string, path: string):
   const allowed = ROUTE_METHODS.filter((other) => other !== method && ownRoute(other));
   const shown = path.length > PATH_SHOWN ? `${path.slice(0, PATH_SHOWN)}…` : path;
   if (allowed.length === 0) return new AppError('NOT_FOUND', 'errors.noRoute', { params: { method, path: shown } });
-  return new MethodNotAllowed(allowed, { method, path: shown });
+  return new MethodNotAllowed(allowed.join(', '), { method, path: shown });
 }

@@ -234,7 +234,6 @@ export function isUtcOffset(value: number): boolean {
   return UTC_OFFSETS.includes(value);
 }
 
-/** The i18n keys of the messages, one per rule. */
 /**
  * An iOS install's device token: the token APNs gave the app, as hexadecimal (32 bytes today, 64 characters; Apple
  * says the length may grow, so up to 100 bytes). An iOS install is reached through APNs only, which refuses
@@ -243,6 +242,7 @@ export function isUtcOffset(value: number): boolean {
  */
 export const APNS_TOKEN_PATTERN = /^[0-9a-fA-F]{64,200}$/;
 
+/** The i18n keys of the messages, one per rule. */
 export const V = {
   email: 'validation.email',
   username: 'validation.username',
