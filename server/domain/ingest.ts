@@ -13,8 +13,8 @@ import {
   type TrackItem,
   type Utm,
 } from '../../shared/contract/audience';
-import { isEmail, isMobileNumber, normalizeEmail, normalizeMobileNumber, V } from '../../shared/validation';
-import { dayAtOffset, epochMs, zoneOffsetAt } from '../../shared/format';
+import { epochMs, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
+import { dayAtOffset, zoneOffsetAt } from '../../shared/format';
 import type { Services } from '../context';
 import type { DatabaseConfig } from '../config';
 import type { Dialect } from '../db';
@@ -90,7 +90,7 @@ export interface IngestResult {
 
 /**
  * The item's time: the client's epoch time clamped to [now - 7 days, now + 5 minutes]; nonsense is now. Milliseconds,
- * or seconds when 10 digits or fewer (shared/format's epochMs): an app sending seconds would otherwise have every
+ * or seconds when 10 digits or fewer (shared/validation's epochMs): an app sending seconds would otherwise have every
  * event taken as 1970 and stored a week old.
  */
 export function clampAt(at: number | undefined, now: Date): string {
@@ -105,26 +105,15 @@ const compact = <T extends Record<string, unknown>>(value: T): Record<string, Sc
   return out;
 };
 
-/**
- * Email and mobile number are checked with the rules the console uses (shared/validation); a bad one refuses
- * the whole request with INVALID_PARAM naming the field.
- */
-export function checkIdentity(identity: Identity, path: string): void {
-  const fields: { path: string; message: string }[] = [];
-  if (identity.email && !isEmail(identity.email)) fields.push({ path: `${path}.email`, message: V.email });
-  if (identity.mobile_number && !isMobileNumber(identity.mobile_number)) fields.push({ path: `${path}.mobile_number`, message: V.mobileNumber });
-  if (fields.length > 0) throw new AppError('INVALID_PARAM', fields[0].message, { fields });
-}
-
 /** An identity as players keep it: the email in lower case, the mobile number without separators (shared/validation). */
 function storedIdentity(identity: Identity): Identity {
   const { email, mobile_number } = identity;
   return { ...identity, ...(email ? { email: normalizeEmail(email) } : {}), ...(mobile_number ? { mobile_number: normalizeMobileNumber(mobile_number) } : {}) };
 }
 
-/** The SDK's items as ingestion items; identity checked (INVALID_PARAM before anything is queued) and in its stored form (storedIdentity). */
+/** The SDK's items (checked by their contract, TrackItem) as ingestion items; identity in its stored form (storedIdentity). */
 export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestItem[] {
-  return items.map((item, index): IngestItem => {
+  return items.map((item): IngestItem => {
     const at = clampAt(item.at, now);
     switch (item.type) {
       case 'session':
@@ -147,7 +136,6 @@ export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestIt
       case 'set':
         return { kind: 'set', attributes: item.attributes, at };
       case 'identify':
-        checkIdentity(item.identity, `items.${index}.identity`);
         return { kind: 'identify', identity: storedIdentity(item.identity), at };
     }
   });

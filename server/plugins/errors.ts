@@ -60,7 +60,9 @@ function collect(out: KeyedField[], path: (string | number)[], code: string, mes
   if (code === 'invalid_key' && Array.isArray(keyIssues) && keyIssues.length > 0) {
     // A record's key (an attribute's name) that breaks its rule: that rule's message, not "invalid key".
     const [first] = keyIssues as Issue[];
-    collect(out, path, first.code ?? '', first.message, first);
+    // An empty name has no path of its own to be "required" at: say what is empty.
+    const message = messageKey(first.code ?? '', first.message, first) === V.required ? V.nameEmpty : first.message;
+    collect(out, path, first.code ?? '', message, first);
     return;
   }
   out.push({ path: path.join('.'), ...keyed(code, message, params) });

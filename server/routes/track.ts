@@ -231,7 +231,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...routeOptions,
       schema: {
-        description: `Records up to 50 events of the device, each with the client's own \`id\` (a retry with the same ids stores nothing twice), a name, \`at\` (epoch milliseconds, or seconds when 10 digits or fewer; now when absent) and scalar properties (\`.date\` names are dates). An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Records up to 50 events of the device, each with the client's own \`id\` (a retry with the same ids stores nothing twice), a name, \`at\` (epoch milliseconds, or seconds when 10 digits or fewer; now when absent) and scalar properties (names as event names; a name ending in \`.date\` takes an ISO 8601 date or time, a time without a zone being UTC, or an epoch time, and anything else is INVALID_PARAM naming it). An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
         security,
         params: DeviceParams,
@@ -258,7 +258,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...routeOptions,
       schema: {
-        description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take ISO dates or epoch milliseconds, or seconds when 10 digits or fewer); null removes one. A name seen for the first time is defined with the type of its value; a later value sent as text that reads as the attribute's type (\`"42"\` for a number, \`"true"\` for a boolean) counts as one in segments. An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take an ISO 8601 date or time, a time without a zone being UTC, or epoch milliseconds, or seconds when 10 digits or fewer, and anything else is INVALID_PARAM naming it); null removes one. A name seen for the first time is defined with the type of its value; a later value sent as text that reads as the attribute's type (\`"42"\` for a number, \`"true"\` for a boolean) counts as one in segments. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
         security,
         params: DeviceParams,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { APNS_TOKEN_PATTERN, PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, isDateFieldName, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
-import { epochMs } from '../format';
+import { APNS_TOKEN_PATTERN, PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, dateValueMs, isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -81,7 +80,18 @@ export const ScalarValue = z.union([
   z.null({ error: V.scalarValue }),
 ]);
 export type ScalarValue = z.infer<typeof ScalarValue>;
-export const Properties = z.record(z.string().max(NAME_MAX_LENGTH), ScalarValue).refine((value) => Object.keys(value).length <= 50, { message: V.outOfRange });
+/**
+ * Named values, an event's properties or a device's attributes: names of the one rule (Name), scalar values, and a
+ * `.date` name's value a date (spec §5: dateValueMs), since segments and the event list take it for one.
+ */
+const NamedValues = z.record(Name, ScalarValue).superRefine((values, ctx) => {
+  for (const [name, value] of Object.entries(values)) {
+    if (isDateFieldName(name) && !isDateValue(value)) ctx.addIssue({ code: 'custom', path: [name], message: V.dateValue });
+  }
+});
+export const Properties = NamedValues.refine((value) => Object.keys(value).length <= 50, { message: V.outOfRange });
+/** Attributes a device sets; null removes one. */
+export const Attributes = NamedValues;
 
 /** The type a value of this name has: a `.date` name is a date (spec §5), otherwise what the value is. */
 export function inferValueType(name: string, value: ScalarValue): AttributeType {
@@ -131,9 +141,8 @@ export function storedAttribute(type: AttributeType, value: Exclude<ScalarValue,
     return { value: flag === null ? text : String(flag), number_value: flag === null ? null : flag ? 1 : 0 };
   }
   if (type === 'date') {
-    const ms = typeof value === 'number' ? epochMs(value) : typeof value === 'string' ? Date.parse(value) : Number.NaN;
-    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return { value: text, number_value: null };
-    return { value: new Date(ms).toISOString(), number_value: ms };
+    const ms = dateValueMs(value);
+    return ms === null ? { value: text, number_value: null } : { value: new Date(ms).toISOString(), number_value: ms };
   }
   return { value: text, number_value: null };
 }
@@ -310,8 +319,21 @@ export type Utm = z.infer<typeof Utm>;
 /** Identity a client may set: custom user id, email, mobile number, Facebook PSID. */
 export const Identity = z.object({
   external_user_id: z.string().trim().max(128).optional(),
-  email: z.string().trim().max(254).optional(),
-  mobile_number: z.string().trim().max(32).optional(),
+  // Checked with the console's rules; blank says nothing (the player keeps what it had).
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .refine((value) => value === '' || isEmail(value), { message: V.email })
+    .optional()
+    .describe('Kept in lower case, as the player list searches it.'),
+  mobile_number: z
+    .string()
+    .trim()
+    .max(32)
+    .refine((value) => value === '' || isMobileNumber(value), { message: V.mobileNumber })
+    .optional()
+    .describe('Kept without spaces, dots and dashes.'),
   fb_psid: z.string().trim().max(64).optional(),
 });
 export type Identity = z.infer<typeof Identity>;
@@ -340,7 +362,7 @@ export const TrackItem = z.discriminatedUnion('type', [
   z.object({ type: z.literal('page'), id: ClientId, at: z.number(), session_id: z.string().max(64), url: z.string().max(2000), title: z.string().max(300).optional() }),
   z.object({ type: z.literal('scroll'), id: ClientId, at: z.number(), session_id: z.string().max(64), url: z.string().max(2000), depth: z.union([z.literal(25), z.literal(50), z.literal(75), z.literal(100)]) }),
   z.object({ type: z.literal('event'), id: ClientId, at: z.number(), session_id: z.string().max(64).optional(), name: EventName, properties: Properties.optional() }),
-  z.object({ type: z.literal('set'), id: ClientId, at: z.number(), attributes: z.record(AttributeName, ScalarValue) }),
+  z.object({ type: z.literal('set'), id: ClientId, at: z.number(), attributes: Attributes }),
   z.object({ type: z.literal('identify'), id: ClientId, at: z.number(), identity: Identity }),
 ]);
 export type TrackItem = z.infer<typeof TrackItem>;
@@ -426,18 +448,14 @@ export type DeviceEventsBody = z.infer<typeof DeviceEventsBody>;
 
 /** PUT /api/v1/devices/{device_id}/attributes: values to set; null removes one. */
 export const DeviceAttributesBody = z.object({
-  attributes: z
-    .record(AttributeName, ScalarValue)
+  attributes: Attributes
     .refine((value) => Object.keys(value).length >= 1, { message: V.required })
     .refine((value) => Object.keys(value).length <= 50, { message: V.outOfRange }),
 });
 export type DeviceAttributesBody = z.infer<typeof DeviceAttributesBody>;
 
 /** PUT /api/v1/devices/{device_id}/identity: at least one field; email and mobile number checked as in the console. */
-export const DeviceIdentityBody = Identity.extend({
-  email: z.string().trim().max(254).refine(isEmail, { message: V.email }).optional().describe('Kept in lower case, as the player list searches it.'),
-  mobile_number: z.string().trim().max(32).refine(isMobileNumber, { message: V.mobileNumber }).optional().describe('Kept without spaces, dots and dashes.'),
-}).refine((value) => Object.values(value).some((field) => typeof field === 'string' && field !== ''), { message: 'validation.identityEmpty' });
+export const DeviceIdentityBody = Identity.refine((value) => Object.values(value).some((field) => typeof field === 'string' && field !== ''), { message: 'validation.identityEmpty' });
 export type DeviceIdentityBody = z.infer<typeof DeviceIdentityBody>;
 
 /** A browser's push subscription as PushManager.subscribe() gives it (toJSON()). */

@@ -1,9 +1,10 @@
 /**
  * Display helpers of spec §9: dates with a token pattern, relative time, numbers and number abbreviation.
- * Pure and dependency-free (besides the shared dictionaries), so the console, the embedded admin and the
+ * Pure and dependency-free (besides the shared dictionaries and shared/validation's reading of epoch numbers), so the console, the embedded admin and the
  * server format the same value the same way.
  */
 import { type Language, translate } from '../i18n';
+import { epochMs } from '../validation';
 
 /** What the date helpers accept: a Date, an ISO 8601 string, or a Unix time in seconds or milliseconds. */
 export type DateInput = Date | string | number;
@@ -11,13 +12,6 @@ export type DateInput = Date | string | number;
 /** spec §9: year-month-day hour:minute:second. */
 export const DEFAULT_DATE_PATTERN = '{y}-{m}-{d} {h}:{i}:{s}';
 export const DATE_ONLY_PATTERN = '{y}-{m}-{d}';
-
-/**
- * Numbers with at most this many integer digits are Unix seconds, longer ones milliseconds (spec §9).
- * 9_999_999_999 s is the year 2286, and 10-digit milliseconds only reach April 1970, so the two never meet
- * on a real timestamp.
- */
-const SECONDS_MAX_DIGITS = 10;
 
 /** Turns any accepted input into a valid Date, or null. Digit-only strings count as numbers. */
 export function toDate(value: DateInput | null | undefined): Date | null {
@@ -40,15 +34,6 @@ export function toDate(value: DateInput | null | undefined): Date | null {
 
 function fromEpoch(n: number): Date {
   return new Date(Number.isFinite(n) ? epochMs(n) : Number.NaN);
-}
-
-/**
- * An epoch number in milliseconds: 10 integer digits or fewer are seconds (1732790000 → 1732790000000), more are
- * milliseconds already. The one reading of epoch numbers, for dates shown and for the times devices report.
- */
-export function epochMs(n: number): number {
-  // Fewer than 11 integer digits, without going through text (which turns 1e21 into '1e+21').
-  return Math.abs(n) < 10 ** SECONDS_MAX_DIGITS ? n * 1000 : n;
 }
 
 /** Options of formatDate. A plain string is read as `timeZone`. */

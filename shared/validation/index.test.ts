@@ -7,6 +7,7 @@ import {
   PAYLOAD_URL_MAX_LENGTH,
   V,
   dateNameProblem,
+  dateValueMs,
   isApplicationId,
   isCountryCode,
   isDateFieldName,
@@ -295,6 +296,25 @@ describe('date field name', () => {
     expect(dateNameProblem('plan', false)).toBeNull();
     expect(dateNameProblem('birthday', true)).toBe(V.dateField);
     expect(dateNameProblem('visit.date', false)).toBe(V.dateSuffixNotDate);
+  });
+});
+
+describe('a .date value', () => {
+  it('reads ISO 8601 dates and times, a time without a zone as UTC, and epoch numbers in ms or seconds', () => {
+    expect(dateValueMs('1990-05-12')).toBe(Date.UTC(1990, 4, 12));
+    expect(dateValueMs(' 2026-12-02T09:30:00+07:00 ')).toBe(Date.UTC(2026, 11, 2, 2, 30));
+    expect(dateValueMs('2026-12-02T09:30:00.123456Z')).toBe(Date.UTC(2026, 11, 2, 9, 30, 0, 123));
+    expect(dateValueMs('2026-12-02 09:30')).toBe(Date.UTC(2026, 11, 2, 9, 30));
+    expect(dateValueMs('2026-12-02T09:30-0500')).toBe(Date.UTC(2026, 11, 2, 14, 30));
+    expect(dateValueMs('2024-02-29')).toBe(Date.UTC(2024, 1, 29));
+    expect(dateValueMs(1732790000)).toBe(1732790000000);
+    expect(dateValueMs(1732790000123)).toBe(1732790000123);
+  });
+
+  it('reads nothing else: days a month lacks, other orders of day and month, words, booleans, out of range', () => {
+    for (const value of ['2026-02-30', '2025-02-29', '2026-13-01', '2026-12-02T24:00Z', '2026-12-02T10:60', '12/05/1990', '05-12-1990', '1', 'soon', '', true, false, Number.NaN, 1e20]) {
+      expect(dateValueMs(value), String(value)).toBeNull();
+    }
   });
 });
 

@@ -89,6 +89,54 @@ export function isApplicationId(value: string): boolean {
   );
 }
 
+/**
+ * Numbers with at most this many integer digits are Unix seconds, longer ones milliseconds (spec §9).
+ * 9_999_999_999 s is the year 2286, and 10-digit milliseconds only reach April 1970, so the two never meet
+ * on a real timestamp.
+ */
+const SECONDS_MAX_DIGITS = 10;
+
+/**
+ * An epoch number in milliseconds: 10 integer digits or fewer are seconds (1732790000 → 1732790000000), more are
+ * milliseconds already. The one reading of epoch numbers, for dates shown and for the times devices report.
+ */
+export function epochMs(n: number): number {
+  // Fewer than 11 integer digits, without going through text (which turns 1e21 into '1e+21').
+  return Math.abs(n) < 10 ** SECONDS_MAX_DIGITS ? n * 1000 : n;
+}
+
+/** The furthest a JavaScript Date reaches either side of 1970, in ms. */
+const DATE_MS_MAX = 8.64e15;
+/** ISO 8601 as apps and browsers write it: a date, or a date and time (T or a space) with an optional zone. */
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * A `.date` field's value (spec §5) as epoch ms, or null when it is not a date: ISO 8601 text (2026-12-02,
+ * 2026-12-02T09:30:00+07:00; a time without a zone is UTC, a date alone its midnight UTC) or an epoch number
+ * (ms, or seconds when 10 digits or fewer). Other text is not read, whatever Date.parse would make of it: it
+ * takes "12/05/1990" as December 5th where a Vietnamese form meant May 12th, and "1" as the year 2001.
+ */
+export function dateValueMs(value: string | number | boolean | null): number | null {
+  if (typeof value === 'number') {
+    const ms = Number.isFinite(value) ? epochMs(value) : Number.NaN;
+    return Math.abs(ms) <= DATE_MS_MAX ? ms : null;
+  }
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  const parts = ISO_DATE_TIME.exec(text);
+  if (!parts) return null;
+  const [, year, month, day, hour, minute, second, zone] = parts;
+  // Date.parse rolls 2026-02-30 over to March 2nd: the day must be one of its month's.
+  const lastDay = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > lastDay) return null;
+  if (hour !== undefined && (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59)) return null;
+  const ms = Date.parse(hour !== undefined && zone === undefined ? `${text.replace(' ', 'T')}Z` : text.replace(' ', 'T'));
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** Whether a `.date` field may take this value: a date (dateValueMs), or null, which removes an attribute. */
+export const isDateValue = (value: string | number | boolean | null): boolean => value === null || dateValueMs(value) !== null;
+
 /** Date field names (events, attributes) must end with `.date`, with a name before it. */
 export function isDateFieldName(value: string): boolean {
   return /^.+\.date$/.test(value);
@@ -291,4 +339,8 @@ export const V = {
   eventTypes: 'validation.eventTypes',
   utcOffset: 'validation.utcOffset',
   apnsToken: 'validation.apnsToken',
+  /** A `.date` field's value that is not a date (dateValueMs). */
+  dateValue: 'validation.dateValue',
+  /** A record's key (an attribute's or a property's name) left empty. */
+  nameEmpty: 'validation.nameEmpty',
 } as const;

@@ -1,5 +1,5 @@
 import type { DeviceInfo, ScalarValue, TrackItem, Utm } from '../../shared/contract/audience';
-import { isEmail, isLanguageTag, isMobileNumber, languageCode } from '../../shared/validation';
+import { isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, languageCode } from '../../shared/validation';
 import { BATCH_BYTES, byteLength } from './outbox';
 
 /*
@@ -40,8 +40,8 @@ const isScalar = (value: unknown): value is ScalarValue =>
 export const PROPERTIES_BYTES = BATCH_BYTES - 4 * 1024;
 
 /**
- * Property and attribute values as the server takes them: scalars only (dates as ISO text under a `.date`
- * name, Date objects converted), at most 50, long text cut, at most PROPERTIES_BYTES in all (the values past it
+ * Property and attribute values as the server takes them: scalars only (dates as ISO text or epoch numbers under
+ * a `.date` name, Date objects converted, other values of such a name left out), at most 50, long text cut, at most PROPERTIES_BYTES in all (the values past it
  * left out: an item larger than a request could never be sent). Anything else is left out rather than making
  * the whole batch fail.
  */
@@ -56,6 +56,8 @@ export function scalars(input: unknown): Record<string, ScalarValue> {
     const given = raw instanceof Date ? raw.toISOString() : raw;
     const value = typeof given === 'string' ? given.slice(0, 1000) : given;
     if (!isScalar(value)) continue;
+    // A `.date` name's value that the server would not read as a date ("12/05/1990"): it refuses the batch for it.
+    if (isDateFieldName(name) && !isDateValue(value)) continue;
     const size = byteLength(JSON.stringify(name)) + byteLength(JSON.stringify(value)) + 2;
     if (bytes + size > PROPERTIES_BYTES) continue;
     bytes += size;
@@ -65,7 +67,7 @@ export function scalars(input: unknown): Record<string, ScalarValue> {
 }
 
 const IDENTITY_MAX = { external_user_id: 128, email: 254, mobile_number: 32 } as const;
-/** The rules the server checks identity with (server/domain/ingest.ts, checkIdentity). */
+/** The rules the server checks identity with (shared/contract/audience.ts, Identity). */
 const IDENTITY_VALID: Partial<Record<keyof typeof IDENTITY_MAX, (value: string) => boolean>> = { email: isEmail, mobile_number: isMobileNumber };
 
 /**

@@ -436,6 +436,35 @@ describe('a registered device', () => {
     expect(answer.body.fields).toEqual([{ path: 'attributes.ngày sinh', message: expect.stringContaining('letters a–z without accents') }]);
   });
 
+  it("refuses an empty name, a property name outside the names' rule and a .date value that is not a date, saying which, and stores nothing", async () => {
+    const refused = async (method: string, path: string, body: unknown, lang: string) => {
+      const answer = await server.call(method, `/api/v1/devices/${device}${path}`, { body, headers: { authorization: `Key ${key}` }, lang });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      return answer.body.fields;
+    };
+    // An empty key has no path of its own: the message says what is empty instead of "required" on the record.
+    expect(await refused('PUT', '/attributes', { attributes: { '': 'x', tier: 'silver' } }, 'en')).toEqual([{ path: 'attributes', message: "A name can't be empty" }]);
+    expect(await refused('POST', '/events', { events: [{ id: 'evt-emptyprop-01', name: 'viewed', properties: { '': 1 } }] }, 'vi')).toEqual([
+      { path: 'events.0.properties', message: 'Tên không được để trống' },
+    ]);
+    // Properties' names follow the rule of event and attribute names, as the storefront SDK already kept them.
+    expect(await refused('POST', '/events', { events: [{ id: 'evt-badprop-0001', name: 'viewed', properties: { 'giá<b>': 1 } }] }, 'en')).toEqual([
+      { path: 'events.0.properties.giá<b>', message: expect.stringContaining('letters a–z without accents') },
+    ]);
+    expect(await refused('POST', '/events', { events: [{ id: 'evt-baddate-0001', name: 'booked', properties: { 'stay.date': '31/12/2026' } }] }, 'en')).toEqual([
+      { path: 'events.0.properties.stay.date', message: expect.stringMatching(/^A name ending in \.date takes a date/) },
+    ]);
+    expect(await refused('PUT', '/attributes', { attributes: { 'signup.date': 'yesterday' } }, 'vi')).toEqual([
+      { path: 'attributes.signup.date', message: expect.stringMatching(/^Tên kết thúc bằng \.date nhận giá trị ngày/) },
+    ]);
+    const { id } = await player(device);
+    expect(await db(server).selectFrom('events').select('id').where('player_id', '=', id).where('name', 'in', ['viewed', 'booked']).execute()).toEqual([]);
+    expect(await db(server).selectFrom('player_attributes').select(['name', 'value']).where('player_id', '=', id).where('name', 'in', ['tier', 'signup.date']).orderBy('name').execute()).toEqual([
+      { name: 'signup.date', value: '2024-12-01T00:00:00.000Z' },
+      { name: 'tier', value: 'gold' },
+    ]);
+  });
+
   it('refuses an empty identity, naming the fields it takes', async () => {
     const answer = await server.call('PUT', `/api/v1/devices/${device}/identity`, { body: {}, headers: { authorization: `Key ${key}` }, lang: 'en' });
     expect(answer.status).toBe(400);

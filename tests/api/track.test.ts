@@ -615,17 +615,47 @@ describe('ingestion on a young PostgreSQL table', () => {
 describe('attribute values against their definitions', () => {
   it('stores a value that does not fit its definition as text, not coerced', async () => {
     const visitor = id('visitor');
-    await track({ key, visitor_id: visitor, items: [{ type: 'set', id: id('a'), at: now(), attributes: { orders: 'many', vip: 1, plan: 7, 'birthday.date': 'soon' } }] });
+    await track({ key, visitor_id: visitor, items: [{ type: 'set', id: id('a'), at: now(), attributes: { orders: 'many', vip: 1, plan: 7 } }] });
     const player = await playerOf(visitor);
     const attributes = await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', Number(player?.id)).orderBy('name').execute();
     expect(attributes.map((row) => [row.name, row.value, row.number_value])).toEqual([
-      ['birthday.date', 'soon', null],
       ['orders', 'many', null],
       ['plan', '7', null],
       ['vip', '1', null],
     ]);
     const types = await db(server).selectFrom('attribute_definitions').select(['name', 'type']).where('application_id', '=', APP).where('name', 'in', ['orders', 'vip', 'plan']).orderBy('name').execute();
     expect(types.map((row) => row.type)).toEqual(['number', 'text', 'boolean']);
+  });
+
+  it("refuses a .date name's value that is not a date, naming it, and stores the dates it reads in one form", async () => {
+    const visitor = id('visitor');
+    const refused = async (attributes: Record<string, unknown>, lang: 'en' | 'vi' = 'en') => {
+      const answer = await track({ key, visitor_id: visitor, items: [{ type: 'page', id: id('p'), at: now(), session_id: 's', url: 'https://shop.test/' }, { type: 'set', id: id('a'), at: now(), attributes }] }, { lang });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      return answer.body.fields;
+    };
+    // Words, a day that its month does not have, a Vietnamese form's dd/mm/yyyy that Date.parse would read as mm/dd, a boolean.
+    expect(await refused({ plan: 'gold', 'birthday.date': 'soon' })).toEqual([{ path: 'items.1.attributes.birthday.date', message: expect.stringMatching(/^A name ending in \.date takes a date: ISO 8601/) }]);
+    for (const value of ['2026-02-30', '12/05/1990', '1', true, '']) expect((await refused({ 'birthday.date': value }))?.[0]?.path, String(value)).toBe('items.1.attributes.birthday.date');
+    expect((await refused({ 'renewal.date': 'tháng sau' }, 'vi'))?.[0]?.message).toMatch(/^Tên kết thúc bằng \.date nhận giá trị ngày/);
+    // The refused batches stored nothing, not even their page views.
+    expect(await playerOf(visitor)).toBeUndefined();
+
+    const at = now();
+    const stored = await track({
+      key,
+      visitor_id: visitor,
+      items: [{ type: 'set', id: id('a'), at, attributes: { 'birthday.date': '1990-05-12', 'renewal.date': '2026-12-02T09:30:00+07:00', 'joined.date': 1732790000, 'seen.date': '2026-12-02 10:00' } }],
+    });
+    expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+    const rows = await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', Number((await playerOf(visitor))?.id)).orderBy('name').execute();
+    expect(rows.map((row) => [row.name, row.value, Number(row.number_value)])).toEqual([
+      ['birthday.date', '1990-05-12T00:00:00.000Z', Date.UTC(1990, 4, 12)],
+      ['joined.date', '2024-11-28T10:33:20.000Z', 1732790000000],
+      ['renewal.date', '2026-12-02T02:30:00.000Z', Date.UTC(2026, 11, 2, 2, 30)],
+      // A time without a zone is UTC, whatever the server's own zone.
+      ['seen.date', '2026-12-02T10:00:00.000Z', Date.UTC(2026, 11, 2, 10)],
+    ]);
   });
 
   it('takes a number or a boolean sent as text ("12", "TRUE") as one: segments compare it and the player page shows it typed', async () => {
