@@ -68,15 +68,14 @@ const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** The most of a path an error message repeats. */
 const PATH_SHOWN = 200;
 
-/** NOT_FOUND with 405 Method Not Allowed: the path exists, asked with another method (sent as `Allow`). */
+/** 405 Method Not Allowed: the path exists, asked with another method (sent as `Allow`). */
 class MethodNotAllowed extends AppError {
-  override readonly statusCode = 405;
   constructor(
     /** The methods the path takes, as `Allow` lists them and the message names them. */
     readonly allow: string,
     params: Record<string, string>,
   ) {
-    super('NOT_FOUND', 'errors.methodNotAllowed', { params: { ...params, allowed: allow } });
+    super('METHOD_NOT_ALLOWED', 'errors.methodNotAllowed', { params: { ...params, allowed: allow } });
   }
 }
 

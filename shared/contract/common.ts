@@ -25,6 +25,7 @@ export const ErrorCode = z.enum([
   'INVALID_PARAM',
   'NO_PERMISSION',
   'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
   'CONFLICT',
   'APPLICATION_DELETING',
   'PLAN_LIMIT',

@@ -27,7 +27,7 @@ describe('the API envelope and documents', () => {
     const post = await server.call('POST', '/api/v1/devices/device-0001/attributes', { body: { attributes: { vip: true } }, lang: 'en' });
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('PUT');
-    expect(post.body).toEqual({ success: false, error: 'NOT_FOUND', message: '/api/v1/devices/device-0001/attributes does not take POST; it takes PUT.' });
+    expect(post.body).toEqual({ success: false, error: 'METHOD_NOT_ALLOWED', message: '/api/v1/devices/device-0001/attributes does not take POST; it takes PUT.' });
     const get = await server.call('GET', '/api/v1/devices', { lang: 'vi' });
     expect(get.status).toBe(405);
     expect(get.body.message).toBe('/api/v1/devices không nhận GET, chỉ nhận POST.');
