@@ -52,3 +52,12 @@ export class AppError extends Error {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/** The kinds of thing an API path names by its id (i18n `errors.noSuch.<kind>`). */
+export type NamedThing = 'player' | 'segment' | 'template' | 'campaign' | 'widget' | 'attribute' | 'message' | 'event';
+
+/**
+ * NOT_FOUND saying what was asked for and that the caller's application has none: "There is no segment 42 in this
+ * application." (an id of another application is answered the same, so it says nothing of that one).
+ */
+export const noSuch = (kind: NamedThing, id: string | number): AppError => new AppError('NOT_FOUND', `errors.noSuch.${kind}`, { params: { id } });

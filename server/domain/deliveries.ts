@@ -16,7 +16,7 @@ import {
 import type { ApplicationContext, Ctx, Services } from '../context';
 import { toCount } from '../db';
 import type { Database } from '../db/schema';
-import { AppError } from '../errors';
+import { AppError, noSuch } from '../errors';
 import { V } from '../../shared/validation';
 import { playersNamed } from './players';
 
@@ -213,7 +213,7 @@ export async function notificationReport(ctx: Ctx, access: ApplicationContext, n
     .where('application_id', '=', access.application.application_id)
     .where('id', '=', notificationId)
     .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
+  if (!row) throw noSuch('message', notificationId);
   const stats: NotificationStats = {
     targeted: toCount(row.targeted),
     sent: toCount(row.sent),

@@ -4,7 +4,7 @@ import { isDateFieldName } from '../../shared/validation';
 import type { ApplicationContext, Ctx } from '../context';
 import { toCount } from '../db';
 import type { EventDefinitionsTable } from '../db/schema';
-import { AppError } from '../errors';
+import { noSuch } from '../errors';
 import type { Page } from './applications';
 
 type DefinitionRow = Selectable<EventDefinitionsTable>;
@@ -58,6 +58,6 @@ export async function getEventDefinition(ctx: Ctx, access: ApplicationContext, n
     .where('application_id', '=', access.application.application_id)
     .where('name', '=', name)
     .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
+  if (!row) throw noSuch('event', name);
   return toDefinition(row);
 }

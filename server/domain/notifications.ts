@@ -31,7 +31,7 @@ import { pushPlanViolation } from '../../shared/permissions/plans';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { isUniqueViolation, toCount } from '../db';
 import type { ApplicationRow, Database, NotificationsTable } from '../db/schema';
-import { AppError } from '../errors';
+import { AppError, noSuch } from '../errors';
 import { containsPattern, type Page } from './applications';
 import { activePlatformKinds } from './platforms';
 import { planOf } from './widgets';
@@ -295,7 +295,7 @@ function selectWithCreator(db: Db) {
 
 async function findRow(ctx: Ctx, applicationId: string, id: number): Promise<RowWithCreator> {
   const row = await selectWithCreator(ctx.s.db).where('n.application_id', '=', applicationId).where('n.id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
+  if (!row) throw noSuch('message', id);
   return row;
 }
 
@@ -544,7 +544,7 @@ export async function sendFromApi(s: Pick<Services, 'db' | 'clock'>, application
 /** GET /api/v1/notifications/{id}: a message of the key's application, its status and counters. */
 export async function apiNotification(s: Pick<Services, 'db'>, applicationId: string, id: number): Promise<ApiNotification> {
   const row = await s.db.selectFrom('notifications').selectAll().where('application_id', '=', applicationId).where('id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
+  if (!row) throw noSuch('message', id);
   const stats = statsOf(row);
   return {
     id: Number(row.id),

@@ -23,7 +23,7 @@ import { isDateFieldName, normalizeEmail, normalizeMobileNumber } from '../../sh
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount } from '../db';
 import type { Database, PlayersTable } from '../db/schema';
-import { AppError } from '../errors';
+import { AppError, noSuch } from '../errors';
 import { withinWindows } from '../security/rate-windows';
 import type { Page } from './applications';
 import { webSubscriptionEnded } from './players-write';
@@ -218,7 +218,7 @@ async function findPlayer(ctx: Ctx, access: ApplicationContext, playerId: number
     .where('application_id', '=', access.application.application_id)
     .where('id', '=', playerId)
     .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
+  if (!row) throw noSuch('player', playerId);
   return row;
 }
 
@@ -342,7 +342,7 @@ export async function removePlayerTag(ctx: Ctx, access: ApplicationContext, play
   assertWriter(access);
   const row = await findPlayer(ctx, access, playerId);
   const removed = await ctx.s.db.deleteFrom('player_tags').where('player_id', '=', row.id).where('tag', '=', tag).executeTakeFirst();
-  if (Number(removed.numDeletedRows) === 0) throw new AppError('NOT_FOUND');
+  if (Number(removed.numDeletedRows) === 0) throw new AppError('NOT_FOUND', 'errors.noSuch.tag', { params: { id: playerId, tag } });
   await ctx.s.db.updateTable('players').set({ updated_at: nowIso(ctx.s) }).where('id', '=', row.id).execute();
   return playerOf(ctx, await findPlayer(ctx, access, playerId));
 }

@@ -61,7 +61,11 @@ describe('GET /event/{name}', () => {
   it('finds names with spaces and dots, and answers NOT_FOUND for unknown or foreign ones', async () => {
     expect((await server.call('GET', `/api/application/${APP}/event/${encodeURIComponent('page view')}`, { token: owner.token })).body.data.name).toBe('page view');
     expect((await server.call('GET', `/api/application/${APP}/event/signup.v2`, { token: owner.token })).body.data.name).toBe('signup.v2');
-    expect((await server.call('GET', `/api/application/${APP}/event/refund`, { token: owner.token })).body.error).toBe('NOT_FOUND');
+    expect((await server.call('GET', `/api/application/${APP}/event/refund`, { token: owner.token, lang: 'en' })).body).toEqual({
+      success: false,
+      error: 'NOT_FOUND',
+      message: 'This application has seen no event named refund.',
+    });
     expect((await server.call('GET', `/api/application/${APP}/event/secret`, { token: owner.token })).body.error).toBe('NOT_FOUND');
   });
 });

@@ -266,10 +266,15 @@ describe("a player's page", () => {
     expect(notATime.body.fields[0].path).toBe('before_at');
   });
 
-  it("is NOT_FOUND for another application's player", async () => {
+  it("is NOT_FOUND for another application's player, said as for one that never was", async () => {
     const foreign = await db(server).selectFrom('players').select('id').where('application_id', '=', OTHER).executeTakeFirstOrThrow();
-    expect((await server.call('GET', `${base}/${foreign.id}`, { token: owner.token })).body.error).toBe('NOT_FOUND');
-    expect((await server.call('GET', `${base}/${foreign.id}/events`, { token: owner.token })).body.error).toBe('NOT_FOUND');
+    expect((await server.call('GET', `${base}/${foreign.id}`, { token: owner.token, lang: 'en' })).body).toEqual({
+      success: false,
+      error: 'NOT_FOUND',
+      message: `There is no player ${foreign.id} in this application.`,
+    });
+    expect((await server.call('GET', `${base}/${foreign.id}/events`, { token: owner.token, lang: 'vi' })).body.message).toBe(`Ứng dụng này không có người dùng ${foreign.id}.`);
+    expect((await server.call('GET', `${base}/987654321`, { token: owner.token, lang: 'en' })).body.message).toBe('There is no player 987654321 in this application.');
   });
 });
 
@@ -282,7 +287,8 @@ describe('tags', () => {
     expect(again.body.data.tags).toEqual(['beta', 'vip']);
     const removed = await server.call('DELETE', `${base}/${ids.ios}/tags/beta`, { token: owner.token });
     expect(removed.body.data.tags).toEqual(['vip']);
-    expect((await server.call('DELETE', `${base}/${ids.ios}/tags/beta`, { token: owner.token })).body.error).toBe('NOT_FOUND');
+    const gone = await server.call('DELETE', `${base}/${ids.ios}/tags/beta`, { token: owner.token, lang: 'en' });
+    expect(gone.body).toEqual({ success: false, error: 'NOT_FOUND', message: `Player ${ids.ios} has no tag beta.` });
   });
 
   it('refuses a tag with spaces or no tags at all', async () => {

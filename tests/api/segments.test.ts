@@ -480,7 +480,9 @@ describe('saved segments', () => {
     const created = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: body('Gone soon') });
     const id = created.body.data.id as number;
     expect((await server.call('DELETE', `/api/application/${APP}/segment/${id}`, { token: owner.token })).status).toBe(200);
-    expect((await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token })).status).toBe(404);
+    const gone = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token, lang: 'en' });
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe(`There is no segment ${id} in this application.`);
     expect(await db(server).selectFrom('segment_sizes').selectAll().where('segment_id', '=', id).execute()).toEqual([]);
     const foreign = await server.call('POST', `/api/application/${OTHER}/segment`, { token: owner.token, body: body('Theirs') });
     expect((await server.call('GET', `/api/application/${APP}/segment/${foreign.body.data.id}`, { token: owner.token })).status).toBe(404);

@@ -173,8 +173,9 @@ describe('sending', () => {
 
   it("answers NOT_FOUND for another application's message", async () => {
     const theirs = await send(body(), { key: otherKey });
-    const answer = await server.call('GET', `/api/v1/notifications/${theirs.body.data.id}`, { headers: { authorization: `Key ${key}` } });
+    const answer = await server.call('GET', `/api/v1/notifications/${theirs.body.data.id}`, { headers: { authorization: `Key ${key}` }, lang: 'en' });
     expect(answer.status).toBe(404);
+    expect(answer.body.message).toBe(`There is no message ${theirs.body.data.id} in this application.`);
   });
 
   it("applies the console's checks: the platform, the content, the schedule", async () => {
