@@ -8,6 +8,7 @@ import {
   type SegmentCondition,
   type SegmentField,
   type SegmentRule,
+  conditionDay,
 } from '../../shared/contract';
 import type { Services } from '../context';
 import type { Dialect } from '../db';
@@ -791,7 +792,7 @@ function numberRange(kind: 'number' | 'date', op: Operator, value: unknown, now:
   if (op === 'exists') return ALL;
   if (op === 'not_exists') return { ...NONE, nan: true };
   if (kind === 'date') {
-    const day = typeof value === 'string' ? Math.floor(Date.parse(value) / DAY_MS) * DAY_MS : Number.NaN;
+    const day = conditionDay(value);
     const days = Number(value);
     switch (op) {
       case 'before':

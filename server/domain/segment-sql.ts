@@ -8,6 +8,7 @@ import {
   type SegmentCondition,
   type SegmentField,
   type SegmentRule,
+  conditionDay,
 } from '../../shared/contract';
 import { V } from '../../shared/validation';
 import type { Dialect } from '../db';
@@ -119,9 +120,9 @@ function contains(scope: SegmentScope, column: Expression<unknown>, value: strin
 
 /** The first millisecond of the UTC day a date value names. */
 function dayStart(value: Value): number {
-  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(time)) throw invalid('value', V.date);
-  return Math.floor(time / DAY_MS) * DAY_MS;
+  const day = conditionDay(value);
+  if (Number.isNaN(day)) throw invalid('value', V.date);
+  return day;
 }
 
 function days(value: Value): number {

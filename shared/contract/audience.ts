@@ -613,6 +613,17 @@ export const StoredSegmentCondition = z
   });
 
 /**
+ * The first millisecond (UTC) of the day a date condition names (before, after), or NaN. A submitted condition's
+ * day is ISO 8601 (dateValueMs, as `.date` values are); a saved rule of before that rule may hold other text that
+ * Date.parse reads, and is counted as it was.
+ */
+export function conditionDay(value: unknown): number {
+  if (typeof value !== 'string') return Number.NaN;
+  const ms = dateValueMs(value) ?? Date.parse(value);
+  return Math.floor(ms / 86_400_000) * 86_400_000;
+}
+
+/**
  * A condition as it is submitted (counted, saved, put in a message): a stored one, and players' countries and
  * languages compared as the codes they are kept as (VN, vi): "is Vietnam" or "is vn" would match no one.
  */
@@ -620,6 +631,11 @@ export const SegmentCondition = StoredSegmentCondition.superRefine((condition, c
   // A number of days as the event conditions and the player filter take it (saved rules may hold more).
   if ((condition.kind === 'field' || condition.kind === 'attribute') && isDaysOperator(condition.op) && typeof condition.value === 'number' && condition.value > DAYS_MAX) {
     ctx.addIssue({ code: 'custom', path: ['value'], message: V.days });
+  }
+  // A day as ISO 8601 (2026-12-02), as `.date` values are read: Date.parse took "12/05/2025" as December 5th.
+  const dated = condition.kind === 'field' || condition.kind === 'attribute' ? condition : null;
+  if (dated && (dated.op === 'before' || dated.op === 'after') && typeof dated.value === 'string' && dated.value !== '' && dateValueMs(dated.value) === null) {
+    ctx.addIssue({ code: 'custom', path: ['value'], message: V.date });
   }
   if (condition.kind !== 'field' || (condition.op !== 'eq' && condition.op !== 'neq') || typeof condition.value !== 'string') return;
   if (!isPlayerCodeField(condition.field)) return;

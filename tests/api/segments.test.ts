@@ -227,6 +227,18 @@ describe('attribute conditions', () => {
     await expectMembers(one(date('after', dayOf(3))), []);
   });
 
+  it('counts a saved rule whose day is not ISO 8601, kept from before that was asked, as it was counted', async () => {
+    // Date.parse reads "Sun, 22 Nov 2026 00:00:00 GMT"; a condition submitted now must say 2026-11-22.
+    const kept = one(date('before', new Date(dayOf(10)).toUTCString()));
+    const at = server.clock.now().toISOString();
+    const { id } = await db(server).insertInto('segments').values({ application_id: APP, name: 'Kept day', rule: JSON.stringify(kept), created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+    const detail = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token });
+    expect(detail.status, JSON.stringify(detail.body)).toBe(200);
+    expect(detail.body.data.size).toBe(1);
+    expect((await matchingPlayerIds(server.app.services, APP, kept)).map((player) => names.get(player))).toEqual(['carol']);
+    await db(server).deleteFrom('segments').where('id', '=', id).execute();
+  });
+
   it("does not see another application's attribute of the same name", async () => {
     await expectMembers(one(text('eq', 'gold')), ['alice']);
   });
@@ -344,6 +356,15 @@ describe('rules that are refused', () => {
     expect(await refused(one({ kind: 'field', field: 'country', op: 'eq', value: '' }))).toContain('rule.any.0.all.0.value');
     expect(await refused(one({ kind: 'field', field: 'last_session_at', op: 'within_days', value: 'soon' }))).toContain('rule.any.0.all.0.value');
     expect(await refused(one({ kind: 'field', field: 'last_session_at', op: 'before', value: 'not a day' }))).toContain('rule.any.0.all.0.value');
+  });
+
+  it('refuses a day that is not ISO 8601 or not in its month, which Date.parse would have read as another day', async () => {
+    // "12/05/2025" is 12 May to a Vietnamese merchant and 5 December to Date.parse; 2026-02-30 would roll over to March.
+    for (const value of ['12/05/2025', '2026-02-30', '5']) {
+      const answer = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, lang: 'en', body: { rule: one({ kind: 'attribute', name: 'birthday.date', type: 'date', op: 'after', value }) } });
+      expect(answer.status, value).toBe(400);
+      expect(answer.body.fields, value).toEqual([{ path: 'rule.any.0.all.0.value', message: 'Enter a valid date' }]);
+    }
   });
 
   it("refuses an operator the field's type has not, and a field that is not offered", async () => {
