@@ -9,7 +9,7 @@ import { AppError } from '../errors';
 import type { Page } from './applications';
 import { CSV_BOM, csvRow } from './csv';
 import { bumpWidgetCounter } from './widget-stats';
-import { V } from '../../shared/validation';
+import { V, dateValueMs } from '../../shared/validation';
 
 export type LeadSource = Lead['source'];
 
@@ -119,11 +119,9 @@ export function boundOf(value: string, side: 'from' | 'to', utcOffset: number): 
     if (side === 'from') return { at: new Date(dayStartAtOffset(value, utcOffset)).toISOString(), inclusive: true };
     return { at: new Date(dayStartAtOffset(addDays(value, 1), utcOffset)).toISOString(), inclusive: false };
   }
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) {
-    throw new AppError('INVALID_PARAM', V.invalid, { fields: [{ path: side, message: V.invalid }] });
-  }
-  return { at: at.toISOString(), inclusive: true };
+  const at = dateValueMs(value);
+  if (at === null) throw new AppError('INVALID_PARAM', V.invalid, { fields: [{ path: side, message: V.invalid }] });
+  return { at: new Date(at).toISOString(), inclusive: true };
 }
 
 type LeadFilter = Pick<LeadListQuery, 'source' | 'from' | 'to'>;

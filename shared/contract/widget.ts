@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { V, isEmail, isExternalLink, isMobileNumber, isNotBlank } from '../validation';
+import { V, dateValueMs, isEmail, isExternalLink, isMobileNumber, isNotBlank } from '../validation';
 import { ApplicationParams } from './application';
 import { DeviceId } from './audience';
 import { Timestamp } from './common';
@@ -362,16 +362,14 @@ export const Lead = z.object({
 export type Lead = z.infer<typeof Lead>;
 
 /**
- * A bound of a date filter: a day (YYYY-MM-DD, a UTC day, `to` includes all of it) or an ISO 8601 instant
- * (what a console in another time zone sends for its local day).
+ * A bound of a date filter: a day (YYYY-MM-DD, a day of the application's timezone, `to` includes all of it) or an
+ * ISO 8601 instant (what a console in another time zone sends for its local day), read as dateValueMs reads them:
+ * a day its month has, a time without a zone in UTC.
  */
 export const DateBound = z
   .string()
   .trim()
-  .refine(
-    (v) => /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)),
-    { message: V.invalid },
-  );
+  .refine((v) => dateValueMs(v) !== null, { message: V.invalid });
 
 export const LeadListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
