@@ -65,6 +65,10 @@ describe('when a check has no message of its own', () => {
     expect(VerifyBody.safeParse({ hash: 'short' }).error?.issues[0].message).toBe('validation.tooShort');
     expect(PageQuery.safeParse({ limit: 1000 }).error?.issues[0].message).toBe('validation.outOfRange');
     expect(PasswordChangeBody.safeParse({ nothing: 1 }).error?.issues[0].message).toBe('validation.invalid');
-    expect(z.string().safeParse(5).error?.issues[0].message).toBe('validation.invalid');
+    // A value of another kind than the field takes says which kind it takes.
+    expect(z.string().safeParse(5).error?.issues[0].message).toBe('validation.expectedText');
+    expect(z.number().int().safeParse(1.5).error?.issues[0].message).toBe('validation.expectedInteger');
+    expect(z.coerce.number().safeParse('abc').error?.issues[0].message).toBe('validation.expectedNumber');
+    expect(z.array(z.string()).safeParse({}).error?.issues[0].message).toBe('validation.expectedList');
   });
 });

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { V } from '../validation';
 
+/** The message of a value of the wrong kind, by the kind zod expected (an integer is zod's `int`). */
+const EXPECTED_KIND = {
+  number: V.expectedNumber,
+  int: V.expectedInteger,
+  string: V.expectedText,
+  boolean: V.expectedBoolean,
+  array: V.expectedList,
+  object: V.expectedObject,
+  record: V.expectedObject,
+} as const;
+
 /**
  * Every message of the contract is an i18n key. Checks that name their own key keep it; zod's built-in
  * English (a missing field, a wrong type, a bound without a message) maps to these keys instead, so no
@@ -10,6 +21,8 @@ z.config({
   customError: (issue) => {
     // Fastify hands a request without a body to the schema as null: that is a missing value too.
     if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) return V.required;
+    // A value of another kind than the field takes (text for a number, an object for a list): say which it takes.
+    if (issue.code === 'invalid_type' && issue.expected in EXPECTED_KIND) return EXPECTED_KIND[issue.expected as keyof typeof EXPECTED_KIND];
     if (issue.code === 'too_small' && issue.origin === 'string') {
       return Number(issue.minimum) <= 1 ? V.required : V.tooShort;
     }

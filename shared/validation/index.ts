@@ -343,4 +343,11 @@ export const V = {
   dateValue: 'validation.dateValue',
   /** A record's key (an attribute's or a property's name) left empty. */
   nameEmpty: 'validation.nameEmpty',
+  /** A value of another kind than the field takes (shared/contract/common.ts). */
+  expectedNumber: 'validation.expectedNumber',
+  expectedInteger: 'validation.expectedInteger',
+  expectedText: 'validation.expectedText',
+  expectedBoolean: 'validation.expectedBoolean',
+  expectedList: 'validation.expectedList',
+  expectedObject: 'validation.expectedObject',
 } as const;

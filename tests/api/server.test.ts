@@ -72,6 +72,25 @@ describe('the API envelope and documents', () => {
     expect(unknown.body.fields).toEqual([{ path: 'platform', message: 'Phải là một trong: web, ios, android' }]);
   });
 
+  it('says which kind of value a field takes when it gets another kind, in the caller’s language', async () => {
+    const application = await createApplication(server, await createUser(server), 'kinds_app');
+    const register = (body: unknown, lang: 'en' | 'vi') =>
+      server.call('POST', '/api/v1/devices', { headers: { authorization: `Key ${application.client_key}` }, body, lang });
+    const fields = async (body: unknown, lang: 'en' | 'vi' = 'en') => {
+      const answer = await register(body, lang);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      return answer.body.fields;
+    };
+    expect(await fields({ platform: 'android', timezone_offset: 420.5 })).toEqual([{ path: 'timezone_offset', message: 'Must be a whole number' }]);
+    expect(await fields({ platform: 'android', timezone_offset: '420' })).toEqual([{ path: 'timezone_offset', message: 'Must be a number' }]);
+    expect(await fields({ platform: 'android', subscribed: 'yes' }, 'vi')).toEqual([{ path: 'subscribed', message: 'Phải là true hoặc false' }]);
+    expect(await fields({ platform: 'android', os: 14 })).toEqual([{ path: 'os', message: 'Must be text' }]);
+    expect(await fields([{ platform: 'android' }])).toEqual([{ path: '', message: 'Must be an object ({ … })' }]);
+    const events = await server.call('POST', '/api/v1/devices/device-0001/events', { headers: { authorization: `Key ${application.client_key}` }, body: { events: { id: 'evt-00000001', name: 'x' } }, lang: 'en' });
+    expect(events.body.fields).toEqual([{ path: 'events', message: 'Must be a list (a JSON array)' }]);
+    expect(await db(server).selectFrom('players').select('id').where('application_id', '=', 'kinds_app').execute()).toEqual([]);
+  });
+
   it('takes a JSON content type with no body as no body, as clients send on logout', async () => {
     const user = await createUser(server);
     const answer = await server.app.inject({
