@@ -255,7 +255,7 @@ export type PlayerDetail = z.infer<typeof PlayerDetail>;
  */
 export const PlayerEventsQuery = z
   .object({
-    before_at: z.string().datetime({ offset: true, message: V.invalid }).optional(),
+    before_at: z.string().datetime({ offset: true, message: V.dateTime }).optional(),
     before_id: z.coerce.number().int().positive().optional(),
   })
   .refine((query) => (query.before_at === undefined) === (query.before_id === undefined), { message: V.eventsCursor, path: ['before_id'] });

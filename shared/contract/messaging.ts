@@ -218,7 +218,7 @@ export type NotificationAudience = z.infer<typeof NotificationAudience>;
  */
 export const NotificationSchedule = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('now') }),
-  z.object({ mode: z.literal('at'), at: z.string().datetime({ offset: true, message: V.invalid }) }),
+  z.object({ mode: z.literal('at'), at: z.string().datetime({ offset: true, message: V.dateTime }) }),
   z.object({
     mode: z.literal('local_time'),
     date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: V.invalid }),

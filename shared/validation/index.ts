@@ -339,6 +339,8 @@ export const V = {
   eventTypes: 'validation.eventTypes',
   utcOffset: 'validation.utcOffset',
   apnsToken: 'validation.apnsToken',
+  /** An instant an API call names (a schedule, a page cursor): ISO 8601 with its zone. */
+  dateTime: 'validation.dateTime',
   /** A `.date` field's value that is not a date (dateValueMs). */
   dateValue: 'validation.dateValue',
   /** A record's key (an attribute's or a property's name) left empty. */

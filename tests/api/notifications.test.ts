@@ -186,7 +186,7 @@ describe('creating a message', () => {
       ['a template that does not exist', message('web_push', { template_id: 999_999 }), [{ path: 'template_id', message: "This template doesn't exist in the application" }]],
       ['a campaign that does not exist', message('web_push', { campaign_id: 999_999 }), [{ path: 'campaign_id', message: "This campaign doesn't exist in the application" }]],
       ['a moment an hour ago', message('web_push', { schedule: { mode: 'at', at: new Date(Date.now() - HOUR).toISOString() } }), [{ path: 'schedule.at', message: 'The time to send has already passed' }]],
-      ['a moment that is not a date', message('web_push', { schedule: { mode: 'at', at: 'tomorrow' } }), [{ path: 'schedule.at', message: 'This value is not valid' }]],
+      ['a moment that is not a date', message('web_push', { schedule: { mode: 'at', at: 'tomorrow' } }), [{ path: 'schedule.at', message: 'Must be an ISO 8601 date and time with its zone, such as 2026-12-02T09:30:00+07:00 or 2026-12-02T02:30:00Z' }]],
       ['a local time on a day that does not exist', message('web_push', { schedule: { mode: 'local_time', date: '2031-02-30', time: '09:00' } }), [{ path: 'schedule.date', message: 'Enter a valid date' }]],
       ['a local time already past in every timezone', message('web_push', { schedule: { mode: 'local_time', date: new Date(Date.now() - 2 * 24 * HOUR).toISOString().slice(0, 10), time: '09:00' } }), [{ path: 'schedule.date', message: 'The time to send has already passed' }]],
       ['a local time of 25:00', message('web_push', { schedule: { mode: 'local_time', date: '2031-01-01', time: '25:00' } }), [{ path: 'schedule.time', message: 'This value is not valid' }]],
