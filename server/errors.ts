@@ -54,10 +54,12 @@ export function isAppError(error: unknown): error is AppError {
 }
 
 /** The kinds of thing an API path names by its id (i18n `errors.noSuch.<kind>`). */
-export type NamedThing = 'player' | 'segment' | 'template' | 'campaign' | 'widget' | 'attribute' | 'message' | 'event';
+export type NamedThing = 'player' | 'segment' | 'template' | 'campaign' | 'widget' | 'attribute' | 'message' | 'event' | 'tag';
 
 /**
  * NOT_FOUND saying what was asked for and that the caller's application has none: "There is no segment 42 in this
- * application." (an id of another application is answered the same, so it says nothing of that one).
+ * application." (an id of another application is answered the same, so it says nothing of that one). `more` fills
+ * the message's other blanks ("Player 7 has no tag {tag}").
  */
-export const noSuch = (kind: NamedThing, id: string | number): AppError => new AppError('NOT_FOUND', `errors.noSuch.${kind}`, { params: { id } });
+export const noSuch = (kind: NamedThing, id: string | number, more: Record<string, string> = {}): AppError =>
+  new AppError('NOT_FOUND', `errors.noSuch.${kind}`, { params: { ...more, id } });

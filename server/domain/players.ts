@@ -342,7 +342,7 @@ export async function removePlayerTag(ctx: Ctx, access: ApplicationContext, play
   assertWriter(access);
   const row = await findPlayer(ctx, access, playerId);
   const removed = await ctx.s.db.deleteFrom('player_tags').where('player_id', '=', row.id).where('tag', '=', tag).executeTakeFirst();
-  if (Number(removed.numDeletedRows) === 0) throw new AppError('NOT_FOUND', 'errors.noSuch.tag', { params: { id: playerId, tag } });
+  if (Number(removed.numDeletedRows) === 0) throw noSuch('tag', playerId, { tag });
   await ctx.s.db.updateTable('players').set({ updated_at: nowIso(ctx.s) }).where('id', '=', row.id).execute();
   return playerOf(ctx, await findPlayer(ctx, access, playerId));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APNS_TOKEN_PATTERN, PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, dateValueMs, isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
+import { APNS_TOKEN_PATTERN, NAME_MAX_LENGTH, NAME_PATTERN, PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, dateValueMs, isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -55,10 +55,7 @@ export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'date'] as const;
 export const AttributeType = z.enum(ATTRIBUTE_TYPES);
 export type AttributeType = z.infer<typeof AttributeType>;
 
-/** Event, property and attribute names: what a developer would type, no markup, bounded. */
-export const NAME_MAX_LENGTH = 64;
 export const TAG_MAX_LENGTH = 64;
-const NAME_PATTERN = /^[A-Za-z0-9_$][A-Za-z0-9_.:$ -]*$/;
 /** The one rule of all three kinds of name (V.eventName's message speaks of names in general). */
 const Name = z.string().trim().min(1, { message: V.required }).max(NAME_MAX_LENGTH, { message: V.tooLong }).regex(NAME_PATTERN, { message: V.eventName });
 export const EventName = Name;

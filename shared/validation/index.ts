@@ -137,6 +137,15 @@ export function dateValueMs(value: string | number | boolean | null): number | n
 /** Whether a `.date` field may take this value: a date (dateValueMs), or null, which removes an attribute. */
 export const isDateValue = (value: string | number | boolean | null): boolean => value === null || dateValueMs(value) !== null;
 
+/** Event, property and attribute names: what a developer would type, no markup, bounded. */
+export const NAME_MAX_LENGTH = 64;
+export const NAME_PATTERN = /^[A-Za-z0-9_$][A-Za-z0-9_.:$ -]*$/;
+/**
+ * A name the server takes as it is (the contract's Name, which trims it first): the pattern, the bound, no spaces
+ * around it. The storefront SDK leaves out what fails it rather than have a batch refused.
+ */
+export const isName = (value: string): boolean => value.length <= NAME_MAX_LENGTH && value.trim() === value && NAME_PATTERN.test(value);
+
 /** Date field names (events, attributes) must end with `.date`, with a name before it. */
 export function isDateFieldName(value: string): boolean {
   return /^.+\.date$/.test(value);
@@ -317,7 +326,7 @@ export const V = {
   tag: 'validation.tag',
   date: 'validation.date',
   conditionsEmpty: 'validation.conditionsEmpty',
-  /** An event's, a property's or an attribute's name (shared/contract/audience.ts NAME_PATTERN). */
+  /** An event's, a property's or an attribute's name (NAME_PATTERN). */
   eventName: 'validation.eventName',
   name: 'validation.name',
   mobileNumber: 'validation.mobileNumber',

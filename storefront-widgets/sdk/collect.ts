@@ -1,5 +1,5 @@
 import type { DeviceInfo, ScalarValue, TrackItem, Utm } from '../../shared/contract/audience';
-import { isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, languageCode } from '../../shared/validation';
+import { isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, isName, languageCode } from '../../shared/validation';
 import { BATCH_BYTES, byteLength } from './outbox';
 
 /*
@@ -28,10 +28,8 @@ export function utmOf(href: string): Utm | undefined {
   return Object.keys(utm).length ? utm : undefined;
 }
 
-const NAME = /^[A-Za-z0-9_$][A-Za-z0-9_.:$ -]{0,63}$/;
-
-/** An event, attribute or property name the server takes (the contract's EventName, AttributeName). */
-export const validName = (name: unknown): name is string => typeof name === 'string' && NAME.test(name.trim()) && name.trim() === name;
+/** An event, attribute or property name the server takes (shared/validation's isName, the contract's Name). */
+export const validName = (name: unknown): name is string => typeof name === 'string' && isName(name);
 
 const isScalar = (value: unknown): value is ScalarValue =>
   typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || value === null;
