@@ -1,6 +1,7 @@
 import type { ShopifyConfig } from '../../server/config';
 import { shopUrl } from './shop-domain';
 import { isUtcOffset } from '../../shared/validation';
+import { isPhoneCountry } from '../../shared/validation/phone-countries';
 
 /*
  * The calls this app makes to the shop platform: the OAuth code exchange, the token exchange of a session
@@ -105,16 +106,30 @@ export interface ShopDetails {
   email: string | null;
   /** The shop's timezone as a UtcOffset, when it is one (its application's timezone when created). */
   utcOffset: number | null;
+  /** The shop's country, when its numbering plan is known (its application's country for phone numbers when created). */
+  phoneCountry: string | null;
 }
 
-/** The shop's name, contact email and timezone (no scope needed). */
+/**
+ * The shop's name, contact email, timezone and country (no scope needed). The country is its address's
+ * (Shop.billingAddress, which API version 2026-01 renames shopAddress and keeps until a later version).
+ */
 export async function readShopDetails(config: ShopifyConfig, shop: string, accessToken: string): Promise<ShopDetails> {
-  const data = await adminGraphql<{ shop: { name?: string | null; email?: string | null; myshopifyDomain?: string; timezoneOffsetMinutes?: number | null } }>(
-    config,
-    shop,
-    accessToken,
-    'query ShopDetails { shop { name email myshopifyDomain timezoneOffsetMinutes } }',
-  );
+  const data = await adminGraphql<{
+    shop: {
+      name?: string | null;
+      email?: string | null;
+      myshopifyDomain?: string;
+      timezoneOffsetMinutes?: number | null;
+      billingAddress?: { countryCodeV2?: string | null } | null;
+    };
+  }>(config, shop, accessToken, 'query ShopDetails { shop { name email myshopifyDomain timezoneOffsetMinutes billingAddress { countryCodeV2 } } }');
   const offset = data.shop.timezoneOffsetMinutes;
-  return { name: data.shop.name?.trim() || shop, email: data.shop.email?.trim() || null, utcOffset: typeof offset === 'number' && isUtcOffset(offset) ? offset : null };
+  const country = data.shop.billingAddress?.countryCodeV2;
+  return {
+    name: data.shop.name?.trim() || shop,
+    email: data.shop.email?.trim() || null,
+    utcOffset: typeof offset === 'number' && isUtcOffset(offset) ? offset : null,
+    phoneCountry: typeof country === 'string' && isPhoneCountry(country) ? country : null,
+  };
 }

@@ -1,27 +1,37 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../server/db/schema';
 import { bumpAudienceEpoch } from '../../server/domain/audience-index';
+import { numberDigitForms } from '../../shared/validation/phone';
+import { DEFAULT_PHONE_COUNTRY } from '../../shared/validation/phone-countries';
 
 /*
  * The platform's three mandatory privacy webhooks, on what this app keeps about a shop's customers: the leads
  * its widgets collected (`leads`), the storefront audience (`players`, whose tags, attributes, events and
  * days go with them) and the spin-wheel draws (`spins`, keyed by the email or phone of the gate).
- * A customer is matched by email (case-insensitive) or by phone (digits only, so `+84 90-123` matches
- * `8490123`).
+ * A customer is matched by email (case-insensitive) or by phone: digits only, in its international form and the
+ * way its country writes it (numberDigitForms), so the platform's `+84901234567` matches a lead's `0901 234 567`,
+ * read in the application's country for phone numbers, and a spin kept as `+84 90-123 4567`.
  */
 
 /** Who a customers/* webhook is about, as the platform sends it. */
 export interface CustomerRef {
   email: string | null;
-  phone: string | null;
+  /** The digits the customer's number may be kept under (numberDigitForms); empty without a number. */
+  phones: string[];
 }
 
-/** The customer of a `customers/data_request` or `customers/redact` payload. */
-export function customerOf(payload: unknown): CustomerRef {
+/** The customer of a `customers/data_request` or `customers/redact` payload, a national number read in `phoneCountry`. */
+export function customerOf(payload: unknown, phoneCountry: string): CustomerRef {
   const customer = (payload as { customer?: { email?: unknown; phone?: unknown } } | null)?.customer;
   const email = typeof customer?.email === 'string' && customer.email.trim() ? customer.email.trim().toLowerCase() : null;
-  const digits = typeof customer?.phone === 'string' ? customer.phone.replace(/\D/g, '') : '';
-  return { email, phone: digits.length >= 6 ? digits : null };
+  const phone = typeof customer?.phone === 'string' ? customer.phone : '';
+  return { email, phones: phone.replace(/\D/g, '').length >= 6 ? numberDigitForms(phone, phoneCountry).filter((digits) => digits.length >= 6) : [] };
+}
+
+/** The country an application's national numbers are read in (applications.phone_country). */
+export async function phoneCountryOf(db: Kysely<Database>, applicationId: string): Promise<string> {
+  const row = await db.selectFrom('applications').select('phone_country').where('application_id', '=', applicationId).executeTakeFirst();
+  return row?.phone_country ?? DEFAULT_PHONE_COUNTRY;
 }
 
 /** A column's value with the usual phone punctuation removed, in SQL both dialects speak. */
@@ -35,7 +45,7 @@ function matches(customer: CustomerRef, emailColumn: string, phoneColumn: string
   return sql<boolean>`(${sql.join(
     [
       customer.email ? sql`lower(${sql.ref(emailColumn)}) = ${customer.email}` : sql`1 = 0`,
-      customer.phone ? sql`${digitsOf(phoneColumn)} = ${customer.phone}` : sql`1 = 0`,
+      customer.phones.length > 0 ? sql`${digitsOf(phoneColumn)} in (${sql.join(customer.phones)})` : sql`1 = 0`,
     ],
     sql` or `,
   )})`;
@@ -50,7 +60,7 @@ export interface CustomerData {
 
 /** Finds the customer's leads, audience records and spins in the application. */
 export async function findCustomerData(db: Kysely<Database>, applicationId: string, customer: CustomerRef): Promise<CustomerData> {
-  if (!customer.email && !customer.phone) return { leads: [], players: [], spins: [] };
+  if (!customer.email && customer.phones.length === 0) return { leads: [], players: [], spins: [] };
   const leads = await db
     .selectFrom('leads')
     .select(['source', 'name', 'email', 'phone', 'message', 'button_type', 'prize', 'code', 'page_url', 'created_at'])
@@ -89,7 +99,7 @@ export interface Erased {
 
 /** Deletes the customer's leads, audience records and spins in the application (customers/redact). */
 export async function eraseCustomer(db: Kysely<Database>, applicationId: string, customer: CustomerRef): Promise<Erased> {
-  if (!customer.email && !customer.phone) return { leads: 0, players: 0, spins: 0 };
+  if (!customer.email && customer.phones.length === 0) return { leads: 0, players: 0, spins: 0 };
   const leads = await db
     .deleteFrom('leads')
     .where('application_id', '=', applicationId)

@@ -8,6 +8,7 @@ import { exchangeSessionToken, readShopDetails, type AccessGrant, type ShopDetai
 import { openSecret, sealSecret } from '../../server/security/secret-box';
 import { applicationIdForShop } from './shop-domain';
 import { DEFAULT_LOCAL_OFFSET_MINUTES } from '../../shared/contract';
+import { DEFAULT_PHONE_COUNTRY } from '../../shared/validation/phone-countries';
 
 /*
  * The shop store. A shop that installs the app becomes an application (its id from the shop's domain) with an
@@ -131,6 +132,7 @@ async function installOnce(s: Services, shop: string, grant: AccessGrant, detail
         updated_at: now,
         deleting_at: null,
         utc_offset: details.utcOffset ?? DEFAULT_LOCAL_OFFSET_MINUTES,
+        phone_country: details.phoneCountry ?? DEFAULT_PHONE_COUNTRY,
       })
       .execute();
     await ensureSuperUser(trx, applicationId, ownerId, now);

@@ -7,7 +7,7 @@ import type { ShopRow } from '../../server/db/schema';
 import { AppError } from '../../server/errors';
 import type { MailMessage } from '../../server/mail';
 import { sendError } from '../../server/plugins/errors';
-import { customerOf, eraseCustomer, eraseShopCustomers, findCustomerData, type CustomerData } from './privacy';
+import { customerOf, eraseCustomer, eraseShopCustomers, findCustomerData, phoneCountryOf, type CustomerData } from './privacy';
 import { sanitizeShop } from './shop-domain';
 import { findShop, markUninstalled } from './shops';
 
@@ -77,7 +77,7 @@ async function alreadyHandled(s: Services, delivery: Delivery): Promise<boolean>
 async function handleDataRequest(s: Services, delivery: Delivery, row: ShopRow | undefined): Promise<void> {
   if (await alreadyHandled(s, delivery)) return;
   if (row) {
-    const data = await findCustomerData(s.db, row.application_id, customerOf(delivery.payload));
+    const data = await findCustomerData(s.db, row.application_id, customerOf(delivery.payload, await phoneCountryOf(s.db, row.application_id)));
     const requestId = String((delivery.payload as { data_request?: { id?: unknown } })?.data_request?.id ?? delivery.webhookId);
     const customer = (delivery.payload as { customer?: unknown })?.customer ?? null;
     if (row.email) {
@@ -119,7 +119,7 @@ async function handleOnce(s: Services, delivery: Delivery, row: ShopRow | undefi
           break;
         }
         case 'customers/redact': {
-          const erased = await eraseCustomer(trx, row.application_id, customerOf(delivery.payload));
+          const erased = await eraseCustomer(trx, row.application_id, customerOf(delivery.payload, await phoneCountryOf(trx, row.application_id)));
           s.log.info({ shop: delivery.shop, ...erased }, 'customer redacted');
           break;
         }

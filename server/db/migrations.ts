@@ -1,5 +1,7 @@
 import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
 import { storedAttribute } from '../../shared/contract/audience';
+import { internationalNumber } from '../../shared/validation/phone';
+import { DEFAULT_PHONE_COUNTRY } from '../../shared/validation/phone-countries';
 import { withRows, type Column } from './rows';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -999,8 +1001,63 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         // Nothing to undo: an address's case and a number's separators carry nothing.
       },
     },
+    '0023_application_phone_country': {
+      async up(db: Kysely<any>) {
+        // The country an application's national mobile numbers are read in (shared/validation/phone.ts), so that
+        // "0912 345 678" and "+84912345678" are one number to the search, the spin wheel and the SMS gateway (which
+        // takes international numbers only: it refused the national form, and the number was then cleared as
+        // invalid). Applications made before read them in Vietnam, as new ones do unless told otherwise.
+        await db.schema
+          .alterTable('applications')
+          .addColumn('phone_country', 'text', (col) => col.notNull().defaultTo(DEFAULT_PHONE_COUNTRY))
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('applications').dropColumn('phone_country').execute();
+      },
+    },
+    '0024_players_mobile_numbers_international': {
+      async up(db: Kysely<any>) {
+        // Players' mobile numbers are kept in their international form from this version on (internationalNumber).
+        // Those not yet international are read in their application's country for phone numbers, a page at a time
+        // in id order, each page's changes one UPDATE; one no reading makes possible stays as it is.
+        let after = 0;
+        for (;;) {
+          const rows: { id: number | string; mobile_number: string; phone_country: string }[] = await db
+            .selectFrom('players')
+            .innerJoin('applications', 'applications.application_id', 'players.application_id')
+            .select(['players.id', 'players.mobile_number', 'applications.phone_country'])
+            .where('players.id', '>', after)
+            .where('players.mobile_number', 'is not', null)
+            .where('players.mobile_number', 'not like', '+%')
+            .orderBy('players.id')
+            .limit(MOBILE_NUMBERS_PAGE)
+            .execute();
+          if (rows.length === 0) return;
+          after = Number(rows[rows.length - 1].id);
+          const changed = rows
+            .map((row) => ({ id: Number(row.id), before: row.mobile_number, number: internationalNumber(row.mobile_number, row.phone_country) }))
+            .filter((row) => row.number !== row.before);
+          if (changed.length > 0) {
+            await withRows(db, dialect, MOBILE_NUMBER_COLUMNS, changed.map((row) => [row.id, row.number]), 'UPDATE players SET mobile_number = v.mobile_number FROM v WHERE players.id = v.id');
+          }
+        }
+      },
+      async down() {
+        // Nothing to undo: the national form a number was written in is not kept.
+      },
+    },
   };
 }
+
+/** Migration 0024's page: players' mobile numbers read, at most this many per SELECT and per UPDATE. */
+const MOBILE_NUMBERS_PAGE = 1_000;
+
+/** Migration 0024's rows: a player and its number in international form. */
+const MOBILE_NUMBER_COLUMNS: Column[] = [
+  { name: 'id', type: 'bigint' },
+  { name: 'mobile_number', type: 'text' },
+];
 
 /** Migration 0019's page: attribute values read, at most this many per SELECT and per UPDATE. */
 const ATTRIBUTE_VALUES_PAGE = 1_000;

@@ -130,6 +130,8 @@ export interface ApplicationsTable {
   audience_epoch: ColumnType<number, number | undefined, number>;
   /** Its timezone, minutes east of UTC (UtcOffset): the days of its dashboard and statistics (0018). */
   utc_offset: ColumnType<number, number | undefined, number>;
+  /** The country its players' national mobile numbers are read in (ISO 3166-1 alpha-2; shared/validation/phone.ts) (0023). */
+  phone_country: ColumnType<string, string | undefined, string>;
 }
 
 export interface MembershipsTable {

@@ -14,6 +14,7 @@ import type { ApplicationRow } from '../db/schema';
 import { AppError } from '../errors';
 import { randomClientKey } from '../security/tokens';
 import { planOf } from './widgets';
+import { DEFAULT_PHONE_COUNTRY } from '../../shared/validation/phone-countries';
 
 export interface Page<T> {
   items: T[];
@@ -67,6 +68,7 @@ function toApplication(
     role,
     plan: planOf(row),
     utc_offset: row.utc_offset,
+    phone_country: row.phone_country,
   };
 }
 
@@ -134,6 +136,7 @@ export async function createApplication(ctx: Ctx, principal: Principal, body: Cr
           updated_at: now,
           deleting_at: null,
           utc_offset: body.utc_offset ?? DEFAULT_LOCAL_OFFSET_MINUTES,
+          phone_country: body.phone_country ?? DEFAULT_PHONE_COUNTRY,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -175,7 +178,12 @@ export async function updateApplication(
 ): Promise<Application> {
   const row = await ctx.s.db
     .updateTable('applications')
-    .set({ name: body.name, ...(body.utc_offset === undefined ? {} : { utc_offset: body.utc_offset }), updated_at: nowIso(ctx.s) })
+    .set({
+      name: body.name,
+      ...(body.utc_offset === undefined ? {} : { utc_offset: body.utc_offset }),
+      ...(body.phone_country === undefined ? {} : { phone_country: body.phone_country }),
+      updated_at: nowIso(ctx.s),
+    })
     .where('application_id', '=', access.application.application_id)
     .returningAll()
     .executeTakeFirstOrThrow();

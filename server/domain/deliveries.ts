@@ -18,7 +18,7 @@ import { toCount } from '../db';
 import type { Database } from '../db/schema';
 import { AppError, noSuch } from '../errors';
 import { V } from '../../shared/validation';
-import { playersNamed } from './players';
+import { playersNamed, type PlayerSearch } from './players';
 
 /*
  * What the engine recorded per recipient (the deliveries table): the recipients' log (/message) and the
@@ -35,8 +35,8 @@ type Db = Kysely<Database>;
 const SEARCH_PLAYERS_MAX = 500;
 
 /** The application's players whose device id, external user id, email or mobile number is exactly `q` (playersNamed). */
-async function searchedPlayers(db: Db, applicationId: string, q: string): Promise<number[]> {
-  const rows = await playersNamed(db, applicationId, q).limit(SEARCH_PLAYERS_MAX).execute();
+async function searchedPlayers(db: Db, applicationId: string, search: PlayerSearch): Promise<number[]> {
+  const rows = await playersNamed(db, applicationId, search).limit(SEARCH_PLAYERS_MAX).execute();
   return [...new Set(rows.map((row) => Number(row.id)))];
 }
 
@@ -65,7 +65,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
   }
   let players: number[] | null = null;
   if (query.q) {
-    players = await searchedPlayers(db, applicationId, query.q);
+    players = await searchedPlayers(db, applicationId, { q: query.q, phoneCountry: access.application.phone_country });
     if (players.length === 0) return empty;
   }
   if (query.player_id) {

@@ -13,7 +13,8 @@ import {
   type TrackItem,
   type Utm,
 } from '../../shared/contract/audience';
-import { epochMs, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
+import { epochMs, normalizeEmail } from '../../shared/validation';
+import { internationalNumber } from '../../shared/validation/phone';
 import { dayAtOffset, zoneOffsetAt } from '../../shared/format';
 import type { Services } from '../context';
 import type { DatabaseConfig } from '../config';
@@ -105,14 +106,21 @@ const compact = <T extends Record<string, unknown>>(value: T): Record<string, Sc
   return out;
 };
 
-/** An identity as players keep it: the email in lower case, the mobile number without separators (shared/validation). */
-function storedIdentity(identity: Identity): Identity {
+/**
+ * An identity as players keep it: the email in lower case, the mobile number in its international form, a national
+ * one read in the application's country for phone numbers (shared/validation/phone.ts).
+ */
+function storedIdentity(identity: Identity, phoneCountry: string): Identity {
   const { email, mobile_number } = identity;
-  return { ...identity, ...(email ? { email: normalizeEmail(email) } : {}), ...(mobile_number ? { mobile_number: normalizeMobileNumber(mobile_number) } : {}) };
+  return {
+    ...identity,
+    ...(email ? { email: normalizeEmail(email) } : {}),
+    ...(mobile_number ? { mobile_number: internationalNumber(mobile_number, phoneCountry) } : {}),
+  };
 }
 
 /** The SDK's items (checked by their contract, TrackItem) as ingestion items; identity in its stored form (storedIdentity). */
-export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestItem[] {
+export function fromTrackItems(items: readonly TrackItem[], now: Date, phoneCountry: string): IngestItem[] {
   return items.map((item): IngestItem => {
     const at = clampAt(item.at, now);
     switch (item.type) {
@@ -136,7 +144,7 @@ export function fromTrackItems(items: readonly TrackItem[], now: Date): IngestIt
       case 'set':
         return { kind: 'set', attributes: item.attributes, at };
       case 'identify':
-        return { kind: 'identify', identity: storedIdentity(item.identity), at };
+        return { kind: 'identify', identity: storedIdentity(item.identity, phoneCountry), at };
     }
   });
 }
@@ -741,18 +749,22 @@ const KEY_TTL_MS = 30_000;
 const KEY_CACHE_MAX = 10_000;
 const keyCaches = new WeakMap<Services, Map<string, KeyApplication & { until: number }>>();
 
-/** What ingestion needs of the application of a client key: its id and its timezone (minutes east of UTC). */
+/**
+ * What ingestion needs of the application of a client key: its id, its timezone (minutes east of UTC) and the
+ * country its players' national mobile numbers are read in (shared/validation/phone.ts).
+ */
 export interface KeyApplication {
   applicationId: string;
   utcOffset: number;
+  phoneCountry: string;
 }
 
 /**
  * The application of a client key, cached in memory: ingestion cannot afford a lookup per request. Unknown
  * keys are not cached (each costs a lookup, and the per-address limit bounds them): NOT_FOUND, with a message
  * that says it is the key and where to find the right one (the storefront SDK stops sending on a 404, so the
- * message is what a developer sees in the browser's network panel). A changed timezone reaches ingestion within
- * the cache's life too.
+ * message is what a developer sees in the browser's network panel). A changed timezone or country for phone numbers
+ * reaches ingestion within the cache's life too.
  */
 export async function applicationForKey(s: Services, key: string): Promise<KeyApplication> {
   let cache = keyCaches.get(s);
@@ -760,13 +772,13 @@ export async function applicationForKey(s: Services, key: string): Promise<KeyAp
   const nowMs = Date.now();
   const hit = cache.get(key);
   if (hit && hit.until > nowMs) return hit;
-  const row = await s.db.selectFrom('applications').select(['application_id', 'utc_offset']).where('client_key', '=', key).executeTakeFirst();
+  const row = await s.db.selectFrom('applications').select(['application_id', 'utc_offset', 'phone_country']).where('client_key', '=', key).executeTakeFirst();
   if (!row) {
     cache.delete(key);
     throw new AppError('NOT_FOUND', 'ingest.unknownKey');
   }
   if (cache.size >= KEY_CACHE_MAX) cache.clear();
-  const entry = { applicationId: row.application_id, utcOffset: Number(row.utc_offset), until: nowMs + KEY_TTL_MS };
+  const entry = { applicationId: row.application_id, utcOffset: Number(row.utc_offset), phoneCountry: row.phone_country, until: nowMs + KEY_TTL_MS };
   cache.set(key, entry);
   return entry;
 }

@@ -20,6 +20,7 @@ import {
 } from '../../shared/contract';
 import type { Role } from '../../shared/permissions';
 import { isDateFieldName, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
+import { internationalNumber } from '../../shared/validation/phone';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount } from '../db';
 import type { Database, PlayersTable } from '../db/schema';
@@ -130,7 +131,7 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
     // A player deleted since is left out of the page (the deletion rebuilds the copy for the next one).
     page = { rows: fromMemory.ids.flatMap((id) => byId.get(id) ?? []), total: fromMemory.total };
   } else {
-    page = await playerPageBySql(ctx.s, applicationId, selection, query.q);
+    page = await playerPageBySql(ctx.s, applicationId, selection, query.q ? { q: query.q, phoneCountry: access.application.phone_country } : undefined);
   }
   const tags = await tagsOf(ctx, page.rows.map((row) => Number(row.id)));
   return {
@@ -156,19 +157,26 @@ export function playerListSelection(query: PlayerListQuery, now: Date): PlayerLi
   };
 }
 
+/** A search of the player list or the recipients' log: what was typed, and the application's country for phone numbers. */
+export interface PlayerSearch {
+  q: string;
+  phoneCountry: string;
+}
+
 /**
  * The ids of the application's players whose device id, external user id, email or mobile number is `q` exactly,
- * the email and number also in their stored forms (normalizeEmail, normalizeMobileNumber): the player list's and
- * the recipients' log's search. One indexed lookup per column, united: an OR of the four would let SQLite walk the
- * sort index instead.
+ * the email and number also in their stored forms (normalizeEmail; internationalNumber, a national number read in
+ * the application's country, and without separators only, as numbers were kept before version 0023 for one that
+ * reads as no possible number): the player list's and the recipients' log's search. One indexed lookup per
+ * column, united: an OR of the four would let SQLite walk the sort index instead.
  */
-export function playersNamed(db: Kysely<Database>, applicationId: string, q: string) {
+export function playersNamed(db: Kysely<Database>, applicationId: string, { q, phoneCountry }: PlayerSearch) {
   const by = (column: 'device_id' | 'external_user_id' | 'email' | 'mobile_number', values: string[]) =>
     db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(`players.${column}`, 'in', [...new Set(values)]);
   return by('device_id', [q])
     .unionAll(by('external_user_id', [q]))
     .unionAll(by('email', [q, normalizeEmail(q)]))
-    .unionAll(by('mobile_number', [q, normalizeMobileNumber(q)]));
+    .unionAll(by('mobile_number', [q, normalizeMobileNumber(q), internationalNumber(q, phoneCountry)]));
 }
 
 /** The player list's page and total by SQL (listPlayers), for a search (`q`) and for audiences not held in memory. */
@@ -176,7 +184,7 @@ export async function playerPageBySql(
   s: Pick<Services, 'db' | 'dialect'>,
   applicationId: string,
   selection: PlayerListSelection,
-  q?: string,
+  search?: PlayerSearch,
 ): Promise<{ rows: PlayerRow[]; total: number }> {
   const { db, dialect } = s;
   let base = db.selectFrom('players').where('players.application_id', '=', applicationId);
@@ -191,7 +199,7 @@ export async function playerPageBySql(
       eb.selectFrom('player_tags').select('player_tags.player_id').where('player_tags.application_id', '=', applicationId).where('player_tags.tag', '=', tag),
     );
   }
-  if (q) base = base.where('players.id', 'in', playersNamed(db, applicationId, q));
+  if (search?.q) base = base.where('players.id', 'in', playersNamed(db, applicationId, search));
 
   const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const { desc } = selection;

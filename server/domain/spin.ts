@@ -8,7 +8,8 @@ import { AppError } from '../errors';
 import type { Random } from '../security/random';
 import { recordLead } from './leads';
 import { applicationByKey, checkSdkLimits, isBot, liveWidget } from './storefront';
-import { V, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
+import { V, normalizeEmail } from '../../shared/validation';
+import { internationalNumber, numberDigitForms } from '../../shared/validation/phone';
 
 /*
  * The spin wheel's draw happens here, never in the browser: the odds, the stock and the codes are the
@@ -103,12 +104,16 @@ export function prizeCode(prefix: string): string {
 }
 
 /**
- * The form one person's email or phone number takes, so "A@x.com " and "a@x.com" are one spin. Phone
- * numbers lose their spaces, dots and dashes; a national and an international form of one number are not
- * recognised as the same.
+ * The forms one person's email or phone number takes, so "A@x.com " and "a@x.com" are one spin, and so are
+ * "0912 345 678" and "+84912345678" read in the application's country for phone numbers: the first is the one a
+ * spin is kept under (a number in its international form, internationalNumber); the others are the forms a spin
+ * kept before numbers were kept international (version 0024) may have, as written without separators
+ * (numberDigitForms: "84912345678", "0912345678"), looked for too.
  */
-export function normaliseContact(gate: 'email' | 'phone', value: string): string {
-  return gate === 'email' ? normalizeEmail(value) : normalizeMobileNumber(value);
+export function contactForms(gate: 'email' | 'phone', value: string, phoneCountry: string): [string, ...string[]] {
+  if (gate === 'email') return [normalizeEmail(value)];
+  const kept = internationalNumber(value, phoneCountry);
+  return [kept, ...numberDigitForms(value, phoneCountry).filter((form) => form !== kept)];
 }
 
 /**
@@ -116,12 +121,12 @@ export function normaliseContact(gate: 'email' | 'phone', value: string): string
  * phone from another browser is refused with CONFLICT: answering it would hand one person's code to anyone
  * who types their address.
  */
-async function earlierSpin(ctx: Ctx, widgetId: number, visitorId: string, contact: string, gate: 'email' | 'phone'): Promise<SpinResult | null> {
+async function earlierSpin(ctx: Ctx, widgetId: number, visitorId: string, contacts: readonly string[], gate: 'email' | 'phone'): Promise<SpinResult | null> {
   const rows = await ctx.s.db
     .selectFrom('spins')
     .select(['visitor_id', 'slice_id', 'prize', 'lose', 'code'])
     .where('widget_id', '=', widgetId)
-    .where((eb) => eb.or([eb('visitor_id', '=', visitorId), eb('contact', '=', contact)]))
+    .where((eb) => eb.or([eb('visitor_id', '=', visitorId), eb('contact', 'in', contacts)]))
     .execute();
   if (rows.length === 0) return null;
   const own = rows.find((row) => row.visitor_id === visitorId);
@@ -154,8 +159,9 @@ export async function spinWheel(ctx: Ctx, body: SpinRequest): Promise<SpinResult
   if (!given || given.trim() === '') {
     throw new AppError('INVALID_PARAM', V.required, { fields: [{ path: gate, message: V.required }] });
   }
-  const contact = normaliseContact(gate, given);
-  const earlier = await earlierSpin(ctx, widget.id, body.visitor_id, contact, gate);
+  const contacts = contactForms(gate, given, application.phone_country);
+  const [contact] = contacts;
+  const earlier = await earlierSpin(ctx, widget.id, body.visitor_id, contacts, gate);
   if (earlier) return earlier;
 
   for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
@@ -197,7 +203,7 @@ export async function spinWheel(ctx: Ctx, body: SpinRequest): Promise<SpinResult
       if (claimed) await releaseStock(ctx.s.db, widget.id, slice.id);
       if (!isUniqueViolation(error)) throw error;
       // Lost a race with this visitor's or this contact's other spin: answer as if it had come first.
-      const first = await earlierSpin(ctx, widget.id, body.visitor_id, contact, gate);
+      const first = await earlierSpin(ctx, widget.id, body.visitor_id, contacts, gate);
       if (first) return first;
       // Otherwise the code collided with one already handed out: draw again.
     }

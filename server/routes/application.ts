@@ -45,7 +45,7 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/application',
     {
       schema: {
-        description: "Creates an application with a fresh public client key; the caller becomes its Super User. Its timezone (`utc_offset`, minutes east of UTC) is UTC+07:00 unless given: the days of its dashboard and statistics, and the local time of players whose timezone is unknown.",
+        description: "Creates an application with a fresh public client key; the caller becomes its Super User. Its timezone (`utc_offset`, minutes east of UTC) is UTC+07:00 unless given: the days of its dashboard and statistics, and the local time of players whose timezone is unknown. Its country for phone numbers (`phone_country`, ISO 3166-1 alpha-2) is VN unless given: a mobile number its devices, storefront visitors or spin wheel give without a country code (0912 345 678) is read as that country's and kept in international form (+84912345678).",
         tags,
         security: signedIn,
         body: CreateApplicationBody,
@@ -78,7 +78,8 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { area: 'platform' },
       schema: {
-        description: 'Renames an application and changes its timezone (Super User, Ads Manager). A timezone left out is kept; activity already counted keeps the days it was counted on.',
+        description:
+          'Renames an application and changes its timezone and its country for phone numbers (Super User, Ads Manager). A timezone or country left out is kept; activity already counted keeps the days it was counted on, and numbers already kept stay in the international form they were read into.',
         tags,
         security: signedIn,
         params: ApplicationParams,

@@ -154,8 +154,8 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const body = request.body;
       checkLimits(request, `${body.key}:${body.visitor_id}`);
-      const { applicationId, utcOffset } = await applicationForKey(request.server.services, body.key);
-      const items = fromTrackItems(body.items, request.server.services.clock());
+      const { applicationId, utcOffset, phoneCountry } = await applicationForKey(request.server.services, body.key);
+      const items = fromTrackItems(body.items, request.server.services.clock(), phoneCountry);
       await store(request, { applicationId, utcOffset, deviceId: body.visitor_id, device: body.device, items });
       reply.header('cache-control', 'no-store');
       return { success: true as const, data: { accepted: items.length } };
@@ -168,9 +168,9 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     ' Authenticated by `Authorization: Key <client_key>`: the application’s public client key, the same one the storefront script carries. Apps ship it, so it can only write device data, never read it.';
 
   /** Runs device items through the SDK's normalisation and the one ingestion queue. */
-  async function deviceWrite(request: FastifyRequest, { applicationId, utcOffset }: KeyApplication, deviceId: string, items: TrackItem[]): Promise<number> {
+  async function deviceWrite(request: FastifyRequest, { applicationId, utcOffset, phoneCountry }: KeyApplication, deviceId: string, items: TrackItem[]): Promise<number> {
     const now = request.server.services.clock();
-    await store(request, { applicationId, utcOffset, deviceId, items: fromTrackItems(items, now) });
+    await store(request, { applicationId, utcOffset, deviceId, items: fromTrackItems(items, now, phoneCountry) });
     return items.length;
   }
 

@@ -136,6 +136,7 @@ describe('Application', () => {
     role: 'super_user',
     plan: 'free',
     utc_offset: 420,
+    phone_country: 'VN',
   };
 
   it('describes the columns of the application list (spec §2)', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MemberRole, Plan, Role } from '../permissions/schema';
 import { APPLICATION_ID_MAX_LENGTH, V, isApplicationId, isNotBlank, isUtcOffset } from '../validation';
+import { isPhoneCountry } from '../validation/phone-countries';
 import { Email } from './user';
 import { PageQuery, Timestamp } from './common';
 
@@ -18,6 +19,16 @@ export const ApplicationName = z
  */
 export const UtcOffset = z.number({ error: V.utcOffset }).refine(isUtcOffset, { message: V.utcOffset });
 
+/**
+ * The country an application's players write their mobile numbers in (ISO 3166-1 alpha-2, "VN"): a national number
+ * ("0912 345 678") is read there and kept in its international form ("+84912345678"; shared/validation/phone.ts).
+ */
+export const PhoneCountry = z
+  .string({ error: V.phoneCountry })
+  .trim()
+  .transform((value) => value.toUpperCase())
+  .refine(isPhoneCountry, { message: V.phoneCountry });
+
 /** An application as the list shows it (spec §2, §3). */
 export const Application = z.object({
   application_id: z.string(),
@@ -34,15 +45,25 @@ export const Application = z.object({
   plan: Plan,
   /** Its timezone (UtcOffset). */
   utc_offset: z.number().int(),
+  /** Its country for phone numbers (PhoneCountry). */
+  phone_country: z.string(),
 });
 export type Application = z.infer<typeof Application>;
 
-/** POST /application. Without a timezone, UTC+07:00 (the console's default language is Vietnamese). */
-export const CreateApplicationBody = z.object({ application_id: ApplicationId, name: ApplicationName, utc_offset: UtcOffset.optional() });
+/** POST /application. Without a timezone, UTC+07:00, and without a country for phone numbers, Vietnam (the console's default language is Vietnamese). */
+export const CreateApplicationBody = z.object({
+  application_id: ApplicationId,
+  name: ApplicationName,
+  utc_offset: UtcOffset.optional(),
+  phone_country: PhoneCountry.optional(),
+});
 export type CreateApplicationBody = z.infer<typeof CreateApplicationBody>;
 
-/** PUT /application/{application_id}. A timezone left out is kept. */
-export const UpdateApplicationBody = z.object({ name: ApplicationName, utc_offset: UtcOffset.optional() });
+/**
+ * PUT /application/{application_id}. A timezone or country left out is kept. A new country reads the numbers that
+ * come after; those already kept are international and stay as they are.
+ */
+export const UpdateApplicationBody = z.object({ name: ApplicationName, utc_offset: UtcOffset.optional(), phone_country: PhoneCountry.optional() });
 export type UpdateApplicationBody = z.infer<typeof UpdateApplicationBody>;
 
 export const ApplicationParams = z.object({ application_id: z.string().max(APPLICATION_ID_MAX_LENGTH) });

@@ -347,6 +347,8 @@ export const V = {
   payloadUrl: 'validation.payloadUrl',
   eventTypes: 'validation.eventTypes',
   utcOffset: 'validation.utcOffset',
+  /** An application's country for phone numbers that is not one (shared/validation/phone.ts). */
+  phoneCountry: 'validation.phoneCountry',
   apnsToken: 'validation.apnsToken',
   /** An instant an API call names (a schedule, a page cursor): ISO 8601 with its zone. */
   dateTime: 'validation.dateTime',

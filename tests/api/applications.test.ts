@@ -29,8 +29,9 @@ describe('when a user creates an application', () => {
         deleting_at: null,
         role: 'super_user',
         plan: 'free',
-        // Vietnam's timezone unless one is chosen.
+        // Vietnam's timezone and phone numbers unless others are chosen.
         utc_offset: 420,
+        phone_country: 'VN',
       },
     });
     const access = await server.call('GET', '/api/application/shop_one/access', { token: owner.token });
@@ -103,6 +104,17 @@ describe('when a user creates an application', () => {
     }
     expect((await create(owner, { application_id: 'bad_zone', name: 'Zone', utc_offset: 30 }, 'vi')).body.message).toBe('Hãy chọn múi giờ từ UTC-12:00 đến UTC+13:00');
     expect((await server.call('GET', '/api/application?q=bad_zone', { token: owner.token })).body.data.total).toBe(0);
+  });
+
+  it('takes the country for phone numbers chosen, in either case, and refuses one whose numbers it cannot read, in the language asked for', async () => {
+    expect((await create(owner, { application_id: 'in_thailand', name: 'Thai shop', phone_country: ' th ' })).body.data.phone_country).toBe('TH');
+    for (const phone_country of ['XX', 'VNM', '84', '', 84, null]) {
+      const answer = await create(owner, { application_id: 'bad_country', name: 'Country', phone_country });
+      expect(answer.status, String(phone_country)).toBe(400);
+      expect(answer.body.fields).toEqual([{ path: 'phone_country', message: 'Choose a country by its 2-letter code, such as VN for Vietnam' }]);
+    }
+    expect((await create(owner, { application_id: 'bad_country', name: 'Country', phone_country: 'ZZ' }, 'vi')).body.message).toBe('Hãy chọn quốc gia theo mã 2 chữ cái, ví dụ VN cho Việt Nam');
+    expect((await server.call('GET', '/api/application?q=bad_country', { token: owner.token })).body.data.total).toBe(0);
   });
 });
 
@@ -257,6 +269,16 @@ describe('when the Super User renames the application', () => {
     expect(refused.body.fields).toEqual([{ path: 'utc_offset', message: 'Choose a timezone from UTC-12:00 to UTC+13:00' }]);
     expect((await put({ name: ' ', utc_offset: 420 })).status).toBe(400);
     expect((await server.call('GET', '/api/application/move_me', { token: owner.token })).body.data).toMatchObject({ name: 'Moved again', utc_offset: -210 });
+  });
+
+  it('changes the country for phone numbers, keeps it when left out, and keeps it when refused', async () => {
+    await createApplication(server, owner, 'abroad', 'Abroad');
+    const put = (body: unknown) => server.call('PUT', '/api/application/abroad', { token: owner.token, lang: 'en', body });
+    expect((await put({ name: 'Abroad', phone_country: 'GB' })).body.data).toMatchObject({ phone_country: 'GB' });
+    expect((await put({ name: 'Abroad still' })).body.data).toMatchObject({ name: 'Abroad still', phone_country: 'GB' });
+    const refused = await put({ name: 'Not this', phone_country: 'UK' });
+    expect(refused.body.fields).toEqual([{ path: 'phone_country', message: 'Choose a country by its 2-letter code, such as VN for Vietnam' }]);
+    expect((await server.call('GET', '/api/application/abroad', { token: owner.token })).body.data).toMatchObject({ name: 'Abroad still', phone_country: 'GB' });
   });
 });
 

@@ -403,20 +403,29 @@ describe('a registered device', () => {
   it('sets identity: external user id, email, mobile number, Facebook PSID', async () => {
     const answer = await call('PUT', `/api/v1/devices/${device}/identity`, { external_user_id: 'crm-9', email: 'app.user@example.com', mobile_number: '0912345678', fb_psid: '1234567890' });
     expect(answer.status).toBe(200);
-    expect(await player(device)).toMatchObject({ external_user_id: 'crm-9', email: 'app.user@example.com', mobile_number: '0912345678', fb_psid: '1234567890' });
+    // The national number, read in the application's country for phone numbers (Vietnam unless told), kept international.
+    expect(await player(device)).toMatchObject({ external_user_id: 'crm-9', email: 'app.user@example.com', mobile_number: '+84912345678', fb_psid: '1234567890' });
   });
 
-  it('keeps an email in lower case and a mobile number without separators, so the player list finds them typed either way; those stored before are brought in line (0022)', async () => {
+  it('keeps an email in lower case and a mobile number in its international form, so the player list finds them typed either way; those stored before are brought in line (0022, 0024)', async () => {
     expect((await call('PUT', `/api/v1/devices/${device}/identity`, { email: '  Anh.Nguyen@Example.COM ', mobile_number: '+84 912-345.678' })).status).toBe(200);
     expect(await player(device)).toMatchObject({ email: 'anh.nguyen@example.com', mobile_number: '+84912345678' });
     const search = async (q: string) =>
       (await server.call('GET', `/api/application/${APP}/player?q=${encodeURIComponent(q)}`, { token: owner.token })).body.data.items.map((item: { device_id: string }) => item.device_id);
     expect(await search('ANH.NGUYEN@example.com')).toEqual([device]);
     expect(await search('+84 912 345 678')).toEqual([device]);
+    // Written the national way, in the application's country.
+    expect(await search('0912 345 678')).toEqual([device]);
+    expect(await search('0912 345 679')).toEqual([]);
 
     await db(server).updateTable('players').set({ email: 'Anh.Nguyen@Example.COM', mobile_number: '0912 345-678' }).where('application_id', '=', APP).where('device_id', '=', device).execute();
-    await buildMigrations(server.app.services.dialect)['0022_players_identity_stored_form'].up(db(server));
+    const migrations = buildMigrations(server.app.services.dialect);
+    await migrations['0022_players_identity_stored_form'].up(db(server));
     expect(await player(device)).toMatchObject({ email: 'anh.nguyen@example.com', mobile_number: '0912345678' });
+    // Found in that form too, before 0024 reads it.
+    expect(await search('0912 345 678')).toEqual([device]);
+    await migrations['0024_players_mobile_numbers_international'].up(db(server));
+    expect(await player(device)).toMatchObject({ mobile_number: '+84912345678' });
     await call('PUT', `/api/v1/devices/${device}/identity`, { email: 'app.user@example.com', mobile_number: '0912345678' });
   });
 
@@ -427,7 +436,21 @@ describe('a registered device', () => {
     expect(email.body.fields).toEqual([{ path: 'email', message: expect.any(String) }]);
     const mobile = await call('PUT', `/api/v1/devices/${device}/identity`, { mobile_number: '12' });
     expect(mobile.body.fields[0].path).toBe('mobile_number');
-    expect(await player(device)).toMatchObject({ email: 'app.user@example.com', mobile_number: '0912345678' });
+    expect(await player(device)).toMatchObject({ email: 'app.user@example.com', mobile_number: '+84912345678' });
+  });
+
+  it("reads a national number in the application's own country for phone numbers, and leaves an international one its country", async () => {
+    const uk = await server.call('POST', '/api/application', { token: owner.token, body: { application_id: 'device_api_uk', name: 'UK shop', phone_country: 'gb' } });
+    expect(uk.status, JSON.stringify(uk.body)).toBe(200);
+    expect(uk.body.data.phone_country).toBe('GB');
+    const ukKey = `Key ${uk.body.data.client_key}`;
+    const identify = async (deviceId: string, mobile_number: string) => {
+      expect((await call('POST', '/api/v1/devices', { device_id: deviceId, platform: 'android' }, ukKey)).status).toBe(200);
+      expect((await call('PUT', `/api/v1/devices/${deviceId}/identity`, { mobile_number }, ukKey)).status).toBe(200);
+      return (await db(server).selectFrom('players').select('mobile_number').where('application_id', '=', 'device_api_uk').where('device_id', '=', deviceId).executeTakeFirstOrThrow()).mobile_number;
+    };
+    expect(await identify('uk-install-0001', '07700 900123')).toBe('+447700900123');
+    expect(await identify('uk-install-0002', '+84 912 345 678')).toBe('+84912345678');
   });
 
   it('refuses an attribute name with accented letters, saying which letters a name takes', async () => {

@@ -39,7 +39,7 @@ describe('OAuth install', () => {
 
   it('makes the shop an application (id from its domain) with its owner as super_user and the token sealed', async () => {
     const shop = 'oauth-shop.myshopify.com';
-    stack.platform.setShop(shop, { name: 'OAuth Shop', email: 'owner@oauth-shop.example', timezoneOffsetMinutes: -300 });
+    stack.platform.setShop(shop, { name: 'OAuth Shop', email: 'owner@oauth-shop.example', timezoneOffsetMinutes: -300, countryCode: 'US' });
     const begin = await stack.server.call('GET', `/auth?shop=${shop}`);
     expect(begin.status).toBe(302);
     const authorize = new URL(String(begin.headers.location));
@@ -65,6 +65,8 @@ describe('OAuth install', () => {
     expect(application?.name).toBe('OAuth Shop');
     // The shop's timezone (UTC-05:00) is the application's: its dashboard counts the shop's days.
     expect(application?.utc_offset).toBe(-300);
+    // And its country (the United States) is the application's country for phone numbers: "415 555 0123" is +1 415 555 0123.
+    expect(application?.phone_country).toBe('US');
     const members = await db(stack.server)
       .selectFrom('memberships')
       .innerJoin('users', 'users.id', 'memberships.user_id')

@@ -83,11 +83,15 @@ async function seed() {
   await addLead(app, { email: 'ann.buyer@example.com' });
   await addLead(app, { phone: '+84 901-234-567' });
   await addLead(app, { email: 'bob@example.com', phone: '0912345678' });
+  // The customer's number written the national way, read in Vietnam (the application's country for phone numbers).
+  await addLead(app, { name: 'National form', phone: '0901 234 567' });
   await addPlayer(app, { email: 'ANN.BUYER@example.com' });
   await addPlayer(app, { mobile_number: '+84901234567' });
   await addPlayer(app, { email: 'bob@example.com' });
   await addSpin(app, 'ann.buyer@example.com');
   await addSpin(app, 'bob@example.com');
+  // A spin of the phone gate kept before numbers were kept international (0024): without separators only.
+  await addSpin(app, '0901234567');
   await addLead(otherApp, { email: 'ann.buyer@example.com' });
   await addPlayer(otherApp, { email: 'ann.buyer@example.com' });
 }
@@ -172,15 +176,16 @@ describe('the privacy webhooks', () => {
     expect(exported.leads.map((l) => [l.email, l.phone])).toEqual([
       ['ann.buyer@example.com', null],
       [null, '+84 901-234-567'],
+      [null, '0901 234 567'],
     ]);
     expect(exported.players.map((p) => [p.email, p.mobile_number])).toEqual([
       ['ANN.BUYER@example.com', null],
       [null, '+84901234567'],
     ]);
-    expect(exported.spins.map((s) => s.contact)).toEqual(['ann.buyer@example.com']);
+    expect(exported.spins.map((s) => s.contact)).toEqual(['ann.buyer@example.com', '0901234567']);
     expect(mail.text).not.toContain('bob@example.com');
     // Finding is not deleting.
-    expect((await contactsOf(app)).leads).toHaveLength(3);
+    expect((await contactsOf(app)).leads).toHaveLength(4);
 
     // A redelivery sends nothing more.
     await deliverWebhook(stack, 'customers/data_request', SHOP, { shop_domain: SHOP, customer: CUSTOMER, data_request: { id: 9999 } }, { id: 'data-request-1' });

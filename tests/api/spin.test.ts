@@ -253,8 +253,18 @@ describe('spinning through the API', () => {
     expect((await spin(id, { phone: '0912 345 678' })).status).toBe(200);
     const again = await spin(id, { phone: '0912.345-678' }, 'en');
     expect(again.body).toMatchObject({ error: 'CONFLICT', fields: [{ path: 'phone' }] });
+    // The same number in its international form, read in the application's country for phone numbers (Vietnam).
+    for (const phone of ['+84 912 345 678', '84912345678', '0084 912 345 678']) {
+      expect((await spin(id, { phone }, 'en')).body, phone).toMatchObject({ error: 'CONFLICT', fields: [{ path: 'phone' }] });
+    }
+    expect((await spinsOf(id)).map((row) => row.contact)).toEqual(['+84912345678']);
+    // The lead keeps the number as the shopper wrote it.
     const lead = await db(server).selectFrom('leads').select(['phone', 'email']).where('widget_id', '=', id).execute();
     expect(lead).toEqual([{ phone: '0912 345 678', email: null }]);
+    // A spin kept before numbers were kept international (without separators only) still counts.
+    await db(server).updateTable('spins').set({ contact: '0912345678' }).where('widget_id', '=', id).execute();
+    expect((await spin(id, { phone: '+84912345678' }, 'en')).body).toMatchObject({ error: 'CONFLICT' });
+    expect((await spin(id, { phone: '0912 345 679' })).status).toBe(200);
   });
 
   it('answers a bot that filled the honeypot with a losing spin, and hands out and stores nothing', async () => {

@@ -226,7 +226,8 @@ describe('the audience of a shop', () => {
     // Identified, with attributes and an event; three pages; scrolled to the end of one.
     await visit.evaluate(() => {
       const nudge = (window as unknown as { nudge: (...args: unknown[]) => void }).nudge;
-      nudge('identify', 'kh-001');
+      // The number written the way Vietnamese write it, without the country code.
+      nudge('identify', { external_user_id: 'kh-001', mobile_number: '0912 345 678' });
       nudge('set', { plan: 'gold', 'birthday.date': '1994-03-08' });
     });
     await visit.getByRole('link', { name: 'Áo dài' }).click();
@@ -245,13 +246,15 @@ describe('the audience of a shop', () => {
     await visit.close();
     await expect.poll(async () => (await shopperPlayer())?.page_views ?? 0, { timeout: 15_000 }).toBe(3);
     const player = await shopperPlayer();
-    expect(player).toMatchObject({ external_user_id: 'kh-001', session_count: 1, subscribed: true, device_type: 'desktop', language: 'vi' });
+    // Kept in international form, read in the application's country for phone numbers (Vietnam).
+    expect(player).toMatchObject({ external_user_id: 'kh-001', mobile_number: '+84912345678', session_count: 1, subscribed: true, device_type: 'desktop', language: 'vi' });
     await shopper.close();
 
-    // The merchant finds the shopper in /player, and their record.
+    // The merchant finds the shopper in /player by the phone number, written the way they wrote it, and their record.
     await page.goto(`${stack.url}/application/${APP}/player`);
-    await page.getByPlaceholder('Search device ID, user ID, email or phone').fill('kh-001');
+    await page.getByPlaceholder('Search device ID, user ID, email or phone').fill('0912 345 678');
     await page.getByText(player.device_id).first().click();
+    await page.getByText('+84912345678').first().waitFor();
     await page.getByText('add_to_cart').first().waitFor();
     await page.getByText('birthday.date').first().waitFor();
     await page.getByText('gold').first().waitFor();

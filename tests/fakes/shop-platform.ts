@@ -11,7 +11,7 @@
  *        token-exchange grant (grant_type urn:ietf:params:oauth:grant-type:token-exchange, subject_token = a
  *        session token of that shop, requested_token_type …offline-access-token) → {access_token, scope}.
  * - POST /shops/{shop}/admin/api/{version}/graphql.json  with X-Shopify-Access-Token: answers
- *        `shop { name email myshopifyDomain timezoneOffsetMinutes }` and `orders(first, sortKey: CREATED_AT, reverse)` from the
+ *        `shop { name email myshopifyDomain timezoneOffsetMinutes billingAddress { countryCodeV2 } }` and `orders(first, sortKey: CREATED_AT, reverse)` from the
  *        fixtures (setShop, setOrders), projected to exactly the fields the query selects, as GraphQL does.
  * - GET  /session-token?shop=…  a freshly signed session token (text/plain, CORS open): what idToken() uses.
  * - GET  /app-bridge.js  the stand-in App Bridge (see APP_BRIDGE_JS below).
@@ -54,6 +54,8 @@ export interface FakeShop {
   email: string;
   /** The shop's timezone now, minutes east of UTC (the Admin API's Shop.timezoneOffsetMinutes). */
   timezoneOffsetMinutes: number;
+  /** The shop's country (Shop.billingAddress.countryCodeV2); Vietnam when not given. */
+  countryCode?: string;
 }
 
 /**
@@ -610,7 +612,13 @@ export async function startShopPlatform(options: ShopPlatformOptions): Promise<S
       const variables = body.variables ?? {};
       const details = shopOf(shop);
       const root: Record<string, unknown> = {
-        shop: { name: details.name, email: details.email, myshopifyDomain: shop, timezoneOffsetMinutes: details.timezoneOffsetMinutes },
+        shop: {
+          name: details.name,
+          email: details.email,
+          myshopifyDomain: shop,
+          timezoneOffsetMinutes: details.timezoneOffsetMinutes,
+          billingAddress: { countryCodeV2: details.countryCode ?? 'VN' },
+        },
       };
       const data: Record<string, unknown> = {};
       for (const field of fields) {

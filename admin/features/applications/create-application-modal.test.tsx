@@ -66,29 +66,39 @@ describe('the create application form', () => {
   });
 
   describe('when the fields are valid', () => {
-    it("creates the application with the trimmed values, in this computer's timezone", async () => {
-      // A computer in Vietnam (UTC+07:00).
+    it("creates the application with the trimmed values, in this computer's timezone and its browser's country for phone numbers", async () => {
+      // A computer in Vietnam (UTC+07:00), its browser in Vietnamese.
       vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(-420);
+      vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['vi-VN', 'en-US']);
       calls = fakeApi({ 'POST /api/application': () => created });
       const { onCreated } = open();
       expect((screen.getByLabelText('Timezone') as HTMLSelectElement).value).toBe('420');
       expect(screen.getByRole('option', { name: 'UTC+07:00 (this computer)' })).toBeTruthy();
+      expect((screen.getByLabelText('Country for phone numbers') as HTMLSelectElement).value).toBe('VN');
+      expect(screen.getByText(/Numbers your customers write without their country code \(0912 345 678\) are read as this country's/)).toBeTruthy();
       fill('Application ID', ' shop_one ');
       fill('Application name', '  Shop One ');
       await create();
       await waitFor(() => expect(onCreated).toHaveBeenCalledWith(created));
-      expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One', utc_offset: 420 } }]);
+      expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One', utc_offset: 420, phone_country: 'VN' } }]);
     });
 
-    it('creates it in the timezone chosen', async () => {
+    it('creates it in the timezone and with the country for phone numbers chosen', async () => {
       vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(0);
+      // A browser whose language names no country: Vietnam to begin with.
+      vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en']);
       calls = fakeApi({ 'POST /api/application': () => ({ ...created, utc_offset: -210 }) });
       open();
       fill('Application ID', 'shop_one');
       fill('Application name', 'Shop One');
       fireEvent.change(screen.getByLabelText('Timezone'), { target: { value: '-210' } });
+      expect((screen.getByLabelText('Country for phone numbers') as HTMLSelectElement).value).toBe('VN');
+      expect(screen.getByRole('option', { name: 'United Kingdom (GB) +44' })).toBeTruthy();
+      fireEvent.change(screen.getByLabelText('Country for phone numbers'), { target: { value: 'GB' } });
       await create();
-      await waitFor(() => expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One', utc_offset: -210 } }]));
+      await waitFor(() =>
+        expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One', utc_offset: -210, phone_country: 'GB' } }]),
+      );
     });
   });
 

@@ -5,6 +5,7 @@ import { Application, CreateApplicationBody } from '../../../shared/contract';
 import { APPLICATION_ID_MAX_LENGTH } from '../../../shared/validation';
 import { api } from '../../api';
 import { FormModal, useFormSubmit } from '../../components/form-modal';
+import { PhoneCountrySelect, defaultPhoneCountry } from '../../components/phone-country-select';
 import { UtcOffsetSelect, defaultUtcOffset } from '../../components/utc-offset-select';
 
 export interface CreateApplicationModalProps {
@@ -14,21 +15,22 @@ export interface CreateApplicationModalProps {
 }
 
 /**
- * "Create application": an application ID (letters, digits, underscore), a name that is not blank, and its
- * timezone (this computer's to begin with).
+ * "Create application": an application ID (letters, digits, underscore), a name that is not blank, its timezone
+ * (this computer's to begin with) and its country for phone numbers (this browser's region to begin with).
  */
 export function CreateApplicationModal({ onClose, onCreated }: CreateApplicationModalProps) {
   const { t } = useTranslation();
   const [applicationId, setApplicationId] = useState('');
   const [name, setName] = useState('');
   const [utcOffset, setUtcOffset] = useState(() => defaultUtcOffset());
+  const [phoneCountry, setPhoneCountry] = useState(() => defaultPhoneCountry());
   const form = useFormSubmit(
     CreateApplicationBody,
     async (body) => onCreated((await api.post('/application', body, Application, { quiet: true })).data),
     // A taken id is that field's problem.
     (cause) => (cause.code === 'CONFLICT' ? { application_id: cause.message } : null),
   );
-  const submit = () => form.submit({ application_id: applicationId, name, utc_offset: utcOffset });
+  const submit = () => form.submit({ application_id: applicationId, name, utc_offset: utcOffset, phone_country: phoneCountry });
 
   return (
     <FormModal
@@ -56,6 +58,7 @@ export function CreateApplicationModal({ onClose, onCreated }: CreateApplication
         error={form.errors.name ? t(form.errors.name) : undefined}
       />
       <UtcOffsetSelect value={utcOffset} onChange={setUtcOffset} error={form.errors.utc_offset} />
+      <PhoneCountrySelect value={phoneCountry} onChange={setPhoneCountry} error={form.errors.phone_country} />
     </FormModal>
   );
 }

@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 describe('the edit application form', () => {
-  it('opens on the name and timezone the application has, and saves both', async () => {
+  it('opens on the name, timezone and country for phone numbers the application has, and saves them', async () => {
     calls = fakeApi({ 'PUT /api/application/shop_one': () => ({ ...application, name: 'Shop Two', utc_offset: -180 }) });
     const { onSaved } = open();
     expect((screen.getByLabelText('Application name') as HTMLInputElement).value).toBe('Shop One');
@@ -38,9 +38,11 @@ describe('the edit application form', () => {
     expect(screen.getByText(/The dashboard and statistics count days from midnight in this timezone/)).toBeTruthy();
     fill('Application name', 'Shop Two');
     fireEvent.change(screen.getByLabelText('Timezone'), { target: { value: '-180' } });
+    expect((screen.getByLabelText('Country for phone numbers') as HTMLSelectElement).value).toBe('VN');
+    fireEvent.change(screen.getByLabelText('Country for phone numbers'), { target: { value: 'TH' } });
     await save();
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ utc_offset: -180 })));
-    expect(writesOf(calls)).toEqual([{ method: 'PUT', path: '/api/application/shop_one', body: { name: 'Shop Two', utc_offset: -180 } }]);
+    expect(writesOf(calls)).toEqual([{ method: 'PUT', path: '/api/application/shop_one', body: { name: 'Shop Two', utc_offset: -180, phone_country: 'TH' } }]);
   });
 
   it("shows the server's refusal of the timezone under it", async () => {

@@ -4,6 +4,7 @@ import { TextField } from '@shopify/polaris';
 import { Application, UpdateApplicationBody } from '../../../shared/contract';
 import { api } from '../../api';
 import { FormModal, useFormSubmit } from '../../components/form-modal';
+import { PhoneCountrySelect } from '../../components/phone-country-select';
 import { UtcOffsetSelect } from '../../components/utc-offset-select';
 
 export interface EditApplicationModalProps {
@@ -15,13 +16,14 @@ export interface EditApplicationModalProps {
 }
 
 /**
- * Edits an application (PUT /application/{application_id}): its name, which must not be blank, and its timezone,
- * whose days the dashboard and statistics count.
+ * Edits an application (PUT /application/{application_id}): its name, which must not be blank, its timezone,
+ * whose days the dashboard and statistics count, and its country for phone numbers.
  */
 export function EditApplicationModal({ application, onClose, onSaved }: EditApplicationModalProps) {
   const { t } = useTranslation();
   const [name, setName] = useState(application.name);
   const [utcOffset, setUtcOffset] = useState(application.utc_offset);
+  const [phoneCountry, setPhoneCountry] = useState(application.phone_country);
   const form = useFormSubmit(UpdateApplicationBody, async (body) => {
     const path = `/application/${encodeURIComponent(application.application_id)}`;
     // The list acts on every row's application: the client judges the write by the role in this one.
@@ -34,7 +36,7 @@ export function EditApplicationModal({ application, onClose, onSaved }: EditAppl
       title={t('applications.edit.title', { name: application.name })}
       submitLabel={t('common.save')}
       form={form}
-      onSubmit={() => form.submit({ name, utc_offset: utcOffset })}
+      onSubmit={() => form.submit({ name, utc_offset: utcOffset, phone_country: phoneCountry })}
       onClose={onClose}
     >
       <TextField
@@ -45,6 +47,7 @@ export function EditApplicationModal({ application, onClose, onSaved }: EditAppl
         error={form.errors.name ? t(form.errors.name) : undefined}
       />
       <UtcOffsetSelect value={utcOffset} onChange={setUtcOffset} error={form.errors.utc_offset} />
+      <PhoneCountrySelect value={phoneCountry} onChange={setPhoneCountry} error={form.errors.phone_country} />
     </FormModal>
   );
 }

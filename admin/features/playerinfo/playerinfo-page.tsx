@@ -7,7 +7,8 @@ import { OwnPlayer, isAppPlatform } from '../../../shared/contract';
 import { relativeTime } from '../../../shared/format';
 import { type ApiError, api, isApiError } from '../../api';
 import { AuthLayout } from '../auth/auth-layout';
-import { PlatformLabel, SubscribedBadge, countryName } from '../players/player-bits';
+import { PlatformLabel, SubscribedBadge } from '../players/player-bits';
+import { countryName } from '../../components/code-names';
 import { FailureBanner } from '../../components/failure-banner';
 import { useLanguage } from '../../app/i18n';
 

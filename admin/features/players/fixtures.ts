@@ -12,6 +12,7 @@ export const application: Application = {
   role: 'super_user',
   plan: 'free',
   utc_offset: 420,
+  phone_country: 'VN',
 };
 
 export const player: Player = {

@@ -3,6 +3,7 @@ import { DesktopIcon, GlobeIcon, MobileIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
 import type { DeviceType, PlayerPlatform } from '../../../shared/contract';
 import { PLAYER_CODE_FIELDS, type PlayerCodeField } from '../../../shared/validation';
+import { codeName } from '../../components/code-names';
 
 /** A player's platform as an icon and its name: a browser, an iOS or an Android install. */
 export function PlatformLabel({ platform, deviceType }: { platform: PlayerPlatform; deviceType?: DeviceType }) {
@@ -24,30 +25,6 @@ export function SubscribedBadge({ subscribed }: { subscribed: boolean }) {
   return <Badge tone={subscribed ? 'success' : undefined}>{subscribed ? t('players.subscribed.yes') : t('players.subscribed.no')}</Badge>;
 }
 
-/** "Việt Nam (VN)": the name of a country (region) or language code in the console's language with the code; null when Intl has none. */
-function named(type: 'region' | 'language', code: string, language: string): string | null {
-  try {
-    const name = new Intl.DisplayNames([language], { type, fallback: 'none' }).of(code);
-    return name && name !== code ? `${name} (${code})` : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A country code as its name in the console's language, with the code for search ("Việt Nam (VN)"). */
-export function countryName(code: string | null, language: string): string | null {
-  if (!code) return null;
-  const upper = code.toUpperCase();
-  return named('region', upper, language) ?? upper;
-}
-
-/** A language code as its name in the console's language, with the code ("Tiếng Việt (vi)"). */
-export function languageName(code: string | null, language: string): string | null {
-  if (!code) return null;
-  const lower = code.toLowerCase();
-  return named('language', lower, language) ?? lower;
-}
-
 /**
  * The fields that take a code, as players carry it: the country in capitals (VN), the language in small letters
  * (vi). Their input says so: a placeholder, and under it `hint` (what to type) until the letters typed name a
@@ -63,7 +40,7 @@ export const CODE_FIELDS = {
 export function typedCodeName(field: PlayerCodeField, text: string, language: string, hint: string): string {
   const { valid, type, normalise } = CODE_FIELDS[field];
   const code = normalise(text.trim());
-  return (valid(code) && named(type, code, language)) || hint;
+  return (valid(code) && codeName(type, code, language)) || hint;
 }
 
 /** A dash for a value the player has not reported. */

@@ -28,7 +28,8 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, usePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { type PlayerFilterKey, type PlayerFilters, filtersFromSearch, isFiltered, searchOf, withFilter, withoutFilters } from './player-filters';
-import { CODE_FIELDS, Missing, PlatformLabel, SubscribedBadge, countryName, typedCodeName } from './player-bits';
+import { CODE_FIELDS, Missing, PlatformLabel, SubscribedBadge, typedCodeName } from './player-bits';
+import { countryName } from '../../components/code-names';
 import { useLanguage } from '../../app/i18n';
 
 const PlayerPage = page(Player);

@@ -1,0 +1,44 @@
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { normalizeMobileNumber } from './index';
+import { isPhoneCountry } from './phone-countries';
+
+/**
+ * Mobile numbers in their international form (E.164, "+84912345678"), the one form players, spins and SMS gateways
+ * get. People write their own number the way their country does ("0912 345 678" in Vietnam, "07700 900123" in
+ * the United Kingdom): read in the application's country for phone numbers (`phone_country`), that is the same
+ * number as "+84 912 345 678", so a search typed either way finds it, one person gets one spin of the wheel, and
+ * the SMS gateway, which takes international numbers only, is given one it can text. Read with libphonenumber-js
+ * and its metadata of every country's numbering plan (the "min" set: lengths and prefixes, not each number's type).
+ *
+ * Kept apart from ./index, and for the server only: the console and the contract need the countries alone
+ * (./phone-countries), not their numbering plans.
+ */
+
+/** Whether a country's numbering plan is known here (PHONE_COUNTRIES), as the library's type. */
+function knownCountry(code: string): code is CountryCode {
+  return isPhoneCountry(code);
+}
+
+/**
+ * A mobile number (isMobileNumber) in its international form: "+84912345678" for "0912 345 678", "0084912345678",
+ * "84912345678" or "+84 912-345.678" read in Vietnam. A number already international keeps its country whatever
+ * `country` is. A number no reading makes a possible one (too short or too long for the country's plan) is kept as
+ * written, without separators (normalizeMobileNumber): the gateway's answer on it is the one that counts.
+ */
+export function internationalNumber(value: string, country: string): string {
+  const plain = normalizeMobileNumber(value);
+  const parsed = parsePhoneNumberFromString(plain, knownCountry(country) ? country : undefined);
+  return parsed?.isPossible() ? parsed.number : plain;
+}
+
+/**
+ * The digits one number may have been kept under, for matching it in text written any way ("+84 90-123 4567",
+ * "0901234567"): its international form without the + ("84901234567") and the way its own country writes it
+ * ("0901234567"), `value` read in `country` when national; only its digits when no reading makes it a possible number.
+ */
+export function numberDigitForms(value: string, country: string): string[] {
+  const digits = value.replace(/\D/g, '');
+  const parsed = parsePhoneNumberFromString(normalizeMobileNumber(value), knownCountry(country) ? country : undefined);
+  if (!parsed?.isPossible()) return [digits];
+  return [...new Set([parsed.number.slice(1), parsed.formatNational().replace(/\D/g, ''), digits])];
+}
