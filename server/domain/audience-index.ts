@@ -14,6 +14,7 @@ import type { Services } from '../context';
 import type { Dialect } from '../db';
 import { selectArrays, toCount } from '../db';
 import type { Database } from '../db/schema';
+import { DAY_MS } from '../../shared/validation';
 
 /**
  * The segment editor's live count over a large audience, from memory. An application with at least
@@ -44,7 +45,6 @@ export const AUDIENCE_INDEX_MIN_PLAYERS = Number(process.env.AUDIENCE_INDEX_MIN_
 /** How often a small application's size is looked at again. */
 const SIZE_RECHECK_MS = 10 * 60_000;
 const PAGE = 20_000;
-const DAY_MS = 86_400_000;
 /** PostgreSQL only: how far below the highest event id a late commit may land. */
 const EVENT_ID_WINDOW = 5_000;
 /** PostgreSQL only: how far behind the newest `updated_at` a late commit may land. */

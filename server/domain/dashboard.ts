@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { AUDIENCE_CHANNELS, PLAYER_PLATFORMS, type Dashboard, type PlayerPlatform } from '../../shared/contract';
 import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
+import { DAY_MS } from '../../shared/validation';
 import type { ApplicationContext, Ctx, Services } from '../context';
 import { toCount, type Database, type Dialect } from '../db';
 import { AppError } from '../errors';
@@ -8,7 +9,6 @@ import { audienceEpochOf, audienceIndexes, type AudienceSummary } from './audien
 import { MAX_PAST_MS } from './ingest';
 import { channelWhere } from './segment-sql';
 
-const DAY_MS = 86_400_000;
 /** The default period: the last 30 days, today included. */
 export const DASHBOARD_DEFAULT_DAYS = 30;
 /** The longest period: a year (a leap year's 366 days). */

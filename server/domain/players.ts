@@ -19,7 +19,7 @@ import {
   type ScalarValue,
 } from '../../shared/contract';
 import type { Role } from '../../shared/permissions';
-import { isDateFieldName, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
+import { DAY_MS, isDateFieldName, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
 import { internationalNumber } from '../../shared/validation/phone';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount } from '../db';
@@ -29,7 +29,6 @@ import { withinWindows } from '../security/rate-windows';
 import type { Page } from './applications';
 import { webSubscriptionEnded } from './players-write';
 
-const DAY_MS = 86_400_000;
 /** A page of a player's events (their page shows the newest page first, then older ones on asking). */
 export const PLAYER_EVENTS_PAGE = 50;
 

@@ -10,7 +10,7 @@ import {
   type SegmentRule,
   conditionDay,
 } from '../../shared/contract';
-import { V } from '../../shared/validation';
+import { DAY_MS, V } from '../../shared/validation';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
@@ -32,7 +32,6 @@ import { AppError } from '../errors';
  *   the period; not performed is its negation.
  */
 
-const DAY_MS = 86_400_000;
 
 export interface SegmentScope {
   applicationId: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APNS_TOKEN_PATTERN, NAME_MAX_LENGTH, NAME_PATTERN, PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, dateValueMs, isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
+import { APNS_TOKEN_PATTERN, DAY_MS, NAME_MAX_LENGTH, NAME_PATTERN, PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, dateValueMs, isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
 import { ApplicationParams } from './application';
 import { PageQuery, Timestamp } from './common';
 
@@ -617,7 +617,7 @@ export const StoredSegmentCondition = z
 export function conditionDay(value: unknown): number {
   if (typeof value !== 'string') return Number.NaN;
   const ms = dateValueMs(value) ?? Date.parse(value);
-  return Math.floor(ms / 86_400_000) * 86_400_000;
+  return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
 /**

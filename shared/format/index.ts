@@ -4,7 +4,7 @@
  * server format the same value the same way.
  */
 import { type Language, translate } from '../i18n';
-import { epochMs } from '../validation';
+import { DAY_MS, epochMs } from '../validation';
 
 /** What the date helpers accept: a Date, an ISO 8601 string, or a Unix time in seconds or milliseconds. */
 export type DateInput = Date | string | number;
@@ -150,7 +150,6 @@ export function formatDate(
  * timezone, a fixed offset (spec §9), so the day a moment falls on is plain arithmetic, the same in SQL.
  */
 const OFFSET_MINUTE_MS = 60_000;
-const DAY_LENGTH_MS = 86_400_000;
 
 /** The day (YYYY-MM-DD) a moment (ISO 8601 or epoch ms) falls on at `offsetMinutes` east of UTC. */
 export function dayAtOffset(at: string | number, offsetMinutes: number): string {
@@ -166,7 +165,7 @@ export function dayStartAtOffset(day: string, offsetMinutes: number): number {
 
 /** The day `count` days after `day` (before it when negative). */
 export function addDays(day: string, count: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + count * DAY_LENGTH_MS).toISOString().slice(0, 10);
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + count * DAY_MS).toISOString().slice(0, 10);
 }
 
 /**

@@ -96,6 +96,9 @@ export function isApplicationId(value: string): boolean {
  */
 const SECONDS_MAX_DIGITS = 10;
 
+/** A day's length in milliseconds: days here are UTC days or days of a fixed UTC offset (spec §9), never 23 or 25 hours. */
+export const DAY_MS = 86_400_000;
+
 /**
  * An epoch number in milliseconds: 10 integer digits or fewer are seconds (1732790000 → 1732790000000), more are
  * milliseconds already. The one reading of epoch numbers, for dates shown and for the times devices report.
