@@ -25,7 +25,8 @@ export function customerOf(payload: unknown, phoneCountry: string): CustomerRef 
   const customer = (payload as { customer?: { email?: unknown; phone?: unknown } } | null)?.customer;
   const email = typeof customer?.email === 'string' && customer.email.trim() ? customer.email.trim().toLowerCase() : null;
   const phone = typeof customer?.phone === 'string' ? customer.phone : '';
-  return { email, phones: phone.replace(/\D/g, '').length >= 6 ? numberDigitForms(phone, phoneCountry).filter((digits) => digits.length >= 6) : [] };
+  // Fewer than 6 digits match too much to be anyone's number.
+  return { email, phones: numberDigitForms(phone, phoneCountry).filter((digits) => digits.length >= 6) };
 }
 
 /** The country an application's national numbers are read in (applications.phone_country). */

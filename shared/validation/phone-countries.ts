@@ -1,3 +1,5 @@
+import type { CountryCode } from 'libphonenumber-js/min';
+
 /**
  * The countries whose numbering plans shared/validation/phone.ts reads (libphonenumber-js's), each with its calling
  * code: the choices of an application's country for phone numbers. A list of its own so that the contract and the
@@ -34,7 +36,10 @@ export const PHONE_COUNTRIES: ReadonlyMap<string, string> = new Map(COUNTRIES.ma
 /** Where a new application's national numbers are read when the console does not say: Vietnam, as its default language and timezone. */
 export const DEFAULT_PHONE_COUNTRY = 'VN';
 
-/** Whether a code is one of the countries whose numbering plan is known (ISO 3166-1 alpha-2, in capitals). */
-export function isPhoneCountry(code: string): boolean {
+/**
+ * Whether a code is one of the countries whose numbering plan is known (ISO 3166-1 alpha-2, in capitals), as the
+ * library names them (a type only: nothing of the library is loaded here).
+ */
+export function isPhoneCountry(code: string): code is CountryCode {
   return PHONE_COUNTRIES.has(code);
 }

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { normalizeMobileNumber } from './index';
 import { isPhoneCountry } from './phone-countries';
 
@@ -14,9 +14,10 @@ import { isPhoneCountry } from './phone-countries';
  * (./phone-countries), not their numbering plans.
  */
 
-/** Whether a country's numbering plan is known here (PHONE_COUNTRIES), as the library's type. */
-function knownCountry(code: string): code is CountryCode {
-  return isPhoneCountry(code);
+/** `value` read as a phone number, a national one in `country` when the plan is known; null when it is no possible number. */
+function possibleNumber(value: string, country: string) {
+  const number = parsePhoneNumberFromString(normalizeMobileNumber(value), isPhoneCountry(country) ? country : undefined);
+  return number?.isPossible() ? number : null;
 }
 
 /**
@@ -26,9 +27,8 @@ function knownCountry(code: string): code is CountryCode {
  * written, without separators (normalizeMobileNumber): the gateway's answer on it is the one that counts.
  */
 export function internationalNumber(value: string, country: string): string {
-  const plain = normalizeMobileNumber(value);
-  const parsed = parsePhoneNumberFromString(plain, knownCountry(country) ? country : undefined);
-  return parsed?.isPossible() ? parsed.number : plain;
+  const number = possibleNumber(value, country);
+  return number ? number.number : normalizeMobileNumber(value);
 }
 
 /**
@@ -38,7 +38,7 @@ export function internationalNumber(value: string, country: string): string {
  */
 export function numberDigitForms(value: string, country: string): string[] {
   const digits = value.replace(/\D/g, '');
-  const parsed = parsePhoneNumberFromString(normalizeMobileNumber(value), knownCountry(country) ? country : undefined);
-  if (!parsed?.isPossible()) return [digits];
-  return [...new Set([parsed.number.slice(1), parsed.formatNational().replace(/\D/g, ''), digits])];
+  const number = possibleNumber(value, country);
+  if (!number) return [digits];
+  return [...new Set([number.number.slice(1), number.formatNational().replace(/\D/g, ''), digits])];
 }
