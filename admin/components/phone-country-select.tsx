@@ -31,8 +31,8 @@ export interface PhoneCountrySelectProps {
 
 /**
  * An application's country for phone numbers: every country with a known numbering plan, by name in the console's
- * language with its code and calling code ("Việt Nam (VN) +84"). What it decides is said under it: a number written
- * the national way is read in this country.
+ * language with its code and calling code ("Việt Nam (VN) +84"). What it decides is said under it, for the country chosen:
+ * a number written the national way is read in this country and kept with its calling code.
  */
 export function PhoneCountrySelect({ value, onChange, error }: PhoneCountrySelectProps) {
   const { t } = useTranslation();
@@ -49,7 +49,7 @@ export function PhoneCountrySelect({ value, onChange, error }: PhoneCountrySelec
       options={options}
       value={value}
       onChange={onChange}
-      helpText={error ? undefined : t('applications.phoneCountry.help')}
+      helpText={error || !isPhoneCountry(value) ? undefined : t('applications.phoneCountry.help', { country: countryName(value, lang), callingCode: PHONE_COUNTRIES.get(value) })}
       error={error ? t(error) : undefined}
     />
   );

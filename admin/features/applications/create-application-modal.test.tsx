@@ -75,7 +75,7 @@ describe('the create application form', () => {
       expect((screen.getByLabelText('Timezone') as HTMLSelectElement).value).toBe('420');
       expect(screen.getByRole('option', { name: 'UTC+07:00 (this computer)' })).toBeTruthy();
       expect((screen.getByLabelText('Country for phone numbers') as HTMLSelectElement).value).toBe('VN');
-      expect(screen.getByText(/Numbers your customers write without their country code \(0912 345 678\) are read as this country's/)).toBeTruthy();
+      expect(screen.getByText(/Numbers your customers write without a country code are read as numbers of Vietnam \(VN\) and kept in international form, with \+84 in front/)).toBeTruthy();
       fill('Application ID', ' shop_one ');
       fill('Application name', '  Shop One ');
       await create();
@@ -95,6 +95,9 @@ describe('the create application form', () => {
       expect((screen.getByLabelText('Country for phone numbers') as HTMLSelectElement).value).toBe('VN');
       expect(screen.getByRole('option', { name: 'United Kingdom (GB) +44' })).toBeTruthy();
       fireEvent.change(screen.getByLabelText('Country for phone numbers'), { target: { value: 'GB' } });
+      // What the choice does is said for the country chosen.
+      expect(screen.getByText(/are read as numbers of United Kingdom \(GB\) and kept in international form, with \+44 in front/)).toBeTruthy();
+      expect(screen.queryByText(/with \+84 in front/)).toBeNull();
       await create();
       await waitFor(() =>
         expect(writesOf(calls)).toEqual([{ method: 'POST', path: '/api/application', body: { application_id: 'shop_one', name: 'Shop One', utc_offset: -210, phone_country: 'GB' } }]),
