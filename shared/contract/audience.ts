@@ -330,7 +330,7 @@ export const Identity = z.object({
     .max(32)
     .refine((value) => value === '' || isMobileNumber(value), { message: V.mobileNumber })
     .optional()
-    .describe('Kept without spaces, dots and dashes.'),
+    .describe("Kept in international form (a national number is read in the application's country for phone numbers), without spaces, dots, dashes and parentheses."),
   fb_psid: z.string().trim().max(64).optional(),
 });
 export type Identity = z.infer<typeof Identity>;

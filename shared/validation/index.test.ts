@@ -342,7 +342,7 @@ describe('not blank', () => {
 });
 
 describe('mobile number', () => {
-  it('accepts 8 to 15 digits, with an optional leading + and spaces, dots or dashes between', () => {
+  it('accepts 8 to 15 digits, with an optional leading + and spaces, dots, dashes or parentheses between', () => {
     expect(
       misjudged(isMobileNumber, {
         '0901234567': true,
@@ -350,6 +350,9 @@ describe('mobile number', () => {
         '+84 90 123 4567': true,
         '090-123-4567': true,
         '090.123.4567': true,
+        '(090) 123 4567': true,
+        '+1 (415) 555-2671': true,
+        '(+84) 90 123 4567': true,
         '12345678': true,
         '123456789012345': true,
       }),
@@ -366,7 +369,8 @@ describe('mobile number', () => {
         '09012345ab': false,
         '++84901234567': false,
         '84+901234567': false,
-        '(090) 1234567': false,
+        '(090) 12': false,
+        '090/123/4567': false,
       }),
     ).toEqual([]);
   });

@@ -176,19 +176,22 @@ export function isNotBlank(value: string | null | undefined): boolean {
   return typeof value === 'string' && value.trim().length > 0;
 }
 
-/** A mobile number: optional leading +, then 8 to 15 digits; spaces, dots and dashes are allowed between. */
+/**
+ * A mobile number: optional leading +, then 8 to 15 digits; spaces, dots, dashes and parentheses are allowed between
+ * ("(090) 123 4567", "+1 (415) 555-2671").
+ */
 export function isMobileNumber(value: string): boolean {
   return /^\+?\d{8,15}$/.test(normalizeMobileNumber(value));
 }
 
 /**
- * A mobile number as stored: without the spaces, dots and dashes it may be written with ("+84 912-345.678" →
- * "+84912345678"), so that a search typed either way finds it and an SMS provider gets no separators. A national
+ * A mobile number as stored: without the spaces, dots, dashes and parentheses it may be written with
+ * ("+84 (912) 345-678" → "+84912345678"), so that a search typed either way finds it and an SMS provider gets no separators. A national
  * and an international form of one number ("0912…", "+84912…") stay two forms: telling them apart needs the
  * number's country.
  */
 export function normalizeMobileNumber(value: string): string {
-  return value.replace(/[\s.-]/g, '');
+  return value.replace(/[\s.()-]/g, '');
 }
 
 /**

@@ -5,11 +5,12 @@ import { PHONE_COUNTRIES, isPhoneCountry } from './phone-countries';
 
 describe('a mobile number in its international form (internationalNumber)', () => {
   it('reads a national number in the country given, however it is written', () => {
-    for (const written of ['0912345678', '0912 345 678', '0912.345-678', '912345678', '84912345678', '0084912345678', '+84 912-345.678']) {
+    for (const written of ['0912345678', '0912 345 678', '0912.345-678', '912345678', '84912345678', '0084912345678', '+84 912-345.678', '(091) 234-5678', '(+84) 912 345 678']) {
       expect(internationalNumber(written, 'VN'), written).toBe('+84912345678');
     }
     expect(internationalNumber('07700 900123', 'GB')).toBe('+447700900123');
     expect(internationalNumber('415 555 0123', 'US')).toBe('+14155550123');
+    expect(internationalNumber('(415) 555-0123', 'US')).toBe('+14155550123');
   });
 
   it('leaves an international number its own country', () => {

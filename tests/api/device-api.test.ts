@@ -426,6 +426,10 @@ describe('a registered device', () => {
     expect(await search('0912 345 678')).toEqual([device]);
     await migrations['0024_players_mobile_numbers_international'].up(db(server));
     expect(await player(device)).toMatchObject({ mobile_number: '+84912345678' });
+    // Written with parentheses, as many do: the same number.
+    expect((await call('PUT', `/api/v1/devices/${device}/identity`, { mobile_number: '(091) 234-5678' })).status).toBe(200);
+    expect(await player(device)).toMatchObject({ mobile_number: '+84912345678' });
+    expect(await search('(091) 234 5678')).toEqual([device]);
     await call('PUT', `/api/v1/devices/${device}/identity`, { email: 'app.user@example.com', mobile_number: '0912345678' });
   });
 
