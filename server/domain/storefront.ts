@@ -1,5 +1,5 @@
 import { dayAtOffset } from '../../shared/format';
-import { WIDGET_TYPES, type CONTACT_FIELDS, type LeadSubmit, type PublicConfig, type PublicWidget, type WidgetEvent, type WidgetType } from '../../shared/contract';
+import { INTERNATIONAL_NUMBER_BUTTONS, WIDGET_TYPES, type CONTACT_FIELDS, type ContactButton, type LeadSubmit, type PublicConfig, type PublicWidget, type WidgetEvent, type WidgetType } from '../../shared/contract';
 import type { Ctx } from '../context';
 import type { ApplicationRow } from '../db/schema';
 import { AppError } from '../errors';
@@ -10,7 +10,8 @@ import { bumpButtonClicks, bumpWidgetCounter } from './widget-stats';
 import { publicWebPush } from './web-push';
 import { toRecord, type WidgetRecord } from './widgets';
 import { withShopOrders } from '../../embed/server/orders';
-import { V } from '../../shared/validation';
+import { V, isMobileNumber } from '../../shared/validation';
+import { internationalNumber } from '../../shared/validation/phone';
 
 /*
  * The public storefront API: what a shop's visitors' browsers may ask and send, identified only by the
@@ -40,8 +41,21 @@ export function isLive(widget: Pick<WidgetRecord, 'status' | 'rules'>, now: Date
   return !widget.rules.start_at || Date.parse(widget.rules.start_at) <= now.getTime();
 }
 
-/** The settings a browser gets: a spin wheel's odds, stock and code prefixes stay on the server. */
-export function publicSettings(type: WidgetType, settings: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The settings a browser gets: a spin wheel's odds, stock and code prefixes stay on the server; the numbers of contact
+ * buttons whose links need the country code come in international form, read in the application's country for phone
+ * numbers (`phoneCountry`).
+ */
+export function publicSettings(type: WidgetType, settings: Record<string, unknown>, phoneCountry: string): Record<string, unknown> {
+  if (type === 'maxlead') {
+    const buttons = Array.isArray(settings.buttons) ? (settings.buttons as ContactButton[]) : [];
+    return {
+      ...settings,
+      buttons: buttons.map((button) =>
+        INTERNATIONAL_NUMBER_BUTTONS.includes(button.type) && isMobileNumber(button.value) ? { ...button, value: internationalNumber(button.value, phoneCountry) } : button,
+      ),
+    };
+  }
   if (type !== 'spin') return settings;
   const slices = Array.isArray(settings.slices) ? (settings.slices as Record<string, unknown>[]) : [];
   return {
@@ -65,7 +79,7 @@ export async function getPublicConfig(ctx: Ctx, key: string): Promise<PublicConf
   const listed: PublicWidget[] = rows
     .map(toRecord)
     .filter((widget) => isListed(widget, now))
-    .map((widget) => ({ id: widget.id, type: widget.type, settings: publicSettings(widget.type, widget.settings), rules: widget.rules }));
+    .map((widget) => ({ id: widget.id, type: widget.type, settings: publicSettings(widget.type, widget.settings, application.phone_country), rules: widget.rules }));
   // Fake-buyer notices fed by a shop's real orders get them here (or stay off when there are none).
   const widgets = await withShopOrders(ctx, application.application_id, listed);
   const push = await publicWebPush(ctx, application.application_id);

@@ -24,6 +24,12 @@ export const CONTACT_BUTTON_TYPES = [
 ] as const;
 export const ContactButtonType = z.enum(CONTACT_BUTTON_TYPES);
 export type ContactButtonType = z.infer<typeof ContactButtonType>;
+/**
+ * Contact buttons whose links need a number with its country code (wa.me/…, viber://chat?number=…): the storefront
+ * config gives their numbers in international form, a national one read in the application's country for phone
+ * numbers (server/domain/storefront.ts), so "081 234 5678" of a shop in Thailand opens +66 81 234 5678.
+ */
+export const INTERNATIONAL_NUMBER_BUTTONS: readonly ContactButtonType[] = ['whatapps', 'viber'];
 
 /** Merchant text shown to shoppers: plain text, rendered as text (never HTML) by the widgets. */
 const Text = (max = 500) => z.string().max(max, { message: V.tooLong });

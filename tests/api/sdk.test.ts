@@ -289,6 +289,30 @@ describe('contact buttons (maxlead)', () => {
     expect(await leadsOf(capture)).toEqual([expect.objectContaining({ source: 'maxlead', button_type: 'zalo', phone: '+84 912 345 678' })]);
   });
 
+  it("gives WhatsApp and Viber numbers in international form, read in the application's country for phone numbers", async () => {
+    const APP_TH = 'sdk_shop_th';
+    const keyTh = (await createApplication(server, owner, APP_TH, 'Shop in Thailand')).client_key;
+    const settings = {
+      buttons: [
+        { type: 'whatapps', value: '(081) 234-5678' },
+        { type: 'viber', value: '+84 912 345 678' },
+        // Zalo's links take the number as written.
+        { type: 'zalo', value: '0912345678' },
+      ],
+    };
+    const id = await widget({ type: 'maxlead', name: 'Thai buttons', settings }, APP_TH);
+    const buttonsOf = async (clientKey: string) =>
+      (await server.call('GET', `/api/sdk/config?key=${clientKey}`)).body.data.widgets.find((w: { id: number }) => w.id === id).settings.buttons.map((b: { value: string }) => b.value);
+    // Vietnam, as every new application unless told otherwise.
+    expect(await buttonsOf(keyTh)).toEqual(['+84812345678', '+84912345678', '0912345678']);
+    const update = await server.call('PUT', `/api/application/${APP_TH}`, { token: owner.token, body: { name: 'Shop in Thailand', phone_country: 'TH' } });
+    expect(update.status).toBe(200);
+    expect(await buttonsOf(keyTh)).toEqual(['+66812345678', '+84912345678', '0912345678']);
+    // The merchant's settings keep what was typed.
+    const stored = await server.call('GET', `/api/application/${APP_TH}/widget/${id}`, { token: owner.token });
+    expect(stored.body.data.settings.buttons[0].value).toBe('(081) 234-5678');
+  });
+
   it('counts views, clicks, and clicks per button the widget has, sent by sendBeacon', async () => {
     const send = (kind: string, button_type?: string) => beacon('event', { key, widget_id: buttons, visitor_id: 'visitor-btn-3', kind, button_type });
     expect((await send('view')).body).toEqual({ success: true, data: {} });

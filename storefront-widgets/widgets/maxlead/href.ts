@@ -5,9 +5,10 @@ const digits = (value: string) => value.replace(/\D/g, '');
 const plus = (value: string) => value.startsWith('+');
 
 /**
- * What fills a template slot (see CHANNELS), or '' when the value can't. International digits: a number
- * written the Vietnamese way, with a leading 0, gets Vietnam's 84 (wa.me and viber need the country code,
- * and the merchants this product is for write their numbers that way).
+ * What fills a template slot (see CHANNELS), or '' when the value can't. International digits: the storefront
+ * config gives the numbers of those buttons in international form, read in the application's country for phone
+ * numbers (INTERNATIONAL_NUMBER_BUTTONS); one still written the Vietnamese way, with a leading 0 (the console's
+ * preview, which shows the form as typed), gets Vietnam's 84: wa.me and viber need the country code.
  */
 function fill(slot: string, v: string): string {
   const d = digits(v);
