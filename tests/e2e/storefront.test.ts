@@ -116,7 +116,7 @@ beforeAll(async () => {
     {
       type: 'maxlead',
       name: 'Contact buttons',
-      settings: { capture: 'phone', greeting: 'Chào bạn!', buttons: [{ type: 'zalo', value: '0912345678' }, { type: 'mail', value: 'hello@shop.example' }] },
+      settings: { capture: 'phone', greeting: 'Chào bạn!', buttons: [{ type: 'zalo', value: '0912345678' }, { type: 'mail', value: 'hello@shop.example' }, { type: 'whatapps', value: '(081) 234-5678' }] },
       rules: onPage('maxlead=1'),
     },
   ];
@@ -257,6 +257,14 @@ describe('a shop page with the loader', () => {
     await buttons.page.locator('.cap button[type=submit]').click();
     expect((await popup).url()).toContain('zalo.me/0912345678');
     await buttons.context.close();
+
+    // A shop in Thailand: its WhatsApp number, written the Thai way, opens a chat with +66, not Vietnam's +84.
+    expect((await api(stack, token, 'PUT', `/application/${APP}`, { name: 'Hoa Sen', phone_country: 'TH' })).success).toBe(true);
+    const thai = await visit(stack.browser, '/?maxlead=1');
+    await thai.page.locator('.fab').click();
+    expect(await thai.page.locator('a.ch', { hasText: 'WhatsApp' }).getAttribute('href')).toBe('https://wa.me/66812345678');
+    await thai.context.close();
+    expect((await api(stack, token, 'PUT', `/application/${APP}`, { name: 'Hoa Sen', phone_country: 'VN' })).success).toBe(true);
 
     // The merchant's API sees them all, with the spin's prize and code.
     await expect
