@@ -2,8 +2,9 @@ import { BlockStack, Card, EmptySearchResult, EmptyState, Filters, IndexTable, I
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { Campaign, ctr, page } from '../../../shared/contract';
-import { formatDate, formatPercent } from '../../../shared/format';
+import { Campaign, page } from '../../../shared/contract';
+import { ctrText } from '../notifications/stat-cards';
+import { formatDate } from '../../../shared/format';
 import { isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -69,7 +70,7 @@ export function CampaignsTab() {
                 {[
                   t('campaignUi.list.messagesCount', { count: campaign.messages }),
                   t('campaignUi.list.sentCount', { sent: abbreviate(campaign.stats.sent) }),
-                  `${t('notificationUi.list.columns.ctr')} ${formatPercent(ctr(campaign.stats), lang)}`,
+                  `${t('notificationUi.list.columns.ctr')} ${ctrText(campaign.stats, lang)}`,
                 ].join(' · ')}
               </Text>
             </InlineStack>
@@ -82,7 +83,7 @@ export function CampaignsTab() {
         <IndexTable.Cell>{numeric(String(campaign.messages))}</IndexTable.Cell>
         <IndexTable.Cell>{numeric(abbreviate(campaign.stats.sent))}</IndexTable.Cell>
         <IndexTable.Cell>{numeric(abbreviate(campaign.stats.clicked))}</IndexTable.Cell>
-        <IndexTable.Cell>{numeric(formatPercent(ctr(campaign.stats), lang))}</IndexTable.Cell>
+        <IndexTable.Cell>{numeric(ctrText(campaign.stats, lang))}</IndexTable.Cell>
         <IndexTable.Cell>{formatDate(campaign.created_at, '{y}-{m}-{d}', { lang })}</IndexTable.Cell>
       </IndexTable.Row>
     ),

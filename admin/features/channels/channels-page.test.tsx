@@ -65,6 +65,11 @@ describe('the channels', () => {
     expect(within(mobile).getByText('iOS: Active · Android: Not set up')).toBeTruthy();
     expect(within(mobile).getByText('200')).toBeTruthy();
     expect(within(mobile).getByText('10 failed')).toBeTruthy();
+    // A click-through rate where something was sent (20 of 200 delivered); none, rather than 0%, where nothing was.
+    expect(within(mobile).getByText('10%')).toBeTruthy();
+    const sms = card('SMS');
+    expect(within(sms).queryByText('0%')).toBeNull();
+    expect(within(sms).getByText('—')).toBeTruthy();
     expect(calls.find((call) => call.path.endsWith('/dashboard/messages'))?.query.get('days')).toBe('30');
   });
 

@@ -8,7 +8,6 @@ import {
   type NotificationType,
   type PlatformKind,
   TYPE_PLATFORMS,
-  ctr,
 } from '../../../shared/contract';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
@@ -16,7 +15,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { LoadFailedCard } from '../../components/query-state';
 import { useAbbreviateNumber, useLanguage } from '../../app/i18n';
-import { formatPercent } from '../../../shared/format';
+import { ctrText } from '../notifications/stat-cards';
 
 /** The channels in the order the console names them, each with the notification type that sends through it. */
 export const CHANNELS: readonly { channel: AudienceChannel; type: NotificationType }[] = [
@@ -111,7 +110,7 @@ export function ChannelsPage() {
                       <Figure label={t('channelUi.reachable')} value={reachable} />
                       <Figure label={t('channelUi.sent', { count: DAYS })} value={totals?.sent ?? '—'} />
                       <Figure label={t('notificationUi.stats.clicked')} value={totals?.clicked ?? '—'} />
-                      <Figure label={t('notificationUi.stats.ctr')} value={totals ? formatPercent(ctr(totals), lang) : '—'} detail={totals && totals.failed > 0 ? t('channelUi.failed', { failed: abbreviate(totals.failed) }) : undefined} />
+                      <Figure label={t('notificationUi.stats.ctr')} value={totals ? ctrText(totals, lang) : '—'} detail={totals && totals.failed > 0 ? t('channelUi.failed', { failed: abbreviate(totals.failed) }) : undefined} />
                     </InlineGrid>
                   ) : (
                     <SkeletonBodyText lines={2} />

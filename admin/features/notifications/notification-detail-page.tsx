@@ -12,8 +12,8 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
-import { Campaign, EMPTY_STATS, type Notification, NotificationReport, Notification as NotificationSchema, ctr } from '../../../shared/contract';
-import { formatDate, formatPercent, formatUtcOffset } from '../../../shared/format';
+import { Campaign, EMPTY_STATS, type Notification, NotificationReport, Notification as NotificationSchema } from '../../../shared/contract';
+import { formatDate, formatUtcOffset } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
@@ -21,7 +21,7 @@ import { useAppStore } from '../../stores/store';
 import { StatusBadge, TypeBadge, isLive, titleOf, useLiveRefresh } from './notification-bits';
 import { contentDraftOf } from './notification-form-model';
 import { NotificationPreview } from './notification-preview';
-import { StatCards, useStatsCards } from './stat-cards';
+import { StatCards, ctrText, useStatsCards } from './stat-cards';
 import { useNotificationActions } from './use-notification-actions';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
@@ -170,7 +170,7 @@ export function NotificationDetailPage() {
                       abbreviate(row.stats.delivered),
                       abbreviate(row.stats.failed),
                       abbreviate(row.stats.clicked),
-                      formatPercent(ctr(row.stats), lang),
+                      ctrText(row.stats, lang),
                     ])}
                   />
                 ) : (

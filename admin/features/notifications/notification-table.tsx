@@ -3,8 +3,9 @@ import { MenuHorizontalIcon } from '@shopify/polaris-icons';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { type Notification, ctr } from '../../../shared/contract';
-import { formatDate, formatNumber, formatPercent } from '../../../shared/format';
+import { type Notification } from '../../../shared/contract';
+import { ctrText } from './stat-cards';
+import { formatDate, formatNumber } from '../../../shared/format';
 import { usePagination } from '../../components/query-state';
 import { StatusBadge, TypeBadge, titleOf } from './notification-bits';
 import type { NotificationActions } from './use-notification-actions';
@@ -118,7 +119,7 @@ export function NotificationTable({ items, total, page, pageSize, onPage, loadin
             <InlineStack gap="200" blockAlign="center">
               <StatusBadge status={message.status} />
               <Text as="span" tone="subdued" variant="bodySm">
-                {[recipients(message), t('notificationUi.list.clicks', { clicks: abbreviate(message.stats.clicked) }), `${t('notificationUi.list.columns.ctr')} ${formatPercent(ctr(message.stats), lang)}`].join(' · ')}
+                {[recipients(message), t('notificationUi.list.clicks', { clicks: abbreviate(message.stats.clicked) }), `${t('notificationUi.list.columns.ctr')} ${ctrText(message.stats, lang)}`].join(' · ')}
               </Text>
             </InlineStack>
             {when(message)}
@@ -147,7 +148,7 @@ export function NotificationTable({ items, total, page, pageSize, onPage, loadin
         </IndexTable.Cell>
         <IndexTable.Cell>
           <Text as="span" alignment="end" numeric>
-            {formatPercent(ctr(message.stats), lang)}
+            {ctrText(message.stats, lang)}
           </Text>
         </IndexTable.Cell>
         <IndexTable.Cell>{when(message)}</IndexTable.Cell>

@@ -1,8 +1,14 @@
 import { BlockStack, Card, InlineGrid, Text } from '@shopify/polaris';
 import { useTranslation } from 'react-i18next';
-import { type NotificationStats, ctr } from '../../../shared/contract';
+import { type NotificationStats, ctr, hasCtr } from '../../../shared/contract';
 import { formatPercent, formatShare } from '../../../shared/format';
+import type { Language } from '../../../shared/i18n';
 import { useFormatNumber, useAbbreviateNumber, useLanguage } from '../../app/i18n';
+
+/** A click-through rate as the console shows it: '—' until something was sent, as there is no rate yet (not 0%). */
+export function ctrText(stats: NotificationStats, lang: Language): string {
+  return hasCtr(stats) ? formatPercent(ctr(stats), lang) : '—';
+}
 
 export interface StatCard {
   label: string;
@@ -51,6 +57,6 @@ export function useStatsCards(stats: NotificationStats): StatCard[] {
     { label: t('notificationUi.stats.delivered'), value: stats.delivered, detail: t('notificationUi.stats.ofSent', { share: percent(stats.delivered, stats.sent) }) },
     { label: t('notificationUi.stats.failed'), value: stats.failed, detail: t('notificationUi.stats.ofTargeted', { share: percent(stats.failed, stats.targeted) }) },
     { label: t('notificationUi.stats.clicked'), value: stats.clicked },
-    { label: t('notificationUi.stats.ctr'), value: formatPercent(ctr(stats), lang), detail: t('notificationUi.stats.ctrHelp') },
+    { label: t('notificationUi.stats.ctr'), value: ctrText(stats, lang), detail: t('notificationUi.stats.ctrHelp') },
   ];
 }
