@@ -87,6 +87,22 @@ describe("a message's detail", () => {
     expect(screen.queryByRole('link', { name: /313/ })).toBeNull();
   });
 
+  it('shows no share or rate of a message not yet sent, rather than 0%', async () => {
+    const none = { targeted: 0, sent: 0, delivered: 0, failed: 0, clicked: 0 };
+    shown = message({ status: 'new', send_at: null, started_at: null, finished_at: null, stats: none });
+    calls = fakeApi({
+      'GET /api/application/shop_one/notification/12': () => shown,
+      'GET /api/application/shop_one/notification/12/report': () => ({ ...report, stats: none, ctr: 0, by_platform: [], failures: [], timeline: [] }),
+    }, webApplication);
+    open();
+    await screen.findByRole('heading', { name: 'Tết sale' });
+    expect(within(card('Sent')).getByText('0')).toBeTruthy();
+    expect(within(card('Sent')).queryByText(/of targeted/)).toBeNull();
+    expect(within(card('Delivered')).queryByText(/of sent/)).toBeNull();
+    expect(within(card('Click-through rate')).getByText('—')).toBeTruthy();
+    expect(screen.queryByText(/^0%/)).toBeNull();
+  });
+
   it('offers a draft its send, and refreshes by itself once it is waiting', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     shown = message({ status: 'new', send_at: null, started_at: null, finished_at: null });

@@ -46,16 +46,20 @@ export function StatCards({ cards }: { cards: readonly StatCard[] }) {
   );
 }
 
-/** A message's (or a campaign's) counters as cards: targeted, sent, delivered, failed, clicked and the click-through rate. */
+/**
+ * A message's (or a campaign's) counters as cards: targeted, sent, delivered, failed, clicked and the click-through rate.
+ * A share of nothing (sent of none targeted: a draft, a message not yet run) is left out rather than shown as 0%.
+ */
 export function useStatsCards(stats: NotificationStats): StatCard[] {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const percent = (part: number, whole: number) => formatShare(part, whole, lang);
+  const share = (key: 'ofTargeted' | 'ofSent', part: number, whole: number) =>
+    whole > 0 ? t(`notificationUi.stats.${key}`, { share: formatShare(part, whole, lang) }) : undefined;
   return [
     { label: t('notificationUi.stats.targeted'), value: stats.targeted },
-    { label: t('notificationUi.stats.sent'), value: stats.sent, detail: t('notificationUi.stats.ofTargeted', { share: percent(stats.sent, stats.targeted) }) },
-    { label: t('notificationUi.stats.delivered'), value: stats.delivered, detail: t('notificationUi.stats.ofSent', { share: percent(stats.delivered, stats.sent) }) },
-    { label: t('notificationUi.stats.failed'), value: stats.failed, detail: t('notificationUi.stats.ofTargeted', { share: percent(stats.failed, stats.targeted) }) },
+    { label: t('notificationUi.stats.sent'), value: stats.sent, detail: share('ofTargeted', stats.sent, stats.targeted) },
+    { label: t('notificationUi.stats.delivered'), value: stats.delivered, detail: share('ofSent', stats.delivered, stats.sent) },
+    { label: t('notificationUi.stats.failed'), value: stats.failed, detail: share('ofTargeted', stats.failed, stats.targeted) },
     { label: t('notificationUi.stats.clicked'), value: stats.clicked },
     { label: t('notificationUi.stats.ctr'), value: ctrText(stats, lang), detail: t('notificationUi.stats.ctrHelp') },
   ];
