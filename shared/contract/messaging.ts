@@ -289,14 +289,18 @@ export type NotificationStats = z.infer<typeof NotificationStats>;
 
 export const EMPTY_STATS: NotificationStats = { targeted: 0, sent: 0, delivered: 0, failed: 0, clicked: 0 };
 
+/** What clicks are counted against: the messages delivered, or those sent where no delivery is reported. */
+const ctrBase = (stats: NotificationStats): number => stats.delivered || stats.sent;
+
 /** Whether the counters have a click-through rate yet: something was delivered or at least sent. */
 export function hasCtr(stats: NotificationStats): boolean {
-  return (stats.delivered || stats.sent) > 0;
+  return ctrBase(stats) > 0;
 }
 
 /** Click-through rate in percent, one decimal; 0 when nothing was delivered or sent (hasCtr). */
 export function ctr(stats: NotificationStats): number {
-  return hasCtr(stats) ? Math.round((stats.clicked / (stats.delivered || stats.sent)) * 1000) / 10 : 0;
+  const base = ctrBase(stats);
+  return base === 0 ? 0 : Math.round((stats.clicked / base) * 1000) / 10;
 }
 
 export const Notification = NotificationInput.omit({ draft: true }).extend({
