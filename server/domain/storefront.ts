@@ -1,5 +1,5 @@
 import { dayAtOffset } from '../../shared/format';
-import { INTERNATIONAL_NUMBER_BUTTONS, WIDGET_TYPES, type CONTACT_FIELDS, type ContactButton, type LeadSubmit, type PublicConfig, type PublicWidget, type WidgetEvent, type WidgetType } from '../../shared/contract';
+import { WIDGET_TYPES, type CONTACT_FIELDS, type ContactButton, type LeadSubmit, type PublicConfig, type PublicWidget, type WidgetEvent, type WidgetType } from '../../shared/contract';
 import type { Ctx } from '../context';
 import type { ApplicationRow } from '../db/schema';
 import { AppError } from '../errors';
@@ -10,8 +10,8 @@ import { bumpButtonClicks, bumpWidgetCounter } from './widget-stats';
 import { publicWebPush } from './web-push';
 import { toRecord, type WidgetRecord } from './widgets';
 import { withShopOrders } from '../../embed/server/orders';
-import { V, isMobileNumber } from '../../shared/validation';
-import { internationalNumber } from '../../shared/validation/phone';
+import { V } from '../../shared/validation';
+import { withInternationalNumbers } from '../../shared/validation/phone';
 
 /*
  * The public storefront API: what a shop's visitors' browsers may ask and send, identified only by the
@@ -44,17 +44,12 @@ export function isLive(widget: Pick<WidgetRecord, 'status' | 'rules'>, now: Date
 /**
  * The settings a browser gets: a spin wheel's odds, stock and code prefixes stay on the server; the numbers of contact
  * buttons whose links need the country code come in international form, read in the application's country for phone
- * numbers (`phoneCountry`).
+ * numbers (`phoneCountry`; withInternationalNumbers, which the console's preview of the buttons uses too).
  */
 export function publicSettings(type: WidgetType, settings: Record<string, unknown>, phoneCountry: string): Record<string, unknown> {
   if (type === 'maxlead') {
     const buttons = Array.isArray(settings.buttons) ? (settings.buttons as ContactButton[]) : [];
-    return {
-      ...settings,
-      buttons: buttons.map((button) =>
-        INTERNATIONAL_NUMBER_BUTTONS.includes(button.type) && isMobileNumber(button.value) ? { ...button, value: internationalNumber(button.value, phoneCountry) } : button,
-      ),
-    };
+    return { ...settings, buttons: withInternationalNumbers(buttons, phoneCountry) };
   }
   if (type !== 'spin') return settings;
   const slices = Array.isArray(settings.slices) ? (settings.slices as Record<string, unknown>[]) : [];

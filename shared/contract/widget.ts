@@ -27,7 +27,7 @@ export type ContactButtonType = z.infer<typeof ContactButtonType>;
 /**
  * Contact buttons whose links need a number with its country code (wa.me/…, viber://chat?number=…): the storefront
  * config gives their numbers in international form, a national one read in the application's country for phone
- * numbers (server/domain/storefront.ts), so "081 234 5678" of a shop in Thailand opens +66 81 234 5678.
+ * numbers (withInternationalNumbers in shared/validation/phone.ts), so "081 234 5678" of a shop in Thailand opens +66 81 234 5678.
  */
 export const INTERNATIONAL_NUMBER_BUTTONS: readonly ContactButtonType[] = ['whatapps', 'viber'];
 

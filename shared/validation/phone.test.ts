@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
-import { internationalNumber, numberDigitForms } from './phone';
+import { internationalNumber, numberDigitForms, withInternationalNumbers } from './phone';
 import { PHONE_COUNTRIES, isPhoneCountry } from './phone-countries';
 
 describe('a mobile number in its international form (internationalNumber)', () => {
@@ -35,6 +35,24 @@ describe('the digits one number may be kept under (numberDigitForms)', () => {
 
   it('gives only the digits of a number that is not possible', () => {
     expect(numberDigitForms('12-34', 'VN')).toEqual(['1234']);
+  });
+});
+
+describe("contact buttons' numbers as shops' pages get them (withInternationalNumbers)", () => {
+  it("gives WhatsApp and Viber numbers in international form, read in the shop's country, and keeps the other buttons as written", () => {
+    const buttons = [
+      { type: 'whatapps', value: '(081) 234-5678', label: 'Chat' },
+      { type: 'viber', value: '+84 912 345 678', label: '' },
+      { type: 'zalo', value: '0912 345 678', label: '' },
+      { type: 'sms', value: '081 234 5678', label: '' },
+      { type: 'mail', value: 'hello@shop.example', label: '' },
+    ] as const;
+    expect(withInternationalNumbers([...buttons], 'TH')).toEqual([
+      { type: 'whatapps', value: '+66812345678', label: 'Chat' },
+      { type: 'viber', value: '+84912345678', label: '' },
+      ...buttons.slice(2),
+    ]);
+    expect(withInternationalNumbers([...buttons], 'VN')[0].value).toBe('+84812345678');
   });
 });
 

@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { normalizeMobileNumber } from './index';
+import { INTERNATIONAL_NUMBER_BUTTONS, type ContactButton } from '../contract/widget';
+import { isMobileNumber, normalizeMobileNumber } from './index';
 import { isPhoneCountry } from './phone-countries';
 
 /**
@@ -10,8 +11,9 @@ import { isPhoneCountry } from './phone-countries';
  * the SMS gateway, which takes international numbers only, is given one it can text. Read with libphonenumber-js
  * and its metadata of every country's numbering plan (the "min" set: lengths and prefixes, not each number's type).
  *
- * Kept apart from ./index, and for the server only: the console and the contract need the countries alone
- * (./phone-countries), not their numbering plans.
+ * Kept apart from ./index: the contract and most of the console need the countries alone (./phone-countries), not
+ * their numbering plans. The server uses it, and of the console only the contact buttons' screen, in its own chunk
+ * (withInternationalNumbers, for its preview).
  */
 
 /** `value` read as a phone number, a national one in `country` when the plan is known; null when it is no possible number. */
@@ -41,4 +43,16 @@ export function numberDigitForms(value: string, country: string): string[] {
   const number = possibleNumber(value, country);
   if (!number) return [digits];
   return [...new Set([number.number.slice(1), number.formatNational().replace(/\D/g, ''), digits])];
+}
+
+/**
+ * Contact buttons as a shop's browser gets them: the numbers of those whose links need the country code
+ * (INTERNATIONAL_NUMBER_BUTTONS: wa.me/…, viber://…) in international form, a national one read in `country`, so
+ * "081 234 5678" of a shop in Thailand opens +66 81 234 5678. The storefront config (server/domain/storefront.ts)
+ * and the console's preview of the buttons give the same links. The other buttons are kept as the merchant wrote them.
+ */
+export function withInternationalNumbers(buttons: readonly ContactButton[], country: string): ContactButton[] {
+  return buttons.map((button) =>
+    INTERNATIONAL_NUMBER_BUTTONS.includes(button.type) && isMobileNumber(button.value) ? { ...button, value: internationalNumber(button.value, country) } : button,
+  );
 }

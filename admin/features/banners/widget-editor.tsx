@@ -57,6 +57,11 @@ export interface WidgetEditorProps<T extends WidgetType> {
   notice?: ReactNode;
   /** Links to related screens, in the page's header. */
   links?: ReadonlyArray<{ content: string; url: string }>;
+  /**
+   * The settings as the shop's browser will get them, where the server changes them for it (the contact buttons'
+   * numbers): what the preview shows. As they are by default.
+   */
+  shown?(settings: SettingsOf<T>): SettingsOf<T>;
   onSaved(widget: Widget, created: boolean): void;
 }
 
@@ -85,6 +90,7 @@ export function WidgetEditor<T extends WidgetType>({
   settingsKeys,
   notice,
   links,
+  shown,
   onSaved,
 }: WidgetEditorProps<T>) {
   const { t } = useTranslation();
@@ -115,7 +121,10 @@ export function WidgetEditor<T extends WidgetType>({
     setErrors(result.errors ?? {});
   }, [draft, tried]);
 
-  const publicWidget = useMemo(() => toPublicWidget(draft, widget?.id ?? 0), [draft, widget?.id]);
+  const publicWidget = useMemo(
+    () => toPublicWidget(shown ? { ...draft, settings: shown(draft.settings) } : draft, widget?.id ?? 0),
+    [draft, widget?.id, shown],
+  );
 
   async function save() {
     if (readOnly) return;

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Widget } from '../../../shared/contract';
+import { PREVIEW_SOURCE, type PreviewMessage } from '../../components/widget-preview';
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, type Handler, pageOf, renderInApplication, writesOf } from '../../test-utils';
 import { application as audienceApplication } from '../players/fixtures';
@@ -147,6 +148,25 @@ describe('the contact buttons screen', () => {
       await save();
       expect(await screen.findAllByText('Your account only support maximum 3 buttons')).toHaveLength(1);
       expect(screen.getByRole('group', { name: 'Button 2: Email' })).toBeTruthy();
+    });
+  });
+
+  describe('in the preview', () => {
+    it("opens WhatsApp with the number read in the application's country, as the shop's pages will, and saves it as typed", async () => {
+      const whatsapp: Widget = { ...saved, settings: { ...saved.settings, buttons: [{ type: 'whatapps', value: '(081) 234-5678', label: '' }] } };
+      serve({ widgets: [whatsapp], app: { ...application, phone_country: 'TH' }, onWrite: (call) => answer({ success: true, data: { ...whatsapp, ...(call.body as object) } }) });
+      open('maxlead');
+      await screen.findByRole('group', { name: 'Button 1: WhatsApp' });
+      const frame = screen.getByTitle(/Preview of the widget/) as HTMLIFrameElement;
+      const post = vi.spyOn(frame.contentWindow as Window, 'postMessage').mockImplementation(() => undefined);
+      act(() => {
+        window.dispatchEvent(new MessageEvent('message', { data: { source: PREVIEW_SOURCE, ready: true }, source: frame.contentWindow }));
+      });
+      const shown = post.mock.calls.at(-1)?.[0] as PreviewMessage;
+      expect(shown.widget.settings.buttons).toEqual([{ type: 'whatapps', value: '+66812345678', label: '' }]);
+      await save();
+      await waitFor(() => expect(writes()).toHaveLength(1));
+      expect((writes()[0].body as { settings: { buttons: Array<{ value: string }> } }).settings.buttons[0].value).toBe('(081) 234-5678');
     });
   });
 

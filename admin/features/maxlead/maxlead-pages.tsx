@@ -1,11 +1,14 @@
 import { Banner, Card, EmptyState, Page } from '@shopify/polaris';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Widget } from '../../../shared/contract';
+import { withInternationalNumbers } from '../../../shared/validation/phone';
+import { DEFAULT_PHONE_COUNTRY } from '../../../shared/validation/phone-countries';
 import { useApplicationPlan, useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { LoadFailedPage, PageSkeleton } from '../../components/query-state';
+import type { SettingsOf } from '../banners/widget-drafts';
 import { WidgetEditor } from '../banners/widget-editor';
 import { MaxleadSettingsSection, maxleadProblems } from './maxlead-settings';
 import { PhonesSettingsSection } from './phones-settings';
@@ -14,6 +17,16 @@ import { useMaxleadWidget } from './use-maxlead-widget';
 /** The settings /maxlead edits; the hotlines belong to /feature. */
 const BUTTON_SETTINGS = ['buttons', 'position', 'color', 'greeting', 'capture'] as const;
 
+/**
+ * The preview's buttons as the shop's pages will have them: WhatsApp and Viber numbers read in the application's
+ * country for phone numbers, as the storefront config gives them (withInternationalNumbers), so the preview of a
+ * shop in Thailand opens the same chat as its pages.
+ */
+function useShownButtons(): (settings: SettingsOf<'maxlead'>) => SettingsOf<'maxlead'> {
+  const country = useCurrentApplication().application?.phone_country ?? DEFAULT_PHONE_COUNTRY;
+  return useCallback((settings) => ({ ...settings, buttons: withInternationalNumbers(settings.buttons, country) }), [country]);
+}
+
 /** /maxlead: the contact-button widget's buttons, their order, colour, corner, greeting and capture. */
 export function MaxleadPage() {
   const { t } = useTranslation();
@@ -21,6 +34,7 @@ export function MaxleadPage() {
   const plan = useApplicationPlan();
   const [, navigate] = useLocation();
   const { widget: stored, loaded, error, reload } = useMaxleadWidget(applicationId);
+  const shown = useShownButtons();
   // The widget the first save created, until the list answers with it: a second save must update it.
   const [created, setCreated] = useState<Widget | null>(null);
   const widget = stored ?? created ?? undefined;
@@ -49,6 +63,7 @@ export function MaxleadPage() {
       defaultName={t('maxlead.defaultName')}
       showStatus={false}
       settingsKeys={BUTTON_SETTINGS}
+      shown={shown}
       notice={notice}
       links={[
         { content: t('menu.feature'), url: '/feature' },
@@ -71,6 +86,7 @@ export function FeaturePage() {
   const plan = useApplicationPlan();
   const [, navigate] = useLocation();
   const { widget, loaded, error, reload } = useMaxleadWidget(applicationId);
+  const shown = useShownButtons();
 
   if (!loaded && error) return <LoadFailedPage title={t('menu.feature')} message={error.message} onRetry={reload} />;
   if (!loaded) return <PageSkeleton primaryAction aside={6} />;
@@ -101,6 +117,7 @@ export function FeaturePage() {
       defaultName={t('maxlead.defaultName')}
       showRules={false}
       settingsKeys={['phones']}
+      shown={shown}
       links={[
         { content: t('menu.maxlead'), url: '/maxlead' },
         { content: t('menu.maxleadReport'), url: '/maxlead_report' },

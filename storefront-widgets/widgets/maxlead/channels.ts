@@ -3,8 +3,11 @@ import type { ContactButtonType } from '../../../shared/contract/widget';
 /**
  * Each contact-button type: how its value becomes a link (a template; see contactButtonHref), its brand
  * colour, the badge drawn for it and its name. One table, because every byte of it ships to shoppers.
- * Templates without a scheme are https://. Template slots: {d} digits, {p} a number as dialled, {i} international digits, {h} a handle,
- * {m} an email address, {t} a tawk.to property/widget pair; '' takes web addresses only.
+ * Templates without a scheme are https://. Template slots: {d} digits, {p} a number as dialled, {h} a handle,
+ * {m} an email address, {t} a tawk.to property/widget pair; '' takes web addresses only. WhatsApp's and Viber's
+ * links need the number with its country code: the storefront config and the console's preview give those numbers in
+ * international form, read in the application's country for phone numbers (withInternationalNumbers in
+ * shared/validation/phone.ts), so their digits are that.
  */
 export const CHANNELS: Record<ContactButtonType, [template: string, color: string, badge: string, name: string]> = {
   zalo: ['zalo.me/{d}', '#0068ff', 'Zalo', 'Zalo'],
@@ -23,7 +26,7 @@ export const CHANNELS: Record<ContactButtonType, [template: string, color: strin
   telegram: ['t.me/{h}', '#229ed9', '✈', 'Telegram'],
   discord: ['discord.gg/{h}', '#5865f2', 'D', 'Discord'],
   line: ['line.me/R/ti/p/{h}', '#06c755', 'LINE', 'LINE'],
-  whatapps: ['wa.me/{i}', '#25d366', 'WA', 'WhatsApp'],
-  viber: ['viber://chat?number=%2B{i}', '#7360f2', 'V', 'Viber'],
+  whatapps: ['wa.me/{d}', '#25d366', 'WA', 'WhatsApp'],
+  viber: ['viber://chat?number=%2B{d}', '#7360f2', 'V', 'Viber'],
   account: ['', '#6b7280', '👤', 'My account'],
 };

@@ -22,7 +22,7 @@ describe('contactButtonHref', () => {
     ['telegram', '@nudge_support', 'https://t.me/nudge_support'],
     ['discord', 'AbCd123', 'https://discord.gg/AbCd123'],
     ['line', '@nudgeshop', 'https://line.me/R/ti/p/nudgeshop'],
-    ['whatapps', '0912345678', 'https://wa.me/84912345678'],
+    ['whatapps', '+84912345678', 'https://wa.me/84912345678'],
     ['viber', '+84 912 345 678', 'viber://chat?number=%2B84912345678'],
     ['account', '/account/login', 'https://shop.example.vn/account/login'],
   ];
@@ -43,9 +43,9 @@ describe('contactButtonHref', () => {
     }
   });
 
-  it('keeps an international number international for WhatsApp and Viber', () => {
+  it('opens WhatsApp and Viber with the international number the config gives, of any country', () => {
     expect(contactButtonHref('whatapps', '+1 (415) 555-0100', SHOP)).toBe('https://wa.me/14155550100');
-    expect(contactButtonHref('viber', '0912345678', SHOP)).toBe('viber://chat?number=%2B84912345678');
+    expect(contactButtonHref('viber', '+66812345678', SHOP)).toBe('viber://chat?number=%2B66812345678');
   });
 
   it('escapes a handle so it stays one path segment', () => {

@@ -4,17 +4,11 @@ import { CHANNELS } from './channels';
 const digits = (value: string) => value.replace(/\D/g, '');
 const plus = (value: string) => value.startsWith('+');
 
-/**
- * What fills a template slot (see CHANNELS), or '' when the value can't. International digits: the storefront
- * config gives the numbers of those buttons in international form, read in the application's country for phone
- * numbers (INTERNATIONAL_NUMBER_BUTTONS); one still written the Vietnamese way, with a leading 0 (the console's
- * preview, which shows the form as typed), gets Vietnam's 84: wa.me and viber need the country code.
- */
+/** What fills a template slot (see CHANNELS), or '' when the value can't. */
 function fill(slot: string, v: string): string {
   const d = digits(v);
   if (slot === 'd') return d.length > 2 ? d : '';
   if (slot === 'p') return d.length > 2 ? (plus(v) ? '+' : '') + d : '';
-  if (slot === 'i') return d.length > 2 ? (!plus(v) && d[0] === '0' ? '84' + d.slice(1) : d) : '';
   if (slot === 'm') return /^(mailto:)?([^\s@/?#]+@[^\s@/?#]+\.[^\s@/?#]+)$/i.exec(v)?.[2] ?? '';
   // tawk.to's direct chat link is property/widget: its slash is meant.
   if (slot === 't') return /^[\w-]+\/[\w-]+$/.test(v) ? v : '';
