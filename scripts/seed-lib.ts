@@ -6,7 +6,7 @@ import type { Database } from '../server/db/schema';
 import { bumpAudienceEpoch } from '../server/domain/audience-index';
 import { insertRows, type Column, type Row } from '../server/db/rows';
 import { EVENT_COLUMNS, upsertEventDefinitions } from '../server/domain/ingest';
-import { defineSdkAttributes } from '../server/domain/players-write';
+import { PLAYER_DAY_COLUMNS, defineSdkAttributes } from '../server/domain/players-write';
 import { hashPassword } from '../server/security/passwords';
 import { randomClientKey } from '../server/security/tokens';
 
@@ -153,14 +153,6 @@ const PLAYER_COLUMNS: Column[] = [
   ['updated_at', 'text'],
 ].map(([name, type]) => ({ name, type }) as Column);
 
-const DAY_COLUMNS: Column[] = [
-  { name: 'application_id', type: 'text' },
-  { name: 'day', type: 'text' },
-  { name: 'player_id', type: 'bigint' },
-  { name: 'sessions', type: 'integer' },
-  { name: 'page_views', type: 'integer' },
-  { name: 'events', type: 'integer' },
-];
 const ATTRIBUTE_COLUMNS: Column[] = [
   { name: 'player_id', type: 'bigint' },
   { name: 'application_id', type: 'text' },
@@ -340,13 +332,13 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
         iso(lastSeen),
       ]);
 
-      // The event rows, and each day's sessions, page views and custom events, days in the application's
-      // timezone as ingestion counts them.
-      const perDay = new Map<string, { sessions: number; pageViews: number; events: number }>();
+      // The event rows, and each day's sessions and page views, days in the application's timezone as ingestion
+      // counts them; a day with events only is a day the player was active on.
+      const perDay = new Map<string, { sessions: number; pageViews: number }>();
       const dayOf = (at: number) => {
         const day = dayAtOffset(at, utcOffset);
         let counts = perDay.get(day);
-        if (!counts) perDay.set(day, (counts = { sessions: 0, pageViews: 0, events: 0 }));
+        if (!counts) perDay.set(day, (counts = { sessions: 0, pageViews: 0 }));
         return counts;
       };
       let eventNumber = 0;
@@ -387,10 +379,10 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
               ? { order_id: `ORD-${id}-${eventNumber}`, total: price * random.int(1, 3), 'paid.date': iso(at) }
               : { sku, price, quantity: random.int(1, 3) };
         addEvent(name, properties, session, at);
-        dayOf(at).events += 1;
+        dayOf(at);
       }
       events += eventNumber;
-      for (const [day, counts] of [...perDay].sort(([a], [b]) => (a < b ? -1 : 1))) dayRows.push([app, day, id, counts.sessions, counts.pageViews, counts.events]);
+      for (const [day, counts] of [...perDay].sort(([a], [b]) => (a < b ? -1 : 1))) dayRows.push([app, day, id, counts.sessions, counts.pageViews]);
       playerDays += perDay.size;
 
       const tagCount = random.next() < 0.3 ? random.int(1, 2) : 0;
@@ -419,7 +411,7 @@ export async function seedAudience(db: Kysely<Database>, dialect: Dialect, optio
     await db.transaction().execute(async (trx) => {
       await insertRows(trx, dialect, 'players', PLAYER_COLUMNS, players);
       await insertRows(trx, dialect, 'events', EVENT_COLUMNS, eventRows);
-      await insertRows(trx, dialect, 'player_days', DAY_COLUMNS, dayRows);
+      await insertRows(trx, dialect, 'player_days', PLAYER_DAY_COLUMNS, dayRows);
       await insertRows(trx, dialect, 'player_attributes', ATTRIBUTE_COLUMNS, attributeRows);
       await insertRows(trx, dialect, 'player_tags', TAG_COLUMNS, tagRows);
     });

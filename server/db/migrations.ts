@@ -1047,6 +1047,19 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         // Nothing to undo: the national form a number was written in is not kept.
       },
     },
+    '0025_player_days_without_events': {
+      async up(db: Kysely<any>) {
+        // A player's day kept a count of its custom events, which nothing read (the dashboard counts active players,
+        // sessions and page views from player_days, and the period's events from events), and which made every
+        // event rewrite the player's row of the day: on PostgreSQL a new row version per event group, and its
+        // vacuum. A day is now rewritten only for a session or a page view; otherwise it is written once, the day
+        // the player is first seen active (ingestion's ON CONFLICT DO NOTHING).
+        await db.schema.alterTable('player_days').dropColumn('events').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('player_days').addColumn('events', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+      },
+    },
   };
 }
 

@@ -286,7 +286,6 @@ export interface PlayerDaysTable {
   player_id: number;
   sessions: ColumnType<number, number | undefined, number>;
   page_views: ColumnType<number, number | undefined, number>;
-  events: ColumnType<number, number | undefined, number>;
 }
 
 /** One sending platform of an application (spec §3 "Platform setting"), one row per kind (0007_web_push). */

@@ -29,6 +29,8 @@ import {
   ensurePlayers,
   mergeDevice,
   playerDaysStatements,
+  PLAYER_DAY_COLUMNS,
+  PLAYER_DAY_SEEN,
   PLAYER_DAYS_MERGE,
   playerKey,
   updatePlayersStatements,
@@ -56,8 +58,8 @@ export const MAX_FUTURE_MS = 5 * 60_000;
 export type IngestItem =
   | {
       kind: 'event';
-      /** What it counts as on the player besides an event row. */
-      counts: 'session' | 'page' | 'event' | 'none';
+      /** What it counts as on the player and its day besides an event row (any event makes the day an active one). */
+      counts: 'session' | 'page' | 'none';
       clientId: string;
       name: string;
       properties: Record<string, ScalarValue> | null;
@@ -140,7 +142,7 @@ export function fromTrackItems(items: readonly TrackItem[], now: Date, phoneCoun
       case 'scroll':
         return { kind: 'event', counts: 'none', clientId: item.id, name: BUILTIN_EVENTS.scroll, properties: { url: item.url, depth: item.depth }, sessionId: item.session_id, at };
       case 'event':
-        return { kind: 'event', counts: 'event', clientId: item.id, name: item.name, properties: item.properties ?? null, sessionId: item.session_id ?? null, at };
+        return { kind: 'event', counts: 'none', clientId: item.id, name: item.name, properties: item.properties ?? null, sessionId: item.session_id ?? null, at };
       case 'set':
         return { kind: 'set', attributes: item.attributes, at };
       case 'identify':
@@ -342,15 +344,13 @@ async function writeCountedSqlite(
   for (const { applicationId, playerId, item, day: dayOf } of events) {
     if (!fresh.has(eventKey(applicationId, item.clientId))) continue;
     const write = byPlayer.get(playerId) as PlayerWrite;
-    const day: PlayerDay = { applicationId, playerId, day: dayOf, sessions: 0, pageViews: 0, events: 0 };
+    const day: PlayerDay = { applicationId, playerId, day: dayOf, sessions: 0, pageViews: 0 };
     if (item.counts === 'session') {
       (write.sessions as { count: number }).count += 1;
       day.sessions = 1;
     } else if (item.counts === 'page') {
       write.pageViews = (write.pageViews ?? 0) + 1;
       day.pageViews = 1;
-    } else if (item.counts === 'event') {
-      day.events = 1;
     }
     days.push(day);
     (definitions.get(definitionKey(applicationId, item.name)) as Definition).count += 1;
@@ -389,12 +389,13 @@ async function writeCountedPostgres(
       `ins AS (${INSERT_EVENTS} SELECT ${columnList(EVENT_COLUMNS)} FROM e ${EVENTS_RETURNING})`,
       'fresh AS (SELECT e.* FROM e JOIN ins USING (application_id, client_event_id))',
       "counted AS (SELECT player_id, count(*) FILTER (WHERE counts = 'session')::integer AS sessions, count(*) FILTER (WHERE counts = 'page')::integer AS page_views FROM fresh GROUP BY player_id)",
+      "days AS (SELECT application_id, day, player_id, count(*) FILTER (WHERE counts = 'session') AS sessions, count(*) FILTER (WHERE counts = 'page') AS page_views FROM fresh GROUP BY application_id, day, player_id)",
     ].join(', '),
     params: source.params,
   };
   const writes = [
     ...updatePlayersStatements('postgres', updates, now, 'counted'),
-    ...(rows.length > 0 ? [PLAYER_DAYS_FROM_FRESH] : []),
+    ...(rows.length > 0 ? PLAYER_DAYS_FROM_FRESH : []),
     ...attributeWrites,
     ...eventDefinitionStatements('postgres', definitions, 'fresh'),
   ];
@@ -404,13 +405,15 @@ async function writeCountedPostgres(
   return new Set(inserted.map((row) => eventKey(row.application_id, row.client_event_id)));
 }
 
-/** PostgreSQL: the new rows' activity added to their players' days (each row's `day`, in its application's timezone). */
-const PLAYER_DAYS_FROM_FRESH: Statement = {
-  sql:
-    "INSERT INTO player_days (application_id, day, player_id, sessions, page_views, events) SELECT application_id, day, player_id, count(*) FILTER (WHERE counts = 'session'), count(*) FILTER (WHERE counts = 'page'), count(*) FILTER (WHERE counts = 'event') " +
-    `FROM fresh GROUP BY application_id, day, player_id ORDER BY player_id, day ${PLAYER_DAYS_MERGE}`,
-  params: [],
-};
+/**
+ * PostgreSQL: the new rows' activity added to their players' days (`days`: each row's `day`, in its application's
+ * timezone), the days with sessions or page views added to, the others written only when not there yet (as
+ * playerDaysStatements).
+ */
+const PLAYER_DAYS_FROM_FRESH: Statement[] = [
+  { sql: `INSERT INTO player_days (${columnList(PLAYER_DAY_COLUMNS)}) SELECT * FROM days WHERE sessions + page_views > 0 ORDER BY player_id, day ${PLAYER_DAYS_MERGE}`, params: [] },
+  { sql: `INSERT INTO player_days (${columnList(PLAYER_DAY_COLUMNS)}) SELECT * FROM days WHERE sessions + page_views = 0 ORDER BY player_id, day ${PLAYER_DAY_SEEN}`, params: [] },
+];
 
 /**
  * Adds counts to event_definitions and merges property types, one statement for all the names: a property type

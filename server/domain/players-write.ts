@@ -12,7 +12,8 @@ import { columnList, earlier, insertRows, insertStatements, keyInParameter, late
  * - device facts and identity keep the last non-empty value a device sent (empty means "not said", never "erase");
  * - UTM fields come from the landing page of the player's first session, and only while the player has none;
  * - counters add up (sessions, page views), first/last session and last seen move only outward;
- * - last seen is kept to the minute (LAST_SEEN_STEP_MS): a report that changes nothing else within it is not written.
+ * - last seen is kept to the minute (LAST_SEEN_STEP_MS): a report that changes nothing else within it is not written;
+ * - a player's day (player_days) is rewritten only for a session or a page view: other events find it there.
  * Callers wanting all-or-nothing pass a transaction.
  */
 
@@ -284,10 +285,23 @@ export interface PlayerDay {
   day: string;
   sessions: number;
   pageViews: number;
-  events: number;
 }
 
-/** The statements adding to the per-day activity rows (active players, sessions and page views per day on the dashboard). */
+/** A player day's columns, as ingestion and the seed write them. */
+export const PLAYER_DAY_COLUMNS: Column[] = [
+  { name: 'application_id', type: 'text' },
+  { name: 'day', type: 'text' },
+  { name: 'player_id', type: 'bigint' },
+  { name: 'sessions', type: 'integer' },
+  { name: 'page_views', type: 'integer' },
+];
+
+/**
+ * The statements adding to the per-day activity rows (active players, sessions and page views per day on the
+ * dashboard): days with sessions or page views add them (PLAYER_DAYS_MERGE); a day with neither, which only says the
+ * player was active, is written when it is not there yet and otherwise left alone (PLAYER_DAY_SEEN), so an event does
+ * not rewrite the row.
+ */
 export function playerDaysStatements(dialect: Dialect, days: readonly PlayerDay[]): Statement[] {
   if (days.length === 0) return [];
   const merged = new Map<string, PlayerDay>();
@@ -297,31 +311,22 @@ export function playerDaysStatements(dialect: Dialect, days: readonly PlayerDay[
     if (seen) {
       seen.sessions += day.sessions;
       seen.pageViews += day.pageViews;
-      seen.events += day.events;
     } else merged.set(key, { ...day });
   }
-  const rows: Row[] = [...merged.values()]
-    .sort((a, b) => a.playerId - b.playerId || (a.day < b.day ? -1 : 1))
-    .map((day) => [day.applicationId, day.day, day.playerId, day.sessions, day.pageViews, day.events]);
-  return insertStatements(
-    dialect,
-    'player_days',
-    [
-      { name: 'application_id', type: 'text' },
-      { name: 'day', type: 'text' },
-      { name: 'player_id', type: 'bigint' },
-      { name: 'sessions', type: 'integer' },
-      { name: 'page_views', type: 'integer' },
-      { name: 'events', type: 'integer' },
-    ],
-    rows,
-    PLAYER_DAYS_MERGE,
-  );
+  const sorted = [...merged.values()].sort((a, b) => a.playerId - b.playerId || (a.day < b.day ? -1 : 1));
+  const rows = (counted: boolean): Row[] =>
+    sorted.filter((day) => day.sessions + day.pageViews > 0 === counted).map((day) => [day.applicationId, day.day, day.playerId, day.sessions, day.pageViews]);
+  return [
+    ...insertStatements(dialect, 'player_days', PLAYER_DAY_COLUMNS, rows(true), PLAYER_DAYS_MERGE),
+    ...insertStatements(dialect, 'player_days', PLAYER_DAY_COLUMNS, rows(false), PLAYER_DAY_SEEN),
+  ];
 }
 
 /** What adding to a player's day does when the row is there (`excluded`: the counts added). */
 export const PLAYER_DAYS_MERGE =
-  'ON CONFLICT (application_id, day, player_id) DO UPDATE SET sessions = player_days.sessions + excluded.sessions, page_views = player_days.page_views + excluded.page_views, events = player_days.events + excluded.events';
+  'ON CONFLICT (application_id, day, player_id) DO UPDATE SET sessions = player_days.sessions + excluded.sessions, page_views = player_days.page_views + excluded.page_views';
+/** A day that adds nothing to count: the row says the player was active, and once is enough. */
+export const PLAYER_DAY_SEEN = 'ON CONFLICT (application_id, day, player_id) DO NOTHING';
 
 /** One attribute value a device set; null removes the attribute. `at` (ISO) orders competing writes. */
 export interface AttributeWrite {

@@ -33,10 +33,10 @@ beforeAll(async () => {
   await db(server)
     .insertInto('player_days')
     .values([
-      { application_id: APP, day: day(-2), player_id: web, sessions: 2, page_views: 10, events: 3 },
-      { application_id: APP, day: day(-2), player_id: web2, sessions: 1, page_views: 4, events: 0 },
-      { application_id: APP, day: day(0), player_id: ios, sessions: 3, page_views: 0, events: 5 },
-      { application_id: APP, day: day(-40), player_id: web, sessions: 9, page_views: 9, events: 9 },
+      { application_id: APP, day: day(-2), player_id: web, sessions: 2, page_views: 10 },
+      { application_id: APP, day: day(-2), player_id: web2, sessions: 1, page_views: 4 },
+      { application_id: APP, day: day(0), player_id: ios, sessions: 3, page_views: 0 },
+      { application_id: APP, day: day(-40), player_id: web, sessions: 9, page_views: 9 },
     ])
     .execute();
   // Events in the default period, one older event that occurred more often than any of them, and another
@@ -110,7 +110,7 @@ describe('GET /dashboard', () => {
     // Day -33 (not read before) is settled, since item times are clamped to the last week: it is added up on
     // its first read, then served from memory.
     const player = await insertPlayer(server, APP, 'dash-settled', { created_at: at(-60) });
-    await db(server).insertInto('player_days').values({ application_id: APP, day: day(-33), player_id: player, sessions: 4, page_views: 6, events: 1 }).execute();
+    await db(server).insertInto('player_days').values({ application_id: APP, day: day(-33), player_id: player, sessions: 4, page_views: 6 }).execute();
     const dayOf = async (offset: number) => {
       const { data } = (await server.call('GET', url(`?from=${day(-35)}&to=${today}`), { token: owner.token })).body;
       return data.days.find((entry: { day: string }) => entry.day === day(offset));
@@ -120,7 +120,7 @@ describe('GET /dashboard', () => {
     expect((await server.call('DELETE', `/api/application/${APP}/player/${player}`, { token: owner.token })).status).toBe(200);
     expect(await dayOf(-33)).toEqual({ day: day(-33), new_players: 0, active_players: 0, sessions: 0, page_views: 0 });
     // Recent days are added up on every call.
-    await db(server).insertInto('player_days').values({ application_id: APP, day: day(-1), player_id: await insertPlayer(server, APP, 'dash-recent'), sessions: 1, page_views: 2, events: 0 }).execute();
+    await db(server).insertInto('player_days').values({ application_id: APP, day: day(-1), player_id: await insertPlayer(server, APP, 'dash-recent'), sessions: 1, page_views: 2 }).execute();
     expect(await dayOf(-1)).toMatchObject({ active_players: 1, sessions: 1, page_views: 2 });
   });
 
