@@ -368,9 +368,9 @@ async function writeCountedSqlite(
 }
 
 /**
- * PostgreSQL: ONE statement. The rows go in through `ins`; `fresh` is those it returned (the new ones), `counted`
- * their sessions and page views per player; the players UPDATE, the days and the event definitions count from
- * them, beside the attributes. Every data-modifying CTE runs to completion on the same snapshot.
+ * PostgreSQL: ONE statement. The rows go in through `ins`; `fresh` is those it returned (the new ones), `days`
+ * their sessions and page views per player and day, `counted` those added up per player; the players UPDATE, the
+ * days and the event definitions count from them, beside the attributes. Every data-modifying CTE runs to completion on the same snapshot.
  */
 async function writeCountedPostgres(
   db: Kysely<Database>,
@@ -388,8 +388,8 @@ async function writeCountedPostgres(
       `e AS (SELECT * FROM ${source.sql} AS e(${columnList(EVENT_ROW_COLUMNS)}))`,
       `ins AS (${INSERT_EVENTS} SELECT ${columnList(EVENT_COLUMNS)} FROM e ${EVENTS_RETURNING})`,
       'fresh AS (SELECT e.* FROM e JOIN ins USING (application_id, client_event_id))',
-      "counted AS (SELECT player_id, count(*) FILTER (WHERE counts = 'session')::integer AS sessions, count(*) FILTER (WHERE counts = 'page')::integer AS page_views FROM fresh GROUP BY player_id)",
       "days AS (SELECT application_id, day, player_id, count(*) FILTER (WHERE counts = 'session') AS sessions, count(*) FILTER (WHERE counts = 'page') AS page_views FROM fresh GROUP BY application_id, day, player_id)",
+      'counted AS (SELECT player_id, sum(sessions)::integer AS sessions, sum(page_views)::integer AS page_views FROM days GROUP BY player_id)',
     ].join(', '),
     params: source.params,
   };
