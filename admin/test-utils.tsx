@@ -10,6 +10,7 @@ import { ApplicationScope } from './app/application-scope';
 import { i18n } from './app/i18n';
 import { ToastHost } from './app/toast-host';
 import { RouterLink } from './components/router-link';
+import { PREVIEW_SOURCE } from './components/widget-preview';
 import { useAppStore } from './stores/store';
 
 // vitest runs without globals, so Testing Library can't unmount between tests by itself.
@@ -131,4 +132,22 @@ export function writesOf(calls: readonly Call[]): Pick<Call, 'method' | 'path' |
 /** A page of items as the list routes answer. */
 export function pageOf<T>(items: T[], total = items.length) {
   return { items, total, page: 1, limit: 20 };
+}
+
+/** The widget preview's frame (WidgetPreview). */
+export function previewFrame(): HTMLIFrameElement {
+  return screen.getByTitle(/Preview of the widget/) as HTMLIFrameElement;
+}
+
+/** Spies on what the console posts into the preview's frame. */
+export function spyOnPreviewFrame() {
+  const target = previewFrame().contentWindow as Window;
+  return vi.spyOn(target, 'postMessage').mockImplementation(() => undefined);
+}
+
+/** The preview frame's page says it is ready, as /sdk/preview.js does. */
+export function previewFrameSaysReady(source: MessageEventSource | null = previewFrame().contentWindow): void {
+  act(() => {
+    window.dispatchEvent(new MessageEvent('message', { data: { source: PREVIEW_SOURCE, ready: true }, source }));
+  });
 }

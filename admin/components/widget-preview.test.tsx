@@ -2,7 +2,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { useMemo, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicWidget } from '../../shared/contract';
-import { renderInConsole } from '../test-utils';
+import { previewFrame, previewFrameSaysReady, renderInConsole, spyOnPreviewFrame } from '../test-utils';
 import { PREVIEW_DEBOUNCE_MS, PREVIEW_READY_TIMEOUT_MS, PREVIEW_SOURCE, WidgetPreview, previewDocument } from './widget-preview';
 
 const banner: PublicWidget = {
@@ -33,23 +33,6 @@ function Editor() {
   );
 }
 
-function frame(): HTMLIFrameElement {
-  return screen.getByTitle(/Preview of the widget/) as HTMLIFrameElement;
-}
-
-/** Spies on what the console posts into the frame. */
-function spyOnFrame() {
-  const target = frame().contentWindow as Window;
-  return vi.spyOn(target, 'postMessage').mockImplementation(() => undefined);
-}
-
-/** The frame's page says it is ready, as /sdk/preview.js does. */
-function frameSaysReady(source: MessageEventSource | null = frame().contentWindow) {
-  act(() => {
-    window.dispatchEvent(new MessageEvent('message', { data: { source: PREVIEW_SOURCE, ready: true }, source }));
-  });
-}
-
 beforeEach(() => {
   // happy-dom runs no module scripts; it need not report that for the frame's /sdk/preview.js.
   (window as unknown as { happyDOM?: { settings: { handleDisabledFileLoadingAsSuccess: boolean } } }).happyDOM!.settings.handleDisabledFileLoadingAsSuccess = true;
@@ -63,7 +46,7 @@ afterEach(() => {
 describe('the widget preview', () => {
   it('loads the storefront preview script in an isolated frame over a sample shop', () => {
     renderInConsole(<WidgetPreview widget={banner} />);
-    expect(frame().getAttribute('sandbox')).toBe('allow-scripts allow-forms');
+    expect(previewFrame().getAttribute('sandbox')).toBe('allow-scripts allow-forms');
     expect(previewDocument('https://console.example')).toContain(
       '<script type="module" src="https://console.example/sdk/preview.js"></script>',
     );
@@ -72,15 +55,15 @@ describe('the widget preview', () => {
   describe('when the frame says it is ready', () => {
     it('posts the widget, the language and the device to it', () => {
       renderInConsole(<WidgetPreview widget={banner} />);
-      const post = spyOnFrame();
-      frameSaysReady();
+      const post = spyOnPreviewFrame();
+      previewFrameSaysReady();
       expect(post).toHaveBeenCalledWith({ source: PREVIEW_SOURCE, widget: banner, lang: 'en', device: 'desktop' }, '*');
     });
 
     it('posts each change once the typing pauses', () => {
       renderInConsole(<Editor />);
-      const post = spyOnFrame();
-      frameSaysReady();
+      const post = spyOnPreviewFrame();
+      previewFrameSaysReady();
       post.mockClear();
       fireEvent.change(screen.getByLabelText('Heading'), { target: { value: 'Summer sale: 30%' } });
       fireEvent.change(screen.getByLabelText('Heading'), { target: { value: 'Summer sale: 30% off' } });
@@ -97,23 +80,23 @@ describe('the widget preview', () => {
 
     it('posts the mobile device when the mobile frame is chosen', () => {
       renderInConsole(<WidgetPreview widget={banner} />);
-      const post = spyOnFrame();
-      frameSaysReady();
+      const post = spyOnPreviewFrame();
+      previewFrameSaysReady();
       post.mockClear();
       fireEvent.click(screen.getByRole('button', { name: 'Mobile' }));
       act(() => {
         vi.advanceTimersByTime(PREVIEW_DEBOUNCE_MS);
       });
       expect(post).toHaveBeenCalledWith(expect.objectContaining({ device: 'mobile' }), '*');
-      expect(frame().style.width).toBe('375px');
+      expect(previewFrame().style.width).toBe('375px');
     });
   });
 
   describe('when a message comes from another window', () => {
     it('is ignored', () => {
       renderInConsole(<WidgetPreview widget={banner} />);
-      const post = spyOnFrame();
-      frameSaysReady(window);
+      const post = spyOnPreviewFrame();
+      previewFrameSaysReady(window);
       expect(post).not.toHaveBeenCalled();
     });
   });
@@ -133,11 +116,11 @@ describe('the widget preview', () => {
 
     it('takes the message away if the frame gets ready later', () => {
       renderInConsole(<WidgetPreview widget={banner} />);
-      spyOnFrame();
+      spyOnPreviewFrame();
       act(() => {
         vi.advanceTimersByTime(PREVIEW_READY_TIMEOUT_MS);
       });
-      frameSaysReady();
+      previewFrameSaysReady();
       expect(screen.queryByText('Preview unavailable')).toBeNull();
     });
   });

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Widget } from '../../../shared/contract';
-import { PREVIEW_SOURCE, type PreviewMessage } from '../../components/widget-preview';
+import type { PreviewMessage } from '../../components/widget-preview';
 import { useAppStore } from '../../stores/store';
-import { answer, type Call, fakeApi, type Handler, pageOf, renderInApplication, writesOf } from '../../test-utils';
+import { answer, type Call, fakeApi, type Handler, pageOf, previewFrameSaysReady, renderInApplication, spyOnPreviewFrame, writesOf } from '../../test-utils';
 import { application as audienceApplication } from '../players/fixtures';
 import { buttonValueProblem } from './button-types';
 import { FeaturePage, MaxleadPage } from './maxlead-pages';
@@ -157,11 +157,8 @@ describe('the contact buttons screen', () => {
       serve({ widgets: [whatsapp], app: { ...application, phone_country: 'TH' }, onWrite: (call) => answer({ success: true, data: { ...whatsapp, ...(call.body as object) } }) });
       open('maxlead');
       await screen.findByRole('group', { name: 'Button 1: WhatsApp' });
-      const frame = screen.getByTitle(/Preview of the widget/) as HTMLIFrameElement;
-      const post = vi.spyOn(frame.contentWindow as Window, 'postMessage').mockImplementation(() => undefined);
-      act(() => {
-        window.dispatchEvent(new MessageEvent('message', { data: { source: PREVIEW_SOURCE, ready: true }, source: frame.contentWindow }));
-      });
+      const post = spyOnPreviewFrame();
+      previewFrameSaysReady();
       const shown = post.mock.calls.at(-1)?.[0] as PreviewMessage;
       expect(shown.widget.settings.buttons).toEqual([{ type: 'whatapps', value: '+66812345678', label: '' }]);
       await save();
