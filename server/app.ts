@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import pkg from '../package.json';
@@ -81,6 +81,25 @@ function loggerOptions(config: Config, deps: AppDeps): FastifyServerOptions['log
   };
 }
 
+/**
+ * Fastify's request lines ("incoming request", "request completed"), except for routes marked
+ * `config.quietRequestLog` (ingestion: thousands a second would drown the log and cost a fifth of its throughput).
+ * What fails there is still logged: a 5xx by the error handler (server/plugins/errors.ts), a broken response here.
+ * Not a route `logLevel: 'warn'`, as before: a route's own level makes pino rebuild every log method of each
+ * request's child logger, and silenced the route's own info lines too.
+ */
+class QuietRoutes extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (request.routeOptions.config.quietRequestLog) return;
+    super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!error && request.routeOptions.config.quietRequestLog) return;
+    super.requestCompleted(error, request, reply);
+  }
+}
+
 /** The logger of a process without an HTTP server (the worker), configured as the API's. */
 export function createLogger(config: Config, deps: Pick<AppDeps, 'logStream'> = {}): FastifyBaseLogger {
   return Fastify({ logger: loggerOptions(config, deps) }).log;
@@ -127,6 +146,7 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
     genReqId: () => randomUUID(),
+    logController: new QuietRoutes(),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -155,8 +175,11 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
   app.decorateRequest('lang', 'vi');
   app.decorateRequest('principal', null);
   app.decorateRequest('application', null);
-  app.addHook('onRequest', async (request) => {
+  // Hooks every request runs take a callback, not a promise: an async hook costs every request a promise and its
+  // ticks (tests/bench/ingest.ts).
+  app.addHook('onRequest', (request, _reply, done) => {
     request.lang = pickLanguage(request.headers['accept-language']);
+    done();
   });
   installErrorHandler(app);
 

@@ -19,5 +19,10 @@ declare module 'fastify' {
     public?: boolean;
     /** The spec §6 area of a per-application route, or 'member' for any member of the application. */
     area?: Area | 'member';
+    /**
+     * No "incoming request" / "request completed" lines for this route's successful requests (QuietRoutes in
+     * server/app.ts): ingestion's thousands a second would drown the log. A failed request is still logged.
+     */
+    quietRequestLog?: boolean;
   }
 }

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalFromSessionToken } from '../../embed/server/session-auth';
+import { bearerToken } from '../../embed/server/session-token';
 import { EMBEDDED_TOKEN_PLACEHOLDER } from '../../shared/contract';
-import { AREA_ROLES, canAccessRoute, isViewerWriteBlocked, type MemberRole, type Role } from '../../shared/permissions';
+import { AREA_ROLES, canAccessRoute, type Area, isViewerWriteBlocked, type MemberRole, type Role } from '../../shared/permissions';
 import type { ApplicationContext, Ctx, Principal } from '../context';
 import { resolveSession } from '../domain/sessions';
 import { AppError } from '../errors';
@@ -43,15 +44,26 @@ export function applicationOf(request: FastifyRequest): ApplicationContext {
  * sent, else from the X-Token. Runs on onRequest, before the body is read, so an anonymous call is refused
  * with NOT_AUTHORIZED whatever it sends; routes marked `config.public` let it through. The embedded console's
  * placeholder X-Token stands for nobody: without a valid session token it is an anonymous call.
+ *
+ * A call with neither token (the storefront's and the apps' calls, thousands a second) is settled at once, without
+ * a promise: the hooks every request runs take a callback (see server/app.ts).
  */
 export function installAuth(api: FastifyInstance): void {
-  api.addHook('onRequest', async (request, reply) => {
-    const embedded = await principalFromSessionToken(request, reply);
-    const token = requestToken(request);
-    request.principal =
-      embedded ?? (token && token !== EMBEDDED_TOKEN_PLACEHOLDER ? await resolveSession(api.services, token) : null);
-    if (!request.principal && !request.routeOptions.config.public) throw new AppError('NOT_AUTHORIZED');
+  api.addHook('onRequest', (request, reply, done) => {
+    const settle = (principal: Principal | null) => {
+      request.principal = principal;
+      done(!principal && !request.routeOptions.config.public ? new AppError('NOT_AUTHORIZED') : undefined);
+    };
+    if (requestToken(request) === null && bearerToken(request.headers.authorization) === null) return settle(null);
+    signedIn(api, request, reply).then(settle, done);
   });
+}
+
+/** Who the request's session token (embedded console) or X-Token (hosted console) stands for; null for nobody. */
+async function signedIn(api: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<Principal | null> {
+  const embedded = await principalFromSessionToken(request, reply);
+  const token = requestToken(request);
+  return embedded ?? (token && token !== EMBEDDED_TOKEN_PLACEHOLDER ? await resolveSession(api.services, token) : null);
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -63,40 +75,46 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * an application being deleted takes none.
  */
 export function installPermissions(api: FastifyInstance): void {
-  api.addHook('onRequest', async (request) => {
+  api.addHook('onRequest', (request, _reply, done) => {
+    // Routes of no application (sign-in, the storefront's and the apps' calls) pass at once, without a promise.
     const area = request.routeOptions.config.area;
-    if (!area) return;
-    const principal = principalOf(request);
-    const applicationId = (request.params as Record<string, unknown>).application_id;
-    if (typeof applicationId !== 'string' || applicationId.length > 64) throw new AppError('NO_PERMISSION');
-    // A shop's session token acts on that shop's application only.
-    if (principal.shop && principal.shop.applicationId !== applicationId) throw new AppError('NO_PERMISSION');
-
-    const { db } = api.services;
-    const application = await db
-      .selectFrom('applications')
-      .selectAll()
-      .where('application_id', '=', applicationId)
-      .executeTakeFirst();
-    // Outsiders hear NO_PERMISSION whether or not the application exists, so ids cannot be probed.
-    if (!application) throw new AppError(principal.isAdmin ? 'NOT_FOUND' : 'NO_PERMISSION');
-    const membership =
-      (await db
-        .selectFrom('memberships')
-        .selectAll()
-        .where('application_id', '=', application.application_id)
-        .where('user_id', '=', principal.userId)
-        .executeTakeFirst()) ?? null;
-
-    const roles: Role[] = [];
-    if (membership) roles.push(membership.role as MemberRole);
-    if (principal.isAdmin) roles.push('admin');
-    if (roles.length === 0) throw new AppError('NO_PERMISSION');
-    if (area !== 'member' && !canAccessRoute(roles, { roles: AREA_ROLES[area] })) throw new AppError('NO_PERMISSION');
-    const path = request.url.split('?')[0];
-    if (isViewerWriteBlocked(roles, request.method, path)) throw new AppError('NO_PERMISSION');
-    if (application.deleting_at && !READS.has(request.method)) throw new AppError('APPLICATION_DELETING');
-
-    request.application = { application, membership, roles };
+    if (!area) return done();
+    standing(api, request, area).then(() => done(), done);
   });
+}
+
+/** Sets `request.application`: the caller's standing in the application the URL names; NO_PERMISSION when it does not reach `area`. */
+async function standing(api: FastifyInstance, request: FastifyRequest, area: Area | 'member'): Promise<void> {
+  const principal = principalOf(request);
+  const applicationId = (request.params as Record<string, unknown>).application_id;
+  if (typeof applicationId !== 'string' || applicationId.length > 64) throw new AppError('NO_PERMISSION');
+  // A shop's session token acts on that shop's application only.
+  if (principal.shop && principal.shop.applicationId !== applicationId) throw new AppError('NO_PERMISSION');
+
+  const { db } = api.services;
+  const application = await db
+    .selectFrom('applications')
+    .selectAll()
+    .where('application_id', '=', applicationId)
+    .executeTakeFirst();
+  // Outsiders hear NO_PERMISSION whether or not the application exists, so ids cannot be probed.
+  if (!application) throw new AppError(principal.isAdmin ? 'NOT_FOUND' : 'NO_PERMISSION');
+  const membership =
+    (await db
+      .selectFrom('memberships')
+      .selectAll()
+      .where('application_id', '=', application.application_id)
+      .where('user_id', '=', principal.userId)
+      .executeTakeFirst()) ?? null;
+
+  const roles: Role[] = [];
+  if (membership) roles.push(membership.role as MemberRole);
+  if (principal.isAdmin) roles.push('admin');
+  if (roles.length === 0) throw new AppError('NO_PERMISSION');
+  if (area !== 'member' && !canAccessRoute(roles, { roles: AREA_ROLES[area] })) throw new AppError('NO_PERMISSION');
+  const path = request.url.split('?')[0];
+  if (isViewerWriteBlocked(roles, request.method, path)) throw new AppError('NO_PERMISSION');
+  if (application.deleting_at && !READS.has(request.method)) throw new AppError('APPLICATION_DELETING');
+
+  request.application = { application, membership, roles };
 }

@@ -17,8 +17,9 @@ export const pushSdkRoutes: FastifyPluginAsyncZod = async (app) => {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('access-control-allow-origin', '*');
+    done();
   });
 
   app.post(

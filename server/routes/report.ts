@@ -12,8 +12,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v1/devices/:device_id/notifications/:notification_id/report',
     {
-      logLevel: 'warn',
-      config: { public: true, rateLimit: false },
+      config: { public: true, rateLimit: false, quietRequestLog: true },
       schema: {
         description:
           'The app showed (`delivered`) or opened (`clicked`, with the button’s `action` id) the push of message `notification_id` on the device: the message’s statistics move (a click counts as delivered too; each recipient counts once, repeats change nothing) and the device’s `$push_delivered` / `$push_clicked` event is recorded. The push’s `data.notification_id` (FCM) or `notification_id` (APNs) names the message. NOT_FOUND for an unregistered device or a message not sent to it. Authenticated by `Authorization: Key <client_key>`: the application’s public client key.',

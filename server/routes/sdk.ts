@@ -37,8 +37,9 @@ export const sdkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
 
   // Set before anything can fail, so a browser can read the error envelopes too (and a 429 from the limiter).
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('access-control-allow-origin', '*');
+    done();
   });
 
   app.options(

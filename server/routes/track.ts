@@ -108,11 +108,11 @@ async function registeredDevice(request: FastifyRequest, deviceId: string): Prom
 /*
  * Both surfaces skip the global @fastify/rate-limit (`rateLimit: false`): its per-address 1,200/min would
  * throttle a busy shop's visitors behind one carrier address long before ingestion's own, per-visitor limits,
- * and would cap the load benchmark at 20 requests a second. Per-request info logs are off (`logLevel: warn`):
- * thousands of "request completed" lines a second drown the log and cost a fifth of the throughput; failures
- * are still logged.
+ * and would cap the load benchmark at 20 requests a second. Their requests get no request lines (`quietRequestLog`,
+ * see QuietRoutes in server/app.ts): thousands of "request completed" lines a second drown the log and cost a fifth
+ * of the throughput; a 5xx is still logged.
  */
-const routeOptions = { logLevel: 'warn', config: { public: true, rateLimit: false } } as const;
+const routeOptions = { config: { public: true, rateLimit: false, quietRequestLog: true } } as const;
 
 /**
  * Bodies sent as text/plain are parsed as JSON, as application/json is: the SDK posts its batches so (a "simple"
@@ -140,8 +140,9 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       ...routeOptions,
       bodyLimit: TRACK_BODY_LIMIT,
       // CORS is open (any shop's origin, never credentials); set first so a browser can read the errors too.
-      onRequest: async (_request, reply) => {
+      onRequest: (_request, reply, done) => {
         reply.header('access-control-allow-origin', '*');
+        done();
       },
       schema: {
         description:

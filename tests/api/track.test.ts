@@ -801,6 +801,25 @@ describe('attribute values against their definitions', () => {
   });
 });
 
+describe('the log', () => {
+  const requestLines = (lines: string[]) =>
+    lines.map((line) => JSON.parse(line) as { msg?: string; req?: { url?: string } }).filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
+
+  it("has no line for ingestion's requests, taken or refused, and one for each request of the console", async () => {
+    const from = server.logs.length;
+    const visitor = id('visitor');
+    expect((await track({ key, visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'x' }] })).status).toBe(200);
+    expect((await track({ key: 'no-such-key', visitor_id: visitor, items: [{ type: 'event', id: id('e'), at: now(), name: 'x' }] })).status).toBe(404);
+    expect(requestLines(server.logs.slice(from))).toEqual([]);
+
+    // The same server logs every other request as it comes and as it is answered, the anonymous ones too.
+    expect((await server.call('GET', '/api/user/me')).status).toBe(401);
+    const lines = requestLines(server.logs.slice(from));
+    expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    expect(lines[0].req?.url).toBe('/api/user/me');
+  });
+});
+
 describe('refusals', () => {
   it("takes the largest request the SDK's outbox makes, where fifty long page views in one would be refused", async () => {
     const visitor = id('visitor');
