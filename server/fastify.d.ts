@@ -20,8 +20,9 @@ declare module 'fastify' {
     /** The spec §6 area of a per-application route, or 'member' for any member of the application. */
     area?: Area | 'member';
     /**
-     * No "incoming request" / "request completed" lines for this route's successful requests (QuietRoutes in
-     * server/app.ts): ingestion's thousands a second would drown the log. A failed request is still logged.
+     * No "incoming request" / "request completed" lines for this route's requests (QuietRoutes in server/app.ts):
+     * ingestion's thousands a second would drown the log. A 5xx is still logged by the error handler, a broken
+     * response by QuietRoutes.
      */
     quietRequestLog?: boolean;
   }

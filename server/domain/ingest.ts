@@ -370,7 +370,8 @@ async function writeCountedSqlite(
 /**
  * PostgreSQL: ONE statement. The rows go in through `ins`; `fresh` is those it returned (the new ones), `days`
  * their sessions and page views per player and day, `counted` those added up per player; the players UPDATE, the
- * days and the event definitions count from them, beside the attributes. Every data-modifying CTE runs to completion on the same snapshot.
+ * days and the event definitions count from them, beside the attributes. Every data-modifying CTE runs to
+ * completion on the same snapshot.
  */
 async function writeCountedPostgres(
   db: Kysely<Database>,

@@ -55,12 +55,12 @@ export function installAuth(api: FastifyInstance): void {
       done(!principal && !request.routeOptions.config.public ? new AppError('NOT_AUTHORIZED') : undefined);
     };
     if (requestToken(request) === null && bearerToken(request.headers.authorization) === null) return settle(null);
-    signedIn(api, request, reply).then(settle, done);
+    principalOfTokens(api, request, reply).then(settle, done);
   });
 }
 
 /** Who the request's session token (embedded console) or X-Token (hosted console) stands for; null for nobody. */
-async function signedIn(api: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<Principal | null> {
+async function principalOfTokens(api: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<Principal | null> {
   const embedded = await principalFromSessionToken(request, reply);
   const token = requestToken(request);
   return embedded ?? (token && token !== EMBEDDED_TOKEN_PLACEHOLDER ? await resolveSession(api.services, token) : null);

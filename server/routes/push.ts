@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Empty, PushReportBody, PushSubscribeBody, PushSubscribeResult, PushUnsubscribeBody, ok } from '../../shared/contract';
 import { reportPush, subscribePush, unsubscribePush } from '../domain/push-subscriptions';
 import { ctxOf } from '../plugins/auth';
-import { failures } from './common';
+import { allowAnyOrigin, failures, parseTextAsJson } from './common';
 import { SDK_BODY_LIMIT } from './sdk';
 
 const tags = ['storefront'];
@@ -14,13 +14,8 @@ const config = { public: true } as const;
  * The preflight answer for /api/sdk/* is sdkRoutes'.
  */
 export const pushSdkRoutes: FastifyPluginAsyncZod = async (app) => {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('access-control-allow-origin', '*');
-    done();
-  });
+  parseTextAsJson(app);
+  app.addHook('onRequest', allowAnyOrigin);
 
   app.post(
     '/sdk/push/subscribe',

@@ -5,7 +5,7 @@ import { Empty, LeadSubmit, PublicConfig, SdkConfigQuery, SpinRequest, SpinResul
 import { getPublicConfig, recordEvent, submitLead } from '../domain/storefront';
 import { spinWheel } from '../domain/spin';
 import { ctxOf } from '../plugins/auth';
-import { failures } from './common';
+import { allowAnyOrigin, failures, parseTextAsJson } from './common';
 
 const tags = ['storefront'];
 const config = { public: true } as const;
@@ -28,19 +28,12 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 /**
  * The public storefront API, called from shoppers' browsers on any shop's origin with the application's
  * client key. CORS is open (`*`, never credentials: nothing here rides on cookies). The widgets post JSON as
- * text/plain, a "simple" request that needs no preflight, so text/plain bodies are parsed as JSON here, and
- * only here.
+ * text/plain, a "simple" request that needs no preflight, so text/plain bodies are parsed as JSON here, as on the
+ * other /api/sdk surfaces (parseTextAsJson).
  */
 export const sdkRoutes: FastifyPluginAsyncZod = async (app) => {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
-
-  // Set before anything can fail, so a browser can read the error envelopes too (and a 429 from the limiter).
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('access-control-allow-origin', '*');
-    done();
-  });
+  parseTextAsJson(app);
+  app.addHook('onRequest', allowAnyOrigin);
 
   app.options(
     '/sdk/*',

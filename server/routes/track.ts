@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   DeviceAttributesBody,
@@ -20,7 +20,7 @@ import { INGEST_QUEUE, applicationForKey, fromTrackItems, ingest, closeIngest, t
 import { TokenBuckets } from '../domain/ingest-limits';
 import { QueueFullError } from '../domain/ingest-queue';
 import { appSubscriptionBefore, settleAppSubscription } from '../domain/push-subscriptions';
-import { failures } from './common';
+import { allowAnyOrigin, failures, parseTextAsJson } from './common';
 
 /** A batch of 50 items with long page URLs stays well under this. */
 const TRACK_BODY_LIMIT = 64 * 1024;
@@ -115,17 +115,6 @@ async function registeredDevice(request: FastifyRequest, deviceId: string): Prom
 const routeOptions = { config: { public: true, rateLimit: false, quietRequestLog: true } } as const;
 
 /**
- * Bodies sent as text/plain are parsed as JSON, as application/json is: the SDK posts its batches so (a "simple"
- * request, no preflight; sendBeacon sends them so too). Also the ingestion benchmark's floor route
- * (tests/bench/ingest.ts), which must parse as this does.
- */
-export function parseTextAsJson(app: Pick<FastifyInstance, 'getDefaultJsonParser' | 'removeContentTypeParser' | 'addContentTypeParser'>): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => parseJson(request, body.toString(), done));
-}
-
-/**
  * Ingestion: the storefront SDK's batches (POST /api/sdk/track) and the REST device API for mobile apps and
  * servers (/api/v1/devices…). Every write goes through the same group-commit queue (server/domain/ingest.ts):
  * a 200 means stored.
@@ -139,11 +128,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...routeOptions,
       bodyLimit: TRACK_BODY_LIMIT,
-      // CORS is open (any shop's origin, never credentials); set first so a browser can read the errors too.
-      onRequest: (_request, reply, done) => {
-        reply.header('access-control-allow-origin', '*');
-        done();
-      },
+      onRequest: allowAnyOrigin,
       schema: {
         description:
           "The storefront SDK's batch (up to 50 items) from one browser, as JSON (text/plain accepted, for sendBeacon): sessions, page views, scroll depths, events, attributes and identity. Answered once stored; `accepted` counts the items, a retried item (same `id`) is stored once. Item times are clamped to the last 7 days … now + 5 minutes. Rate limited per visitor and address (RATE_LIMITED, 429); when the server is saturated 503 with Retry-After. An unknown key is NOT_FOUND.",

@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
-import { parseTextAsJson } from '../../server/routes/track';
+import { parseTextAsJson } from '../../server/routes/common';
 import { loadConfig } from '../../server/config';
 import { migrateToLatest, toCount, type Dialect } from '../../server/db';
 import { ensureSeedApplication, seedAudience } from '../../scripts/seed-lib';
