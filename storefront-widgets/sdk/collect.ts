@@ -108,7 +108,7 @@ export function itemOfCall(args: ArrayLike<unknown>, session: string, now: numbe
   return undefined;
 }
 
-/** The page's device facts for the batch: language, timezone (IANA name, minutes east of UTC), device type, UA. */
+/** The page's device facts for the batches that carry them (track.ts, SENT_DEVICE): language, timezone (IANA name, minutes east of UTC), device type, UA. */
 export function deviceFacts(mobile: boolean, ua: { os?: string; os_version?: string; browser?: string }, now = new Date()): DeviceInfo {
   const facts: DeviceInfo = { platform: 'web', device_type: mobile ? 'mobile' : 'desktop', ...ua };
   try {

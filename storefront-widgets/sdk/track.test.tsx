@@ -90,6 +90,46 @@ describe('collection on a shop page', () => {
     expect(types(later.items())).toEqual(['session', 'page']);
   });
 
+  it("sends the device facts with a session's first batch, and again only when they change or a new session begins", async () => {
+    const page = start();
+    await flushed();
+    page.call('event', 'add_to_cart', { sku: 'A1' });
+    await flushed();
+    expect(page.batches).toHaveLength(2);
+    expect(page.batches[0].device).toMatchObject({ platform: 'web', device_type: 'desktop' });
+    expect(page.batches[1]).not.toHaveProperty('device');
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    const samePage = start();
+    await flushed();
+    expect(samePage.batches).toHaveLength(1);
+    expect(samePage.batches[0]).not.toHaveProperty('device');
+    // The visitor switched the browser to Vietnamese: the next batch says so.
+    Object.defineProperty(navigator, 'language', { configurable: true, get: () => 'vi-VN' });
+    try {
+      const vietnamese = start();
+      await flushed();
+      expect(vietnamese.batches[0].device).toMatchObject({ language: 'vi' });
+    } finally {
+      delete (navigator as { language?: string }).language;
+    }
+    vi.setSystemTime(Date.now() + SESSION_IDLE_MS);
+    const nextSession = start();
+    await flushed();
+    expect(types(nextSession.items())).toEqual(['session', 'page']);
+    expect(nextSession.batches[0].device).toMatchObject({ platform: 'web', device_type: 'desktop' });
+  });
+
+  it('sends the device facts again after the batch that carried them was refused', async () => {
+    let refused = false;
+    const page = start({ refuse: () => !refused && (refused = true) });
+    await flushed();
+    expect(page.batches).toEqual([]);
+    page.call('event', 'add_to_cart', { sku: 'A1' });
+    await flushed();
+    expect(types(page.items())).toEqual(['event']);
+    expect(page.batches[0].device).toMatchObject({ platform: 'web' });
+  });
+
   it('counts a single-page navigation as a page view', async () => {
     const page = start();
     history.pushState(null, '', '/products/ao-thun');
@@ -142,9 +182,10 @@ describe('collection on a shop page', () => {
     // Not after the 4 s of a first retry…
     await vi.advanceTimersByTimeAsync(11_000);
     expect(page.fetch).toHaveBeenCalledTimes(1);
-    // …but at 12 s.
+    // …but at 12 s, with the device facts the limited one carried.
     await vi.advanceTimersByTimeAsync(1_000);
     expect(types(page.items())).toEqual(['session', 'page']);
+    expect(page.batches[0].device).toMatchObject({ platform: 'web' });
     expect(JSON.parse(localStorage.getItem('nudge_q') ?? '[]')).toEqual([]);
   });
 

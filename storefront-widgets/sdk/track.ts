@@ -22,6 +22,15 @@ import { visitorId } from './visitor';
 /** The key under which the last session that was reported is kept: a different current one is a new session. */
 const REPORTED_SESSION = 'nudge_ts';
 
+/**
+ * The key under which the device facts the server last took are kept, with the session they went with
+ * (`<session>|<facts as JSON>`): a batch carries the facts only when they differ from these, so once a session, and
+ * again when they change (another language, a new timezone offset). They are kept after an answer of 200 only, so
+ * a batch that was refused or lost is followed by one that carries them again. A player deleted meanwhile (in the
+ * console, or on the shopper's request) comes back without them until the next session.
+ */
+const SENT_DEVICE = 'nudge_d';
+
 /** Whether this browser can take web push at all: where it cannot, the push chunk is not loaded. */
 export const pushSupported = (): boolean => 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 
@@ -48,8 +57,14 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
   const device = deviceFacts(ctx.mobile, parseUserAgent(navigator.userAgent));
   const endpoint = `${ctx.api}/api/sdk/track`;
 
+  const facts = JSON.stringify(device);
+  /** This page's session, once its first activity is recorded (`touch`). */
+  let session = '';
+
   const send = async (items: TrackItem[], final: boolean): Promise<SendResult> => {
-    const body = JSON.stringify({ key: ctx.key, visitor_id: visitor, device, items });
+    const sent = `${session}|${facts}`;
+    const withDevice = store.getItem(SENT_DEVICE) !== sent;
+    const body = JSON.stringify({ key: ctx.key, visitor_id: visitor, ...(withDevice && { device }), items });
     if (final) {
       try {
         // text/plain: a "simple" request, as every SDK post.
@@ -60,7 +75,10 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
     }
     try {
       const res = await fetch(endpoint, { method: 'POST', body, keepalive: body.length < 60_000, credentials: 'omit' });
-      if (res.ok) return 'ok';
+      if (res.ok) {
+        if (withDevice) store.setItem(SENT_DEVICE, sent);
+        return 'ok';
+      }
       // A refused batch would be refused forever; a busy or limited server is asked again later, when it said.
       return res.status === 400 || res.status === 404 || res.status === 413 ? 'drop' : +(res.headers.get('retry-after') ?? '') * 1000 || 'retry';
     } catch {
@@ -69,7 +87,6 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
   };
   const outbox = createOutbox({ store: liveStorage(), send });
 
-  let session = '';
   /** Activity: keeps the session alive, and reports a new one with its landing page's UTM and referrer. */
   const touch = (now: number) => {
     session = touchSession(store, now);

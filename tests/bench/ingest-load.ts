@@ -14,7 +14,8 @@ import { cpuTimeMs, machineCpuSince, quantile } from './fake-process';
  *   the latency at a given load. The pace starts once every connection is up.
  *
  * Every run's visitors are its own (ids from `prefix`), so each one's first request creates a player: closed loop,
- * the visitors take turns from the start; open loop, they appear evenly over the run (see `nextVisitor`).
+ * the visitors take turns from the start; open loop, they appear evenly over the run (see `nextVisitor`). A visitor's
+ * first request carries its device facts, the others not, as the storefront SDK sends them (see `sentDevice`).
  *
  * Input (argv[2], JSON): { port, key, mode: 'batch' | 'single', seconds, connections, visitors, prefix, rate? }.
  * Output (stdout, JSON): requests answered, events acknowledged, statuses, latency percentiles (ms), elapsed
@@ -58,8 +59,18 @@ function nextVisitor(): number {
   return number % introduced;
 }
 
+/**
+ * The visitors that have sent their device facts. As the storefront SDK does (storefront-widgets/sdk/track.ts,
+ * SENT_DEVICE), a visitor's first batch of a session carries them and the others do not; a run is one session of
+ * each visitor.
+ */
+const sentDevice = new Set<number>();
+
 function body(): string {
-  const visitor = `${input.prefix}-v${nextVisitor().toString().padStart(6, '0')}`;
+  const number = nextVisitor();
+  const visitor = `${input.prefix}-v${number.toString().padStart(6, '0')}`;
+  const device = sentDevice.has(number) ? '' : '"device":{"platform":"web","device_type":"mobile","os":"Android","browser":"Chrome","language":"vi","country":"VN"},';
+  sentDevice.add(number);
   const at = Date.now();
   const items: string[] = [];
   for (let index = 0; index < perRequest; index += 1) {
@@ -68,7 +79,7 @@ function body(): string {
       `{"type":"event","id":"${input.prefix}-e${counter.toString().padStart(8, '0')}","at":${at},"session_id":"s-${visitor}","name":"${names[counter % names.length]}","properties":{"sku":"SKU-${counter % 50}","price":${(counter % 90) * 10000}}}`,
     );
   }
-  return `{"key":"${input.key}","visitor_id":"${visitor}","device":{"platform":"web","device_type":"mobile","os":"Android","browser":"Chrome","language":"vi","country":"VN"},"items":[${items.join(',')}]}`;
+  return `{"key":"${input.key}","visitor_id":"${visitor}",${device}"items":[${items.join(',')}]}`;
 }
 
 const latencies: number[] = [];
