@@ -26,6 +26,16 @@ const drivers = new WeakMap<
  * (server/domain/ingest.ts INGEST_LANES, two) writes its groups one after the other on one connection.
  */
 const INGESTION_POOL_MAX = 4;
+/**
+ * Ingestion's sessions: asynchronous commits (see `ingestionDb`), and the generic plan of each prepared statement
+ * from its first run (see `withPreparedStatements`). Left to choose (plan_cache_mode auto), PostgreSQL went on
+ * making custom plans for some of ingestion's statements, whose arrays change length with every group: measured at
+ * 8,000 single-event requests/s (two cores, three rounds each way, 2026-12-03), a group's write took 2.5–2.7 ms at
+ * the median with the generic plans against 2.9–3.0 ms, and PostgreSQL 52–67 µs of CPU per request against 59–75.
+ * The statements' plans do not depend on the arrays' lengths (every player is found by its index, see
+ * ./rows.ts "Plans on PostgreSQL").
+ */
+const INGESTION_SESSION = 'SET synchronous_commit TO off; SET plan_cache_mode TO force_generic_plan';
 /** How ingestion's connections name themselves to PostgreSQL (pg_stat_activity.application_name). */
 export const INGESTION_APPLICATION_NAME = 'nudge ingestion';
 
@@ -37,7 +47,7 @@ export function openDatabase(config: DatabaseConfig): Db {
       ? null
       : new Kysely<Database>({
           dialect: new PostgresDialect({
-            pool: withPreparedStatements(new pg.Pool({ connectionString: config.url, max: INGESTION_POOL_MAX, application_name: INGESTION_APPLICATION_NAME }), 'SET synchronous_commit TO off'),
+            pool: withPreparedStatements(new pg.Pool({ connectionString: config.url, max: INGESTION_POOL_MAX, application_name: INGESTION_APPLICATION_NAME }), INGESTION_SESSION),
           }),
         });
     // Destroying the database closes ingestion's pool with the main one.
@@ -207,8 +217,8 @@ const PREPARED_MAX = 200;
  * PostgreSQL parses and plans every statement Kysely sends. Ingestion's few statement texts (./rows.ts) come
  * back for every group, and planning them (a wide UPDATE … FROM unnest, data-modifying
  * CTEs) took more than a fifth of PostgreSQL's time per group under load (pg_stat_statements). Texts that start
- * with PREPARED go out as named statements instead: pg parses each once per connection, and after five runs
- * PostgreSQL keeps one generic plan. Measured on groups of 12 single-event batches, PostgreSQL's CPU per group
+ * with PREPARED go out as named statements instead: pg parses each once per connection, and PostgreSQL keeps one
+ * generic plan (after five runs, or from the first in ingestion's sessions: INGESTION_SESSION). Measured on groups of 12 single-event batches, PostgreSQL's CPU per group
  * fell by about half. Other texts are untouched.
  *
  * The generic plan is remade whenever the tables' statistics change (ANALYZE, which autovacuum runs as they

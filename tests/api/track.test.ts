@@ -436,7 +436,7 @@ describe('a player another server process creates at the same moment', () => {
 
 describe('ingestion commits on PostgreSQL', () => {
   // Ingestion's many small commits do not wait for the WAL flush (server/db/index.ts ingestionDb); everything else
-  // does. PG_INGEST_SYNCHRONOUS_COMMIT=on makes ingestion wait too.
+  // does. PG_INGEST_SYNCHRONOUS_COMMIT=on makes ingestion wait too. Its sessions also keep generic plans.
   it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('writes batches on connections that commit asynchronously, and nothing else does', async () => {
     const config = server.config.database;
     if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
@@ -454,6 +454,10 @@ describe('ingestion commits on PostgreSQL', () => {
     const setting = async (kysely: Kysely<Database>) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(kysely)).rows[0].synchronous_commit;
     expect(await setting(ingestionDb(db(server)))).toBe('off');
     expect(await setting(db(server))).toBe('on');
+    // And they plan each prepared statement once, generically (server/db/index.ts INGESTION_SESSION).
+    const planning = async (kysely: Kysely<Database>) => (await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(kysely)).rows[0].plan_cache_mode;
+    expect(await planning(ingestionDb(db(server)))).toBe('force_generic_plan');
+    expect(await planning(db(server))).toBe('auto');
 
     const synchronous = openDatabase({ ...config, ingestSynchronousCommit: true });
     try {
