@@ -22,8 +22,8 @@ const drivers = new WeakMap<
 >();
 
 /**
- * Connections of ingestion's own pool (PostgreSQL, asynchronous commits): each of ingestion's lanes
- * (server/domain/ingest.ts INGEST_LANES, two) writes its groups one after the other on one connection.
+ * Connections of ingestion's own pool (PostgreSQL, asynchronous commits), at most: ingestion writes one group at a
+ * time (server/domain/ingest.ts ingestQueue), so one is busy under load, and a few more serve calls made beside it.
  */
 const INGESTION_POOL_MAX = 4;
 /**
@@ -91,7 +91,7 @@ export function openDatabase(config: DatabaseConfig): Db {
  *
  * Why: every commit otherwise waits for an fdatasync of the WAL, and ingestion's groups are many small commits
  * (hundreds a second). On a 2-core machine (tests/bench/ingest.ts, 2026-11-27) the flush usually took 0.13 ms,
- * but about once a second 50–100 ms, and both ingestion lanes' writes of that moment waited for it (timed around
+ * but about once a second 50–100 ms, and ingestion's writes of that moment (two lanes then) waited for it (timed around
  * each group's write: 50–65 ms at once, every 1.04 s; none over 37 ms without the wait). In alternating runs there,
  * at the target rates, the batches' 99th percentile was 27–31 ms against 40–41 ms (single events' 36–38 ms either
  * way), and PostgreSQL's own CPU per single-event request 37–61 µs against 63–79 µs.

@@ -6,9 +6,9 @@ import { KnownPlayers, writeBatches, writeRemembering, type IngestBatch, type In
 
 /**
  * The thread that writes ingestion's groups on PostgreSQL (see WriterThread in ./ingest.ts): its own connections
- * (ingestion's pool, `ingestionDb`), its own KnownPlayers. A request is one group of one lane, written as the
- * process's event loop would write it (`writeRemembering`, `writeBatches`) and answered with one result per batch
- * or with the error; requests of both lanes run at once, as they did on the event loop. `warm` opens a connection
+ * (ingestion's pool, `ingestionDb`), its own KnownPlayers. A request is one group, written as the process's event
+ * loop would write it (`writeRemembering`, `writeBatches`) and answered with one result per batch or with the
+ * error; the queue sends one at a time (see ingestQueue), requests sent together run at once. `warm` opens a connection
  * (answered with no results), `close` ends the connections and the thread.
  */
 export type ThreadRequest = { id: number; batches: string; now: number } | { id: number; warm: true } | { id: number; close: true };

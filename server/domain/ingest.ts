@@ -434,8 +434,8 @@ const DEFINITION_COLUMNS: Column[] = [
 ];
 
 /**
- * The event_definitions upsert, in name order (the rows are shared by every write of the application: see
- * INGEST_LANES). `fresh` (PostgreSQL): the relation of the statement around whose rows give the counts; only the
+ * The event_definitions upsert, in name order: the rows are shared by every write of the application, those of
+ * other processes too, which lock them in the same order. `fresh` (PostgreSQL): the relation of the statement around whose rows give the counts; only the
  * names it has are written.
  */
 function eventDefinitionStatements(dialect: Dialect, definitions: Definition[], fresh?: string): Statement[] {
@@ -471,29 +471,29 @@ function eventDefinitionStatements(dialect: Dialect, definitions: Definition[], 
 export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems: 2_000, maxPendingItems: 50_000, maxWaitMs: 1_000 };
 
 /**
- * Writes running at once, each in its own lane. SQLite has one connection and writes on the event loop: one.
- * On PostgreSQL a single writer leaves the database idle while Node reads each statement's answer, and the
- * group's round trips (two: players, the rest; one when every device is known, see KnownPlayers) add up: lanes
- * overlap them. A device always goes to the same lane (by a hash of its application and device id), so two
- * concurrent writes never touch the same player, its days or attributes and cannot deadlock on them; the shared
- * event_definitions rows are written in name order by the group's last statement, which commits as it ends, so
- * they are held only while it runs. Two lanes, measured on two cores in alternating runs (tests/bench/ingest.ts):
- * against one, +16–26% events/s in batches and +24–33% single requests/s; four split the groups so small that
- * the per-group statements cost more than the overlap gains (−25%; again −14% on another machine, 2026-11-26).
- * Those runs wrote on the event loop; with the writer thread (WriterThread), one lane and two were within the
- * runs' noise at the target rates (2026-11-27), and two stay.
+ * Ingestion's one group commit (per app instance) and, on PostgreSQL, the thread that writes its groups: one write
+ * at a time, so a device's batches are written in the order they came.
+ *
+ * On PostgreSQL the groups were written in two lanes until 2026-12-03 (a device always in the same one, by a hash of
+ * its key), which overlapped one group's round trips with another's while the writes ran on the event loop (+16–33%
+ * then, on two cores). Since the writes moved to the writer thread and ingestion's sessions keep generic plans
+ * (server/db/index.ts INGESTION_SESSION), one writer does better: its groups are bigger, and much of what a group
+ * costs PostgreSQL is the group's, not its rows'. Measured on two cores at the target rates, the same load
+ * against a scratch server, alternating, three rounds each way: a group's write 1.8–1.9 ms at the median against
+ * 2.2–2.7 ms; PostgreSQL's CPU 267 µs per batch of 10 against 340, and 44–58 µs per single-event request against
+ * 54–67 (five rounds of six); the requests' median latency 4.4 ms against 6.2 (single events) and 4.0 against 5.1
+ * (batches), their 99th percentiles within the runs' noise (13–31 ms against 14–32). tests/bench/ingest.ts postgres, three runs with one
+ * writer: 28,822–29,872 events/s in batches and 9,338–9,776 single requests/s (four with two that day:
+ * 31,017–31,888 and 8,892–9,315).
  */
-export const INGEST_LANES: Record<Dialect, number> = { sqlite: 1, postgres: 2 };
-
-/** Concurrent group-commit queues, one per lane; a device's batches always take the same lane, in order. */
-class IngestLanes {
+class Ingestion {
   constructor(
-    private readonly lanes: GroupCommit<IngestBatch, IngestResult>[],
+    private readonly queue: GroupCommit<IngestBatch, IngestResult>,
     private readonly thread: WriterThread | null,
   ) {}
 
   submit(batch: IngestBatch): Promise<IngestResult> {
-    return this.lanes[this.lanes.length === 1 ? 0 : laneOf(batch, this.lanes.length)].submit(batch);
+    return this.queue.submit(batch);
   }
 
   async warm(): Promise<void> {
@@ -501,44 +501,21 @@ class IngestLanes {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.lanes.map((lane) => lane.close()));
+    await this.queue.close();
     await this.thread?.close();
   }
 }
 
-/** FNV-1a of the device's key, modulo the lanes. */
-function laneOf(batch: IngestBatch, lanes: number): number {
-  const key = playerKey(batch.applicationId, batch.deviceId);
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < key.length; index += 1) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
-  return (hash >>> 0) % lanes;
-}
+const queues = new WeakMap<Services, Ingestion>();
 
-const queues = new WeakMap<Services, IngestLanes>();
-
-/** The process's ingestion lanes for these services (one set per app instance); `options` only on first use. */
+/** The process's ingestion queue for these services (one per app instance); `options` only on first use. */
 export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOptions<IngestBatch, IngestResult>, 'write' | 'weigh'>> = {}) {
   let queue = queues.get(s);
   if (!queue) {
-    const lanes = INGEST_LANES[s.dialect];
-    const settings = { ...INGEST_QUEUE, ...options };
     const config = s.config.database;
     const thread = s.dialect === 'postgres' && config.kind === 'postgres' ? new WriterThread(config) : null;
     const write = thread ? (batches: IngestBatch[]) => thread.write(batches, s.clock()) : writeOnEventLoop(s);
-    queue = new IngestLanes(
-      Array.from(
-        { length: lanes },
-        () =>
-          new GroupCommit<IngestBatch, IngestResult>({
-            ...settings,
-            // The memory bound is the process's: shared out between the lanes.
-            maxPendingItems: Math.ceil(settings.maxPendingItems / lanes),
-            weigh: weighBatch,
-            write,
-          }),
-      ),
-      thread,
-    );
+    queue = new Ingestion(new GroupCommit<IngestBatch, IngestResult>({ ...INGEST_QUEUE, ...options, weigh: weighBatch, write }), thread);
     queues.set(s, queue);
   }
   return queue;
@@ -677,7 +654,7 @@ export class WriterThread {
     });
   }
 
-  /** After the last write is answered (the lanes are drained first): closes the thread's connections and the thread. */
+  /** After the last write is answered (the queue is drained first): closes the thread's connections and the thread. */
   async close(): Promise<void> {
     if (!this.current) return;
     const { worker } = this.current;

@@ -355,7 +355,7 @@ describe("a device's first report", () => {
 });
 
 describe('many browsers at once', () => {
-  it('stores every event once and adds up every counter when batches of many devices arrive together (PostgreSQL writes them in parallel lanes)', async () => {
+  it('stores every event once and adds up every counter when batches of many devices arrive together (grouped into few writes)', async () => {
     const visitors = Array.from({ length: 60 }, () => id('crowd'));
     const at = now() - 10_000;
     const batches = visitors.flatMap((visitor, v) =>
