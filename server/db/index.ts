@@ -91,9 +91,9 @@ export function openDatabase(config: DatabaseConfig): Db {
  *
  * Why: every commit otherwise waits for an fdatasync of the WAL, and ingestion's groups are many small commits
  * (hundreds a second). On a 2-core machine (tests/bench/ingest.ts, 2026-11-27) the flush usually took 0.13 ms,
- * but about once a second 50–100 ms, and ingestion's writes of that moment (two lanes then) waited for it (timed around
- * each group's write: 50–65 ms at once, every 1.04 s; none over 37 ms without the wait). In alternating runs there,
- * at the target rates, the batches' 99th percentile was 27–31 ms against 40–41 ms (single events' 36–38 ms either
+ * but about once a second 50–100 ms, and ingestion's writes of that moment (two lanes then) waited for it (timed
+ * around each group's write: 50–65 ms at once, every 1.04 s; none over 37 ms without the wait). In alternating runs
+ * there, at the target rates, the batches' 99th percentile was 27–31 ms against 40–41 ms (single events' 36–38 ms either
  * way), and PostgreSQL's own CPU per single-event request 37–61 µs against 63–79 µs.
  *
  * What it costs: if PostgreSQL itself or its machine crashes, the last fraction of a second of devices' events,
@@ -218,8 +218,8 @@ const PREPARED_MAX = 200;
  * back for every group, and planning them (a wide UPDATE … FROM unnest, data-modifying
  * CTEs) took more than a fifth of PostgreSQL's time per group under load (pg_stat_statements). Texts that start
  * with PREPARED go out as named statements instead: pg parses each once per connection, and PostgreSQL keeps one
- * generic plan (after five runs, or from the first in ingestion's sessions: INGESTION_SESSION). Measured on groups of 12 single-event batches, PostgreSQL's CPU per group
- * fell by about half. Other texts are untouched.
+ * generic plan (after five runs, or from the first in ingestion's sessions: INGESTION_SESSION). Measured on groups
+ * of 12 single-event batches, PostgreSQL's CPU per group fell by about half. Other texts are untouched.
  *
  * The generic plan is remade whenever the tables' statistics change (ANALYZE, which autovacuum runs as they
  * grow), so a plan made while a new database was nearly empty lasts only until then. Behind a pooler in

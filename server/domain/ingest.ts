@@ -435,8 +435,8 @@ const DEFINITION_COLUMNS: Column[] = [
 
 /**
  * The event_definitions upsert, in name order: the rows are shared by every write of the application, those of
- * other processes too, which lock them in the same order. `fresh` (PostgreSQL): the relation of the statement around whose rows give the counts; only the
- * names it has are written.
+ * other processes too, which lock them in the same order. `fresh` (PostgreSQL): the relation of the statement
+ * around whose rows give the counts; only the names it has are written.
  */
 function eventDefinitionStatements(dialect: Dialect, definitions: Definition[], fresh?: string): Statement[] {
   if (definitions.length === 0) return [];
@@ -482,9 +482,9 @@ export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems:
  * against a scratch server, alternating, three rounds each way: a group's write 1.8–1.9 ms at the median against
  * 2.2–2.7 ms; PostgreSQL's CPU 267 µs per batch of 10 against 340, and 44–58 µs per single-event request against
  * 54–67 (five rounds of six); the requests' median latency 4.4 ms against 6.2 (single events) and 4.0 against 5.1
- * (batches), their 99th percentiles within the runs' noise (13–31 ms against 14–32). tests/bench/ingest.ts postgres, three runs with one
- * writer: 28,822–29,872 events/s in batches and 9,338–9,776 single requests/s (four with two that day:
- * 31,017–31,888 and 8,892–9,315).
+ * (batches), their 99th percentiles within the runs' noise (13–31 ms against 14–32). tests/bench/ingest.ts
+ * postgres, four runs with one writer: 28,822–29,872 events/s in batches and 9,338–9,776 single requests/s (four
+ * with two that day: 31,017–31,888 and 8,892–9,315).
  */
 class Ingestion {
   constructor(

@@ -6,7 +6,7 @@ import type { WidgetContext } from '../types';
 import { deviceFacts, itemId, itemOfCall, newQuarters, utmOf } from './collect';
 import { createOutbox, liveStorage, type SendResult } from './outbox';
 import type { PushModule } from './push';
-import { touchSession } from './session';
+import { currentSession, touchSession } from './session';
 import { safeStorage } from './storage';
 import { parseUserAgent } from './ua';
 import { visitorId } from './visitor';
@@ -58,11 +58,9 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
   const endpoint = `${ctx.api}/api/sdk/track`;
 
   const facts = JSON.stringify(device);
-  /** This page's session, once its first activity is recorded (`touch`). */
-  let session = '';
 
   const send = async (items: TrackItem[], final: boolean): Promise<SendResult> => {
-    const sent = `${session}|${facts}`;
+    const sent = `${currentSession(store)}|${facts}`;
     const withDevice = store.getItem(SENT_DEVICE) !== sent;
     const body = JSON.stringify({ key: ctx.key, visitor_id: visitor, ...(withDevice && { device }), items });
     if (final) {
@@ -87,6 +85,7 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
   };
   const outbox = createOutbox({ store: liveStorage(), send });
 
+  let session = '';
   /** Activity: keeps the session alive, and reports a new one with its landing page's UTM and referrer. */
   const touch = (now: number) => {
     session = touchSession(store, now);
