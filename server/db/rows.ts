@@ -178,13 +178,23 @@ export async function runWrites(db: Kysely<Database>, dialect: Dialect, statemen
  * answer.
  */
 export function combinedWrites(statements: readonly Statement[], before?: Statement, select = 'SELECT 1'): Statement {
-  const params: unknown[] = [...(before?.params ?? [])];
-  const ctes = statements.map((statement, index) => {
+  const ctes = statements.map((statement, index) => ({ sql: `w${index} AS (${statement.sql.replace(PREPARED, '')})`, params: statement.params }));
+  const all = joinedStatements([...(before ? [before] : []), ...ctes]);
+  return { sql: `${PREPARED}WITH ${all.sql} ${select}`, params: all.params };
+}
+
+/**
+ * PostgreSQL: pieces of one statement (CTE definitions), comma-separated, each piece's parameters ($1, $2… of its
+ * own) renumbered after the pieces before it.
+ */
+export function joinedStatements(parts: readonly Statement[]): Statement {
+  const params: unknown[] = [];
+  const sql = parts.map((part) => {
     const offset = params.length;
-    params.push(...statement.params);
-    return `w${index} AS (${statement.sql.replace(PREPARED, '').replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+    params.push(...part.params);
+    return part.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
   });
-  return { sql: `${PREPARED}WITH ${[...(before ? [before.sql] : []), ...ctes].join(', ')} ${select}`, params };
+  return { sql: sql.join(', '), params };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { inferValueType, storedAttribute, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
-import { columnList, earlier, insertRows, insertStatements, keyInParameter, later, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from '../db/rows';
+import { columnList, earlier, insertRows, insertStatements, keyInParameter, later, rowSource, runWrites, withRows, withRowsStatements, type Column, type Row, type Statement } from '../db/rows';
 
 /*
  * The one place that creates and updates players from what devices report: the storefront SDK's batches and
@@ -112,21 +112,7 @@ export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writ
   for (const write of writes) unique.set(playerKey(write.applicationId, write.deviceId), write);
   // A fixed order: two processes creating the same players lock them in the same order.
   const sorted = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const rows: Row[] = sorted.map(([, write]) => {
-    const platform = (given(write.device?.platform) as PlayerPlatform | null) ?? 'web';
-    const deviceType = given(write.device?.device_type) ?? defaultDeviceType(platform);
-    return [
-      write.applicationId,
-      write.deviceId,
-      platform,
-      deviceType,
-      ...CREATED_DEVICE_FIELDS.map((name) => given(write.device?.[name])),
-      ...IDENTITY_FIELDS.map((name) => given(write.identity?.[name])),
-      write.seenAt ?? null,
-      at,
-      at,
-    ];
-  });
+  const rows: Row[] = sorted.map(([, write]) => createdRow(write, at));
   type Found = { id: number | string; application_id: string; device_id: string; created: boolean | number };
   const out = new Map<string, PlayerRef>();
   const take = (found: Found[]) => {
@@ -172,6 +158,75 @@ export async function ensurePlayers(db: Kysely<Database>, dialect: Dialect, writ
   return out;
 }
 
+/** A new player's row (CREATE_COLUMNS): platform and device type from the report, web/desktop when it says none. */
+function createdRow(write: PlayerWrite, at: string): unknown[] {
+  const platform = (given(write.device?.platform) as PlayerPlatform | null) ?? 'web';
+  const deviceType = given(write.device?.device_type) ?? defaultDeviceType(platform);
+  return [
+    write.applicationId,
+    write.deviceId,
+    platform,
+    deviceType,
+    ...CREATED_DEVICE_FIELDS.map((name) => given(write.device?.[name])),
+    ...IDENTITY_FIELDS.map((name) => given(write.identity?.[name])),
+    write.seenAt ?? null,
+    at,
+    at,
+  ];
+}
+
+/** A device the statement writing its events finds or creates the player of (`unseenPlayers`); `ref` < 0 stands for its id meanwhile. */
+export interface UnseenPlayer {
+  ref: number;
+  write: PlayerWrite;
+}
+
+/**
+ * PostgreSQL: the players of devices this process does not know yet, found or created by the statement that writes
+ * their events, instead of a statement of their own before it (a round trip less for a group with a new device;
+ * see writeBatches in ./ingest.ts). The statement's other rows name each such player by its `ref`, a negative
+ * number no player has, and the relation `pm(ref, id, created)` gives its id:
+ * - `lookup`, CTE definitions to come first: `nu`, the devices with what a new player is created with, and `pm`,
+ *   each device's player, the one there is (one index lookup per device) or else a new id from the players'
+ *   sequence (`pm` is materialized: evaluated once, so each device gets one id);
+ * - `create(counted)`, the CTE `np` creating the new players whole, as `ensurePlayers` and then the update would
+ *   leave them (device facts, identity, last seen, landing UTM, first and last session), with their sessions and
+ *   page views from `counted` (player_id, sessions, page_views), in device order (as `ensurePlayers`, for the locks);
+ *   RETURNING their ids;
+ * - the UPDATE (`updatePlayersStatements` with `mapped` = 'pm') reaches the players found.
+ * Every data-modifying CTE runs on the statement's snapshot, so the UPDATE cannot see the players `np` creates, and
+ * the foreign keys of the event rows, checked when the statement ends, see them. A player another process creates
+ * after the snapshot is in neither: `np` skips it (ON CONFLICT) and the events naming the id it would have had fail
+ * their foreign key, so nothing of the statement is stored; a device whose events were all stored before (so none
+ * names it) shows as a player created but not returned by `np`. The caller writes the group again either way,
+ * looking the players up first.
+ */
+export function unseenPlayers(unseen: readonly UnseenPlayer[], now: Date): { lookup: Statement; create: (counted: string) => string } {
+  const at = now.toISOString();
+  const rows: Row[] = [...unseen]
+    .sort((a, b) => (playerKey(a.write.applicationId, a.write.deviceId) < playerKey(b.write.applicationId, b.write.deviceId) ? -1 : 1))
+    .map(({ ref, write }) => [
+      ref,
+      ...createdRow(write, at),
+      ...UTM_FIELDS.map((name) => given(write.utm?.[name])),
+      write.sessions?.first ?? null,
+      write.sessions?.last ?? null,
+    ]);
+  const source = rowSource('postgres', UNSEEN_COLUMNS, rows);
+  const created = UNSEEN_COLUMNS.slice(1).map((column) => `nu.${column.name}`);
+  return {
+    lookup: {
+      sql: [
+        `nu AS (SELECT * FROM ${source.sql} AS nu(${columnList(UNSEEN_COLUMNS)}))`,
+        "pm AS MATERIALIZED (SELECT nu.ref, CASE WHEN f.id IS NULL THEN nextval('players_id_seq') ELSE f.id END AS id, f.id IS NULL AS created FROM nu LEFT JOIN LATERAL (SELECT p.id FROM players p WHERE p.application_id = nu.application_id AND p.device_id = nu.device_id OFFSET 0) f ON true)",
+      ].join(', '),
+      params: source.params,
+    },
+    create: (counted) =>
+      `np AS (INSERT INTO players (id, ${columnList(UNSEEN_COLUMNS.slice(1))}, session_count, page_views) SELECT pm.id, ${created.join(', ')}, COALESCE(c.sessions, 0), COALESCE(c.page_views, 0) FROM nu JOIN pm ON pm.ref = nu.ref LEFT JOIN ${counted} c ON c.player_id = pm.id WHERE pm.created ORDER BY nu.application_id, nu.device_id ON CONFLICT (application_id, device_id) DO NOTHING RETURNING id)`,
+  };
+}
+
 /** The players' columns of device facts and identity, as statements read them from rows. */
 const fieldColumn = (name: string): Column => ({ name, type: name === 'timezone_offset' ? 'integer' : 'text' });
 /** Device facts a new player is created with, beside its platform and device type. */
@@ -203,6 +258,14 @@ const UPDATE_COLUMNS: Column[] = [
   { name: 'page_views', type: 'integer' },
 ];
 const COUNTED_COLUMNS = UPDATE_COLUMNS.slice(0, -2);
+/** What `unseenPlayers` creates a player with: its ref, CREATE_COLUMNS, the landing UTM, the first and last session. */
+const UNSEEN_COLUMNS: Column[] = [
+  { name: 'ref', type: 'bigint' },
+  ...CREATE_COLUMNS,
+  ...UTM_FIELDS.map((name): Column => ({ name, type: 'text' })),
+  { name: 'first_session_at', type: 'text' },
+  { name: 'last_session_at', type: 'text' },
+];
 
 /**
  * Last seen is kept to the minute: a report that would change nothing on the player but move last seen by less
@@ -214,7 +277,8 @@ const COUNTED_COLUMNS = UPDATE_COLUMNS.slice(0, -2);
 export const LAST_SEEN_STEP_MS = 60_000;
 
 const noUtmYet = UTM_FIELDS.map((name) => `players.${name} IS NULL`).join(' AND ');
-const updateSql = (dialect: Dialect) => `UPDATE players SET ${[
+/** `id`: v's column with the player's id; `key`: what follows the conditions (keyInParameter's, or another). */
+const updateSql = (dialect: Dialect, id = 'v.id', key = keyInParameter(dialect, UPDATE_COLUMNS, 'id', 'players.id')) => `UPDATE players SET ${[
   ...[...DEVICE_FIELDS, ...IDENTITY_FIELDS].map((name) => `${name} = COALESCE(v.${name}, players.${name})`),
   ...UTM_FIELDS.map((name) => `${name} = CASE WHEN ${noUtmYet} THEN v.${name} ELSE players.${name} END`),
   `last_seen_at = ${later('players.last_seen_at', 'v.seen_at')}`,
@@ -223,21 +287,26 @@ const updateSql = (dialect: Dialect) => `UPDATE players SET ${[
   'session_count = players.session_count + v.sessions',
   'page_views = players.page_views + v.page_views',
   'updated_at = v.updated_at',
-].join(', ')} FROM v WHERE players.id = v.id AND NOT (${[
+].join(', ')} FROM v WHERE players.id = ${id} AND NOT (${[
   'v.sessions = 0',
   'v.page_views = 0',
   '(v.seen_at IS NULL OR (players.last_seen_at IS NOT NULL AND players.last_seen_at >= v.seen_floor))',
   ...[...DEVICE_FIELDS, ...IDENTITY_FIELDS].map((name) => `(v.${name} IS NULL OR v.${name} IS NOT DISTINCT FROM players.${name})`),
   `((${UTM_FIELDS.map((name) => `v.${name} IS NULL`).join(' AND ')}) OR NOT (${noUtmYet}))`,
-].join(' AND ')})${keyInParameter(dialect, UPDATE_COLUMNS, 'id', 'players.id')}`;
+].join(' AND ')})${key}`;
 const UPDATE_SQL: Record<Dialect, string> = { sqlite: updateSql('sqlite'), postgres: updateSql('postgres') };
+/**
+ * PostgreSQL, players named by `unseenPlayers`' refs among the others: each row's id through `pm` (v.pid), and the
+ * target's key in the parameter array or among the players `pm` found, so the plan still reaches them by the index.
+ */
+const MAPPED_UPDATE_SQL = updateSql('postgres', 'v.pid', ` AND players.id = ANY($1::bigint[] || ARRAY(SELECT id FROM pm WHERE NOT created))`);
 
 /**
  * The statements applying reports to existing players (ids from `ensurePlayers`), one per chunk of players.
  * `counted` (PostgreSQL): the relation of the statement around that gives the new sessions and page views, as
  * `(player_id, sessions, page_views)`, instead of the writes' own counts.
  */
-export function updatePlayersStatements(dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date, counted?: string): Statement[] {
+export function updatePlayersStatements(dialect: Dialect, updates: readonly (PlayerWrite & { id: number })[], now: Date, counted?: string, mapped = false): Statement[] {
   if (updates.length === 0) return [];
   const at = now.toISOString();
   const rows: Row[] = [...updates]
@@ -257,9 +326,16 @@ export function updatePlayersStatements(dialect: Dialect, updates: readonly (Pla
     ]);
   if (!counted) return withRowsStatements(dialect, UPDATE_COLUMNS, rows, UPDATE_SQL[dialect]);
   // Without the counters, the rows' last two values.
-  return withRowsStatements(dialect, COUNTED_COLUMNS, rows, UPDATE_SQL[dialect], {
-    select: 'COALESCE(c.sessions, 0) AS sessions, COALESCE(c.page_views, 0) AS page_views',
-    join: `LEFT JOIN ${counted} c ON c.player_id = u.id`,
+  if (!mapped) {
+    return withRowsStatements(dialect, COUNTED_COLUMNS, rows, UPDATE_SQL[dialect], {
+      select: 'COALESCE(c.sessions, 0) AS sessions, COALESCE(c.page_views, 0) AS page_views',
+      join: `LEFT JOIN ${counted} c ON c.player_id = u.id`,
+    });
+  }
+  // The ids of unseenPlayers' refs through pm (the statement around defines it).
+  return withRowsStatements(dialect, COUNTED_COLUMNS, rows, MAPPED_UPDATE_SQL, {
+    select: 'COALESCE(m.id, u.id) AS pid, COALESCE(c.sessions, 0) AS sessions, COALESCE(c.page_views, 0) AS page_views',
+    join: `LEFT JOIN pm m ON m.ref = u.id LEFT JOIN ${counted} c ON c.player_id = COALESCE(m.id, u.id)`,
   });
 }
 
