@@ -454,16 +454,14 @@ async function writeCountedPostgres(
     'counted AS (SELECT player_id, sum(sessions)::integer AS sessions, sum(page_views)::integer AS page_views FROM days GROUP BY player_id)',
   ].join(', ');
   const created = unseen.length > 0 ? unseenPlayers(unseen, now) : null;
-  // With unseen players, the rows name them by ref: e has their ids from pm (a subquery, not a join, which would
-  // not keep the rows' order, the order the events' ids are given in).
-  const mappedColumns = EVENT_ROW_COLUMNS.map(({ name }) =>
-    name === 'player_id' ? 'CASE WHEN r.player_id < 0 THEN (SELECT pm.id FROM pm WHERE pm.ref = r.player_id) ELSE r.player_id END AS player_id' : `r.${name}`,
-  );
+  // With unseen players, the rows name them by ref: e has their ids from pm, in the rows' order (the order the
+  // events' ids are given in; a join alone would not keep it).
+  const mappedColumns = EVENT_ROW_COLUMNS.map(({ name }) => (name === 'player_id' ? 'COALESCE(pm.id, r.player_id) AS player_id' : `r.${name}`));
   const before: Statement = created
     ? joinedStatements([
         created.lookup,
         {
-          sql: `e AS (SELECT ${mappedColumns.join(', ')} FROM ${source.sql} AS r(${columnList(EVENT_ROW_COLUMNS)})), ${counting}, ${created.create('counted')}`,
+          sql: `e AS (SELECT ${mappedColumns.join(', ')} FROM ${source.sql} WITH ORDINALITY AS r(${columnList(EVENT_ROW_COLUMNS)}, n) LEFT JOIN pm ON pm.ref = r.player_id ORDER BY r.n), ${counting}, ${created.create('counted')}`,
           params: source.params,
         },
       ])
