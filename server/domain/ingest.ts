@@ -206,11 +206,11 @@ const definitionKey = (applicationId: string, name: string) => `${applicationId}
  * SQLite: in the caller's transaction, the counts are made here from the rows the INSERT returned. PostgreSQL:
  * the counts are made by the database, from the INSERT's RETURNING, in the same statement as every other write
  * of the group (`combinedWrites`), and no transaction around it: it is all or nothing by itself. Most groups are
- * that one statement: a device whose player is in `known` (the process's recent writes) is named by that id, and
- * one the process has not seen has its player found or created by the statement itself when it brings events and
- * no attributes (`writeGroup`). The others (a device registering, attributes on a device not seen yet) have their
- * players found or created by a statement before it (`ensurePlayers`); if the second fails, the players the first
- * one created stay, as devices seen without data yet, and the batches are retried (GroupCommit) and find them.
+ * that one statement: a device whose player is in `known` (the process's recent writes) is named by that id when it
+ * brings an event, and any other has its player found or created by the statement itself, unless it brings
+ * attributes (`writeGroup`). Those have their players found or created by a statement before it (`ensurePlayers`);
+ * if the second fails, the players the first one created stay, as devices seen without data yet, and the batches
+ * are retried (GroupCommit) and find them.
  *
  * Measured with PostgreSQL one millisecond away each way (a delaying proxy in front of it, on the two cores of
  * 2026-12-03, two rounds each way alternating): single-event requests from new devices, closed loop, 2,780–2,852
@@ -250,11 +250,11 @@ class CreatedElsewhere extends Error {
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * `writeBatches`. `createInStatement` (PostgreSQL): the players of devices neither in `known` nor otherwise written
- * already, when they bring events and no attributes, are found or created by the statement that writes the events
- * (unseenPlayers), not by a round trip of their own before it. Under load nearly every group has a new device
- * (a shop's new visitors); the others keep `ensurePlayers`: without an event row no foreign key would tell a
- * player created elsewhere meanwhile, and attributes are written by statements that name the player's id.
+ * `writeBatches`. `createInStatement` (PostgreSQL): the players of devices not named by `known`, unless they bring
+ * attributes, are found or created by the statement that writes the group (unseenPlayers), not by a round trip of
+ * their own before it. Under load nearly every group has a new device (a shop's new visitors), and an app's device
+ * registering again brings no event, so `known` does not name it. A device bringing attributes keeps
+ * `ensurePlayers`: attributes are written by statements that name the player's id.
  */
 async function writeGroup(
   db: Kysely<Database>,
@@ -290,7 +290,7 @@ async function writeGroup(
   for (const [key, write] of players) {
     const id = withEvents.has(key) ? known?.get(key) : undefined;
     if (id !== undefined) refs.set(key, { id, created: false });
-    else if (createInStatement && withEvents.has(key) && !withAttributes.has(key)) {
+    else if (createInStatement && !withAttributes.has(key)) {
       // Named by its ref until the statement gives its id.
       const ref = -(unseen.length + 1);
       unseen.push({ ref, write });
@@ -650,7 +650,8 @@ function withZoneOffset(device: DeviceInfo, clock: () => Date): DeviceInfo {
  * console, by another process, with its application) then fails the event row's foreign key, so the group's
  * write fails as a whole and nothing of it is stored; its devices are forgotten and the group is written again,
  * looking every player up, which recreates the deleted one (writeRemembering). Without an event nothing would fail,
- * and an update would vanish into a deleted row: those batches always look their player up. One case slips
+ * and an update would vanish into a deleted row: those batches always look their player up (on PostgreSQL in the
+ * statement that writes them, see writeGroup). One case slips
  * through: a batch whose every event id is another device's (a client reusing ids across devices) inserts no
  * row, so after such a deletion its fields go nowhere, as its events already did.
  * Bounded: past `max` ids the oldest go first.

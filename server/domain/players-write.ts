@@ -182,8 +182,8 @@ export interface UnseenPlayer {
 }
 
 /**
- * PostgreSQL: the players of devices this process does not know yet, found or created by the statement that writes
- * their events, instead of a statement of their own before it (a round trip less for a group with a new device;
+ * PostgreSQL: the players of devices this process does not know, found or created by the statement that writes
+ * their group, instead of a statement of their own before it (a round trip less for a group with a new device;
  * see writeBatches in ./ingest.ts). The statement's other rows name each such player by its `ref`, a negative
  * number no player has, and the relation `pm(ref, id, created)` gives its id:
  * - `lookup`, CTE definitions to come first: `nu`, the devices with what a new player is created with, and `pm`,
@@ -193,13 +193,14 @@ export interface UnseenPlayer {
  *   leave them (device facts, identity, last seen, landing UTM, first and last session), with their sessions and
  *   page views from `counted` (player_id, sessions, page_views), in device order (as `ensurePlayers`, for the locks);
  *   RETURNING their ids;
- * - the UPDATE (`updatePlayersStatements` with `mapped` = 'pm') reaches the players found.
+ * - the UPDATE (`updatePlayersStatements` with `mapped`) reaches the players found.
  * Every data-modifying CTE runs on the statement's snapshot, so the UPDATE cannot see the players `np` creates, and
  * the foreign keys of the event rows, checked when the statement ends, see them. A player another process creates
  * after the snapshot is in neither: `np` skips it (ON CONFLICT) and the events naming the id it would have had fail
- * their foreign key, so nothing of the statement is stored; a device whose events were all stored before (so none
- * names it) shows as a player created but not returned by `np`. The caller writes the group again either way,
- * looking the players up first.
+ * their foreign key, so nothing of the statement is stored; a device that brought no event, or whose events were
+ * all stored before (so no new row names it), shows as a player created but not returned by `np`, once the rest of
+ * the statement is stored. The caller writes the group again either way, looking the players up first: what is
+ * stored already is not stored twice (event ids), and counts come only from new rows.
  */
 export function unseenPlayers(unseen: readonly UnseenPlayer[], now: Date): { lookup: Statement; create: (counted: string) => string } {
   const at = now.toISOString();

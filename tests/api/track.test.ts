@@ -470,6 +470,37 @@ describe('a player another server process creates at the same moment', () => {
   });
 });
 
+describe('an app registering a device another server process creates at the same moment', () => {
+  // A registration brings no event: the statement creating its player has no row whose foreign key would fail when
+  // another process created that player meanwhile, so it tells by what its INSERT returned, and the registration
+  // is written again on the player there.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('answers with that player, not created, with the facts the app sent on it', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const device = id('raced-app');
+    const other = new pg.Client({ connectionString: config.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      const stamp = new Date(now()).toISOString();
+      const created = await other.query<{ id: string }>(
+        "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) VALUES ($1, $2, 'android', 'mobile', $3, $3) RETURNING id",
+        [APP, device, stamp],
+      );
+      const answer = server.call('POST', '/api/v1/devices', { body: { device_id: device, platform: 'android', app_version: '3.1.0' }, headers: { authorization: `Key ${key}` } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query('COMMIT');
+      const registered = await answer;
+      expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+      expect(registered.body.data).toMatchObject({ player_id: Number(created.rows[0].id), created: false });
+      const players = await db(server).selectFrom('players').select(['id', 'app_version']).where('application_id', '=', APP).where('device_id', '=', device).execute();
+      expect(players.map((player) => [String(player.id), player.app_version])).toEqual([[created.rows[0].id, '3.1.0']]);
+    } finally {
+      await other.end();
+    }
+  });
+});
+
 describe('a player created elsewhere for a batch that stores no new event', () => {
   // The statement creating a new device's player skips it when another process created it meanwhile (ON CONFLICT);
   // the device's new event rows then fail their foreign key and the group is written again. With no new row (every
