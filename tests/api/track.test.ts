@@ -437,77 +437,65 @@ describe('a device this process has not seen, whose player is there', () => {
   });
 });
 
+/**
+ * Another server process creates `deviceId`'s player and, its transaction still open, `write` starts (its statement
+ * then waits on that uncommitted row); the other process commits 300 ms later. The other's player id, and what
+ * `write` gave.
+ */
+async function createdElsewhereDuring<T>(deviceId: string, write: () => Promise<T>): Promise<{ id: string; result: T }> {
+  const config = server.config.database;
+  if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+  const other = new pg.Client({ connectionString: config.url });
+  await other.connect();
+  try {
+    await other.query('BEGIN');
+    const created = await other.query<{ id: string }>(
+      "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) VALUES ($1, $2, 'web', 'desktop', $3, $3) RETURNING id",
+      [APP, deviceId, new Date(now()).toISOString()],
+    );
+    const pending = write();
+    pending.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await other.query('COMMIT');
+    return { id: created.rows[0].id, result: await pending };
+  } finally {
+    await other.end();
+  }
+}
+
 describe('a player another server process creates at the same moment', () => {
-  // PostgreSQL finds a group's players in one statement: an INSERT of the new ones and a SELECT of the others,
-  // both on the statement's snapshot. A player another process inserts and commits while that statement waits
-  // on it is in neither; it must still be found, not lost or created twice.
+  // A group's statement finds the players there on its snapshot and creates the others (players-write.ts
+  // unseenPlayers, or ensurePlayers before it). A player another process inserts and commits while that statement
+  // waits on it is in neither; it must still be found, not lost or created twice.
   it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('stores the batch on that player', async () => {
-    const config = server.config.database;
-    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
     const visitor = id('raced');
-    const other = new pg.Client({ connectionString: config.url });
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      const stamp = new Date(now()).toISOString();
-      const created = await other.query<{ id: string }>(
-        "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) VALUES ($1, $2, 'web', 'desktop', $3, $3) RETURNING id",
-        [APP, visitor, stamp],
-      );
-      const answer = track({ key, visitor_id: visitor, items: [{ type: 'session', id: id('s'), at: now(), session_id: id('session') }] });
-      // The batch's write now waits on the other process's uncommitted row.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await other.query('COMMIT');
-      expect((await answer).status).toBe(200);
-
-      const player = await playerOf(visitor);
-      expect(String(player?.id)).toBe(created.rows[0].id);
-      expect(Number(player?.session_count)).toBe(1);
-      expect((await eventsOf(Number(player?.id))).map((event) => event.name)).toEqual(['session_start']);
-    } finally {
-      await other.end();
-    }
+    const { id: created, result: answer } = await createdElsewhereDuring(visitor, () =>
+      track({ key, visitor_id: visitor, items: [{ type: 'session', id: id('s'), at: now(), session_id: id('session') }] }),
+    );
+    expect(answer.status).toBe(200);
+    const player = await playerOf(visitor);
+    expect(String(player?.id)).toBe(created);
+    expect(Number(player?.session_count)).toBe(1);
+    expect((await eventsOf(Number(player?.id))).map((event) => event.name)).toEqual(['session_start']);
   });
-});
 
-describe('an app registering a device another server process creates at the same moment', () => {
   // A registration brings no event: the statement creating its player has no row whose foreign key would fail when
   // another process created that player meanwhile, so it tells by what its INSERT returned, and the registration
   // is written again on the player there.
-  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('answers with that player, not created, with the facts the app sent on it', async () => {
-    const config = server.config.database;
-    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('answers an app registering that device with that player, not created, with the facts the app sent on it', async () => {
     const device = id('raced-app');
-    const other = new pg.Client({ connectionString: config.url });
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      const stamp = new Date(now()).toISOString();
-      const created = await other.query<{ id: string }>(
-        "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) VALUES ($1, $2, 'android', 'mobile', $3, $3) RETURNING id",
-        [APP, device, stamp],
-      );
-      const answer = server.call('POST', '/api/v1/devices', { body: { device_id: device, platform: 'android', app_version: '3.1.0' }, headers: { authorization: `Key ${key}` } });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await other.query('COMMIT');
-      const registered = await answer;
-      expect(registered.status, JSON.stringify(registered.body)).toBe(200);
-      expect(registered.body.data).toMatchObject({ player_id: Number(created.rows[0].id), created: false });
-      const players = await db(server).selectFrom('players').select(['id', 'app_version']).where('application_id', '=', APP).where('device_id', '=', device).execute();
-      expect(players.map((player) => [String(player.id), player.app_version])).toEqual([[created.rows[0].id, '3.1.0']]);
-    } finally {
-      await other.end();
-    }
+    const { id: created, result: registered } = await createdElsewhereDuring(device, () =>
+      server.call('POST', '/api/v1/devices', { body: { device_id: device, platform: 'android', app_version: '3.1.0' }, headers: { authorization: `Key ${key}` } }),
+    );
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+    expect(registered.body.data).toMatchObject({ player_id: Number(created), created: false });
+    const players = await db(server).selectFrom('players').select(['id', 'app_version']).where('application_id', '=', APP).where('device_id', '=', device).execute();
+    expect(players.map((player) => [String(player.id), player.app_version])).toEqual([[created, '3.1.0']]);
   });
-});
 
-describe('a player created elsewhere for a batch that stores no new event', () => {
-  // The statement creating a new device's player skips it when another process created it meanwhile (ON CONFLICT);
-  // the device's new event rows then fail their foreign key and the group is written again. With no new row (every
+  // The device's new event rows would fail their foreign key and the group be written again. With no new row (every
   // event id already stored) nothing fails: the skipped player must still not be answered as created.
-  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('answers with the player the other process created', async () => {
-    const config = server.config.database;
-    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('answers a batch that stores no new event with that player', async () => {
     const stored = id('e');
     const at = new Date(now()).toISOString();
     const event = (visitor: string): IngestBatch => ({
@@ -518,24 +506,10 @@ describe('a player created elsewhere for a batch that stores no new event', () =
     });
     await writeBatches(db(server), 'postgres', [event(id('first'))], new Date(now()));
     const visitor = id('raced');
-    const other = new pg.Client({ connectionString: config.url });
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      const created = await other.query<{ id: string }>(
-        "INSERT INTO players (application_id, device_id, platform, device_type, created_at, updated_at) VALUES ($1, $2, 'web', 'desktop', $3, $3) RETURNING id",
-        [APP, visitor, at],
-      );
-      const write = writeBatches(db(server), 'postgres', [event(visitor)], new Date(now()));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await other.query('COMMIT');
-      const [result] = await write;
-      expect(result).toEqual({ playerId: Number(created.rows[0].id), created: false, stored: 0 });
-      const players = await db(server).selectFrom('players').select('id').where('application_id', '=', APP).where('device_id', '=', visitor).execute();
-      expect(players.map((player) => String(player.id))).toEqual([created.rows[0].id]);
-    } finally {
-      await other.end();
-    }
+    const { id: created, result } = await createdElsewhereDuring(visitor, () => writeBatches(db(server), 'postgres', [event(visitor)], new Date(now())));
+    expect(result).toEqual([{ playerId: Number(created), created: false, stored: 0 }]);
+    const players = await db(server).selectFrom('players').select('id').where('application_id', '=', APP).where('device_id', '=', visitor).execute();
+    expect(players.map((player) => String(player.id))).toEqual([created]);
   });
 });
 
