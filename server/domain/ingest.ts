@@ -216,7 +216,9 @@ const definitionKey = (applicationId: string, name: string) => `${applicationId}
  * 2026-12-03, two rounds each way alternating): single-event requests from new devices, closed loop, 2,780–2,852
  * requests/s against 1,864–2,106 with the players' statement before; at 4,000 such requests/s (a new device every
  * eighth) a median latency of 16 ms against 174–224 ms, the old way falling behind; batches of 10 at 1,000/s, 14 ms
- * against 27–28 ms at the median and 37–46 against 70–87 ms at the 99th percentile. With PostgreSQL on the same
+ * against 27–28 ms at the median and 37–46 against 70–87 ms at the 99th percentile. In the benchmark's run with
+ * PostgreSQL at that distance (tests/bench/ingest.ts benchRemote), two runs each way: a smaller gain, medians
+ * 14–18 against 23–27 ms (single events) and 17–21 against 26–30 ms (batches). With PostgreSQL on the same
  * machine the two ways did alike (the round trip costs little there, and creating a player costs the same).
  */
 export async function writeBatches(

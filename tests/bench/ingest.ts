@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,9 @@ import { collectGarbage, cpuTimeMs, quantile, type MachineShare } from './fake-p
  *     construction and a request's latency is only the connections' count over the throughput (printed beside
  *     (a) and (b), not judged).
  * Before the databases' runs, once: the loopback floor, (c)'s load against a route that does no ingestion
- * (loopbackFloor), to tell the machine's share of (c)'s latency from the server's.
+ * (loopbackFloor), to tell the machine's share of (c)'s latency from the server's. After them, not judged: (c) at
+ * half its rates with PostgreSQL a millisecond away (benchRemote), where a group's round trips cost what they do
+ * between two machines.
  * Then: no event lost (rows in `events` = events acknowledged with 200) and memory flat: the process's own
  * resident memory (RssAnon, after a forced GC) before and after the runs within 64 MB. Mapped pages of the
  * SQLite file are printed beside it but not judged: they grow with the database file, as the OS page cache.
@@ -265,10 +267,18 @@ async function withStalls<T>(run: () => Promise<T>): Promise<{ result: T; stalls
   }
 }
 
-async function benchOne(label: string, env: Record<string, string>): Promise<boolean> {
+/**
+ * The real server on 127.0.0.1 (configured by `env`) beside SEED_PLAYERS players, warmed up; `close` stops it and
+ * removes its data directory.
+ */
+async function startBenchServer(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'nudge-bench-ingest-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', SECRET_KEY: 'bench-secret', PORT: '0', HOST: '127.0.0.1', STATIC_DIR: join(dataDir, 'none'), ...env });
   const app = buildApp(config, { limits: { sdkTrackPerIp: { max: 10_000_000, windowMs: 60_000 } } });
+  const close = async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     await migrateToLatest({ kysely: app.services.db, dialect: app.services.dialect });
     const { clientKey } = await ensureSeedApplication(app.services.db, { applicationId: 'bench_ingest', email: 'bench-ingest@example.com', password: 'bench-password' });
@@ -288,6 +298,16 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     // their sixth run (server/db/index.ts) until statistics change, so without this they would keep a plan made
     // for tables of a few rows for the whole run.
     if (app.services.dialect === 'postgres') await sql`analyze`.execute(app.services.db);
+    return { app, port, clientKey, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function benchOne(label: string, env: Record<string, string>): Promise<boolean> {
+  const { app, port, clientKey, close } = await startBenchServer(env);
+  try {
     const memoryBefore = memory();
     // The server's own CPU time per run: on a shared, busy machine the wall-clock figures say more about the
     // neighbours than about the server; CPU per event says what one free core would sustain.
@@ -383,8 +403,60 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     );
     return Object.values(checks).every(Boolean);
   } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
+  }
+}
+
+/** The remote run's delay, each way (ms), and its paces: half of (c)'s, the same connections. */
+const REMOTE = { delayMs: 1, batch: { rate: PACED.batch.rate / 2, connections: PACED.batch.connections }, single: { rate: PACED.single.rate / 2, connections: PACED.single.connections } };
+
+/**
+ * PostgreSQL on another machine, printed after the databases' runs and not judged: the same server and load at
+ * half (c)'s paces, with the database behind a proxy (delay-proxy.ts, its own process) that holds everything
+ * REMOTE.delayMs each way, as a network between two machines does. On the loopback a round trip costs little, so
+ * what a group's round trips cost a real deployment shows here: one statement per group of batches, a new device's
+ * player included (server/domain/ingest.ts writeBatches), where a group with a new device took two before
+ * 2026-12-03. That day on two cores, two runs each way alternating, single events p50 14.3–18.2 ms and p99
+ * 32.5–45.5 ms against 22.5–26.6 and 46.7–63.5 with two statements; batches p50 16.6–21.4 against 25.9–30.3 ms,
+ * p99 76 against 69–81 (alike).
+ */
+async function benchRemote(base: string): Promise<void> {
+  const target = new URL(base);
+  if (!target.hostname || target.searchParams.has('host')) {
+    console.log('PostgreSQL at a distance: skipped (the database is reached through a Unix socket)');
+    return;
+  }
+  const script = join(import.meta.dirname, 'delay-proxy.ts');
+  const proxy = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify({ host: target.hostname, port: Number(target.port || 5432), delayMs: REMOTE.delayMs })], {
+    cwd: join(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      proxy.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      proxy.once('exit', (code) => reject(new Error(`delay proxy stopped (exit code ${code})`)));
+    });
+    const schema = await freshSchema(base);
+    try {
+      const url = new URL(schema.url);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      const server = await startBenchServer({ DATABASE_URL: url.toString() });
+      try {
+        const batch = await load({ port: server.port, key: server.clientKey, mode: 'batch', seconds: SECONDS, prefix: 'remotebatch', ...REMOTE.batch });
+        const single = await load({ port: server.port, key: server.clientKey, mode: 'single', seconds: SECONDS, prefix: 'remotesingle', ...REMOTE.single });
+        const line = (run: LoadResult, what: string, rate: number) =>
+          `${what} at ${rate.toLocaleString('en')}/s: ${run.requests.toLocaleString('en')} of ${run.due.toLocaleString('en')} due answered in ${run.elapsed.toFixed(1)} s, p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, statuses ${JSON.stringify(run.statuses)}`;
+        console.log(`### PostgreSQL ${REMOTE.delayMs} ms away each way (a delaying proxy; half the target rates; not judged)`);
+        console.log(`${line(batch, 'batches of 10', REMOTE.batch.rate)}; ${line(single, 'single events', REMOTE.single.rate)}`);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await schema.drop();
+    }
+  } finally {
+    proxy.kill();
   }
 }
 
@@ -437,6 +509,7 @@ export async function benchIngest(only?: Dialect): Promise<boolean> {
     } finally {
       await schema.drop();
     }
+    await benchRemote(base);
   } else {
     console.log('PostgreSQL: skipped (set DATABASE_URL or TEST_DATABASE_URL)');
     ok = only !== 'postgres' && ok;
