@@ -175,7 +175,7 @@ function createdRow(write: PlayerWrite, at: string): unknown[] {
   ];
 }
 
-/** A device the statement writing its events finds or creates the player of (`unseenPlayers`); `ref` < 0 stands for its id meanwhile. */
+/** A device the statement writing its group finds or creates the player of (`unseenPlayers`); `ref` < 0 stands for its id meanwhile. */
 export interface UnseenPlayer {
   ref: number;
   write: PlayerWrite;
