@@ -207,10 +207,9 @@ const definitionKey = (applicationId: string, name: string) => `${applicationId}
  * the counts are made by the database, from the INSERT's RETURNING, in the same statement as every other write
  * of the group (`combinedWrites`), and no transaction around it: it is all or nothing by itself. Most groups are
  * that one statement: a device whose player is in `known` (the process's recent writes) is named by that id when it
- * brings an event, and any other has its player found or created by the statement itself, unless it brings
- * attributes (`writeGroup`). Those have their players found or created by a statement before it (`ensurePlayers`);
- * if the second fails, the players the first one created stay, as devices seen without data yet, and the batches
- * are retried (GroupCommit) and find them.
+ * brings an event, and any other has its player found or created by the statement itself (`writeGroup`). Only
+ * when another process created one of those players meanwhile is the group written again the way it was before
+ * 2026-12-03: its players found or created by a statement before the rest (`ensurePlayers`).
  *
  * Measured with PostgreSQL one millisecond away each way (a delaying proxy in front of it, on the two cores of
  * 2026-12-03, two rounds each way alternating): single-event requests from new devices, closed loop, 2,780–2,852
@@ -252,11 +251,10 @@ class CreatedElsewhere extends Error {
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * `writeBatches`. `createInStatement` (PostgreSQL): the players of devices not named by `known`, unless they bring
- * attributes, are found or created by the statement that writes the group (unseenPlayers), not by a round trip of
- * their own before it. Under load nearly every group has a new device (a shop's new visitors), and an app's device
- * registering again brings no event, so `known` does not name it. A device bringing attributes keeps
- * `ensurePlayers`: attributes are written by statements that name the player's id.
+ * `writeBatches`. `createInStatement` (PostgreSQL): the players of devices not named by `known` are found or created
+ * by the statement that writes the group (unseenPlayers), not by a round trip of their own before it. Under load
+ * nearly every group has a new device (a shop's new visitors), and an app's device registering again brings no
+ * event, so `known` does not name it. Without it (SQLite, and the group written again): `ensurePlayers` first.
  */
 async function writeGroup(
   db: Kysely<Database>,
@@ -270,7 +268,6 @@ async function writeGroup(
   // 1. One write per device, with device facts and identity merged in arrival order.
   const players = new Map<string, PlayerWrite>();
   const withEvents = new Set<string>();
-  const withAttributes = new Set<string>();
   for (const batch of batches) {
     const key = playerKey(batch.applicationId, batch.deviceId);
     const write = players.get(key) ?? { applicationId: batch.applicationId, deviceId: batch.deviceId };
@@ -280,7 +277,6 @@ async function writeGroup(
       if (!write.seenAt || item.at > write.seenAt) write.seenAt = item.at;
       if (item.kind === 'identify') write.identity = mergeDevice(write.identity, item.identity);
       if (item.kind === 'event') withEvents.add(key);
-      if (item.kind === 'set') withAttributes.add(key);
     }
     players.set(key, write);
   }
@@ -292,7 +288,7 @@ async function writeGroup(
   for (const [key, write] of players) {
     const id = withEvents.has(key) ? known?.get(key) : undefined;
     if (id !== undefined) refs.set(key, { id, created: false });
-    else if (createInStatement && !withAttributes.has(key)) {
+    else if (createInStatement) {
       // Named by its ref until the statement gives its id.
       const ref = -(unseen.length + 1);
       unseen.push({ ref, write });
@@ -447,7 +443,7 @@ async function writeCountedPostgres(
   now: Date,
 ): Promise<{ fresh: Set<string>; players: { ref: number; id: number; created: boolean }[] }> {
   // Defining attributes seen for the first time is a statement of its own (their type decides how values are stored).
-  const attributeWrites = await attributeStatements(db, 'postgres', attributes, now);
+  const attributeWrites = await attributeStatements(db, 'postgres', attributes, now, unseen.length > 0);
   const source = rowSource('postgres', EVENT_ROW_COLUMNS, rows);
   const counting = [
     `ins AS (${INSERT_EVENTS} SELECT ${columnList(EVENT_COLUMNS)} FROM e ${EVENTS_RETURNING})`,

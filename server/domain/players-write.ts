@@ -193,7 +193,8 @@ export interface UnseenPlayer {
  *   leave them (device facts, identity, last seen, landing UTM, first and last session), with their sessions and
  *   page views from `counted` (player_id, sessions, page_views), in device order (as `ensurePlayers`, for the locks);
  *   RETURNING their ids;
- * - the UPDATE (`updatePlayersStatements` with `mapped`) reaches the players found.
+ * - the UPDATE (`updatePlayersStatements` with `mapped`) reaches the players found, and the attributes' statements
+ *   (`attributeStatements` with `mapped`) name each player by its id from `pm`.
  * Every data-modifying CTE runs on the statement's snapshot, so the UPDATE cannot see the players `np` creates, and
  * the foreign keys of the event rows, checked when the statement ends, see them. A player another process creates
  * after the snapshot is in neither: `np` skips it (ON CONFLICT) and the events naming the id it would have had fail
@@ -452,9 +453,10 @@ const REMOVED_COLUMNS: Column[] = [
  * Attribute values, in two steps: a name seen for the first time gets its definition now (source 'sdk', type
  * from `inferValueType`: `.date` names are dates), since the type decides how values are stored; the statements
  * returned write the values, for the caller to run with its other writes. A write older than the stored value
- * (a late retry) does not overwrite it.
+ * (a late retry) does not overwrite it. `mapped` (PostgreSQL): some players are named by `unseenPlayers`' refs,
+ * their ids given by the statement's `pm`.
  */
-export async function attributeStatements(db: Kysely<Database>, dialect: Dialect, writes: readonly AttributeWrite[], now: Date): Promise<Statement[]> {
+export async function attributeStatements(db: Kysely<Database>, dialect: Dialect, writes: readonly AttributeWrite[], now: Date, mapped = false): Promise<Statement[]> {
   if (writes.length === 0) return [];
   const at = now.toISOString();
   // The last write of each player and name wins within the group.
@@ -505,6 +507,25 @@ export async function attributeStatements(db: Kysely<Database>, dialect: Dialect
     const stored = storedAttribute(type, write.value);
     upserts.push([write.playerId, write.applicationId, write.name, stored.value, stored.number_value, write.at]);
   }
+  const upsert = 'ON CONFLICT (player_id, name) DO UPDATE SET value = excluded.value, number_value = excluded.number_value, updated_at = excluded.updated_at WHERE player_attributes.updated_at <= excluded.updated_at';
+  if (mapped) {
+    // The ids of unseenPlayers' refs through pm; the key also among the players pm found, for the index (as the
+    // players' mapped UPDATE). A player pm creates has no attribute to remove yet.
+    return [
+      ...withRowsStatements(
+        dialect,
+        REMOVED_COLUMNS,
+        removed,
+        'DELETE FROM player_attributes WHERE (player_id, name) IN (SELECT COALESCE(pm.id, v.player_id), v.name FROM v LEFT JOIN pm ON pm.ref = v.player_id) AND player_id = ANY($1::bigint[] || ARRAY(SELECT id FROM pm WHERE NOT created))',
+      ),
+      ...withRowsStatements(
+        dialect,
+        ATTRIBUTE_COLUMNS,
+        upserts,
+        `INSERT INTO player_attributes (${columnList(ATTRIBUTE_COLUMNS)}) SELECT COALESCE(pm.id, v.player_id), v.application_id, v.name, v.value, v.number_value, v.updated_at FROM v LEFT JOIN pm ON pm.ref = v.player_id ORDER BY 1, v.name ${upsert}`,
+      ),
+    ];
+  }
   return [
     ...withRowsStatements(
       dialect,
@@ -513,19 +534,15 @@ export async function attributeStatements(db: Kysely<Database>, dialect: Dialect
       // A row-value IN, not EXISTS: SQLite then looks each pair up in the primary key instead of scanning the table.
       `DELETE FROM player_attributes WHERE (player_id, name) IN (SELECT player_id, name FROM v)${keyInParameter(dialect, REMOVED_COLUMNS, 'player_id', 'player_id')}`,
     ),
-    ...insertStatements(
-      dialect,
-      'player_attributes',
-      [
-        { name: 'player_id', type: 'bigint' },
-        { name: 'application_id', type: 'text' },
-        { name: 'name', type: 'text' },
-        { name: 'value', type: 'text' },
-        { name: 'number_value', type: 'double precision' },
-        { name: 'updated_at', type: 'text' },
-      ],
-      upserts,
-      'ON CONFLICT (player_id, name) DO UPDATE SET value = excluded.value, number_value = excluded.number_value, updated_at = excluded.updated_at WHERE player_attributes.updated_at <= excluded.updated_at',
-    ),
+    ...insertStatements(dialect, 'player_attributes', ATTRIBUTE_COLUMNS, upserts, upsert),
   ];
 }
+
+const ATTRIBUTE_COLUMNS: Column[] = [
+  { name: 'player_id', type: 'bigint' },
+  { name: 'application_id', type: 'text' },
+  { name: 'name', type: 'text' },
+  { name: 'value', type: 'text' },
+  { name: 'number_value', type: 'double precision' },
+  { name: 'updated_at', type: 'text' },
+];

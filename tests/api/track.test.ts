@@ -682,6 +682,7 @@ describe('ingestion on a young PostgreSQL table', () => {
       const batch = (items: IngestItem[]): IngestBatch => ({ applicationId: APP, utcOffset: 0, deviceId: visitor, device: { platform: 'web', os: 'Android' }, items });
       // A new player, then the same one again: creating, finding, updating, setting and removing an attribute.
       await writeBatches(db(server), 'postgres', [batch([{ kind: 'set', attributes: { plan: 'gold' }, at }])], new Date(now()));
+      await writeBatches(db(server), 'postgres', [{ applicationId: APP, utcOffset: 0, deviceId: 'young-8', items: [{ kind: 'set', attributes: { plan: 'silver' }, at }] }], new Date(now()));
       const statements: CompiledQuery[] = [];
       const recording = new Proxy(db(server), {
         get(target, property, receiver) {
@@ -712,13 +713,28 @@ describe('ingestion on a young PostgreSQL table', () => {
           ]),
           unseen('young-7'),
           unseen(id('young-new')),
+          // Attributes on such devices: one removed from a player there, one set on a new player.
+          { applicationId: APP, utcOffset: 0, deviceId: 'young-8', items: [{ kind: 'set', attributes: { plan: null }, at: later }] },
+          { applicationId: APP, utcOffset: 0, deviceId: id('young-set'), items: [{ kind: 'set', attributes: { plan: 'bronze' }, at: later }] },
         ],
         new Date(now()),
       );
       expect(statements.some((statement) => statement.sql.includes('UPDATE players'))).toBe(true);
       expect(statements.some((statement) => statement.sql.includes('pm AS MATERIALIZED'))).toBe(true);
+      // Every player of the group was found or created by that statement: none by a statement of its own before it
+      // (ensurePlayers, which the group falls back to when that statement fails).
+      expect(statements.filter((statement) => statement.sql.includes('INSERT INTO players'))).toHaveLength(1);
       const found = await db(server).selectFrom('players').select(['session_count', 'os']).where('application_id', '=', APP).where('device_id', '=', 'young-7').executeTakeFirstOrThrow();
       expect(found).toEqual({ session_count: 1, os: 'iOS' });
+      const plans = await db(server)
+        .selectFrom('player_attributes')
+        .innerJoin('players', 'players.id', 'player_attributes.player_id')
+        .select(['players.device_id', 'player_attributes.value'])
+        .where('players.application_id', '=', APP)
+        .where('player_attributes.name', '=', 'plan')
+        .where((eb) => eb.or([eb('players.device_id', '=', 'young-8'), eb('players.device_id', 'like', 'young-set-%')]))
+        .execute();
+      expect(plans.map((row) => row.value)).toEqual(['bronze']);
       expect(statements.some((statement) => statement.sql.includes('DELETE FROM player_attributes'))).toBe(true);
 
       const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils') as { prepareValue(value: unknown): string | null };
