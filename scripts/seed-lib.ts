@@ -6,7 +6,7 @@ import type { Database } from '../server/db/schema';
 import { bumpAudienceEpoch } from '../server/domain/audience-index';
 import { insertRows, type Column, type Row } from '../server/db/rows';
 import { EVENT_COLUMNS, upsertEventDefinitions } from '../server/domain/ingest';
-import { PLAYER_DAY_COLUMNS, defineSdkAttributes } from '../server/domain/players-write';
+import { ATTRIBUTE_COLUMNS, PLAYER_DAY_COLUMNS, defineSdkAttributes } from '../server/domain/players-write';
 import { hashPassword } from '../server/security/passwords';
 import { randomClientKey } from '../server/security/tokens';
 
@@ -153,14 +153,6 @@ const PLAYER_COLUMNS: Column[] = [
   ['updated_at', 'text'],
 ].map(([name, type]) => ({ name, type }) as Column);
 
-const ATTRIBUTE_COLUMNS: Column[] = [
-  { name: 'player_id', type: 'bigint' },
-  { name: 'application_id', type: 'text' },
-  { name: 'name', type: 'text' },
-  { name: 'value', type: 'text' },
-  { name: 'number_value', type: 'double precision' },
-  { name: 'updated_at', type: 'text' },
-];
 const TAG_COLUMNS: Column[] = [
   { name: 'player_id', type: 'bigint' },
   { name: 'application_id', type: 'text' },

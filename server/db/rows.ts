@@ -137,14 +137,14 @@ export function withRowsStatements(dialect: Dialect, columns: readonly Column[],
 /**
  * PostgreSQL: ` AND target = ANY($n)`, $n being the array of v's column `name` in the statements built here
  * (`withRowsStatements`: one array parameter per column, in order), so the generic plan reaches the rows through
- * the target's index whatever the table's size was when the plan was made. SQLite: nothing (its planner reads v
- * first and looks each row up).
+ * the target's index whatever the table's size was when the plan was made; `also`, an array expression of further
+ * keys the statement computes (` || also`). SQLite: nothing (its planner reads v first and looks each row up).
  */
-export function keyInParameter(dialect: Dialect, columns: readonly Column[], name: string, target: string): string {
+export function keyInParameter(dialect: Dialect, columns: readonly Column[], name: string, target: string, also?: string): string {
   if (dialect !== 'postgres') return '';
   const index = columns.findIndex((column) => column.name === name);
   if (index < 0) throw new Error(`no column ${name} among the rows`);
-  return ` AND ${target} = ANY($${index + 1}::${columns[index].type}[])`;
+  return ` AND ${target} = ANY($${index + 1}::${columns[index].type}[]${also ? ` || ${also}` : ''})`;
 }
 
 /** Runs statements one after the other; returns the rows they gave (RETURNING, SELECT), all together. */

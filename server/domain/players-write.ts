@@ -205,8 +205,9 @@ export interface UnseenPlayer {
  */
 export function unseenPlayers(unseen: readonly UnseenPlayer[], now: Date): { lookup: Statement; create: (counted: string) => string } {
   const at = now.toISOString();
-  const rows: Row[] = [...unseen]
-    .sort((a, b) => (playerKey(a.write.applicationId, a.write.deviceId) < playerKey(b.write.applicationId, b.write.deviceId) ? -1 : 1))
+  const rows: Row[] = unseen
+    .map((player) => ({ key: playerKey(player.write.applicationId, player.write.deviceId), ...player }))
+    .sort((a, b) => (a.key < b.key ? -1 : 1))
     .map(({ ref, write }) => [
       ref,
       ...createdRow(write, at),
@@ -278,6 +279,8 @@ const UNSEEN_COLUMNS: Column[] = [
  */
 export const LAST_SEEN_STEP_MS = 60_000;
 
+/** The ids of the players `unseenPlayers`' pm found (those it creates are not there yet for the statement). */
+const FOUND_IDS = 'ARRAY(SELECT id FROM pm WHERE NOT created)';
 const noUtmYet = UTM_FIELDS.map((name) => `players.${name} IS NULL`).join(' AND ');
 /** `id`: v's column with the player's id; `key`: what follows the conditions (keyInParameter's, or another). */
 const updateSql = (dialect: Dialect, id = 'v.id', key = keyInParameter(dialect, UPDATE_COLUMNS, 'id', 'players.id')) => `UPDATE players SET ${[
@@ -301,7 +304,7 @@ const UPDATE_SQL: Record<Dialect, string> = { sqlite: updateSql('sqlite'), postg
  * PostgreSQL, players named by `unseenPlayers`' refs among the others: each row's id through `pm` (v.pid), and the
  * target's key in the parameter array or among the players `pm` found, so the plan still reaches them by the index.
  */
-const MAPPED_UPDATE_SQL = updateSql('postgres', 'v.pid', ` AND players.id = ANY($1::bigint[] || ARRAY(SELECT id FROM pm WHERE NOT created))`);
+const MAPPED_UPDATE_SQL = updateSql('postgres', 'v.pid', keyInParameter('postgres', COUNTED_COLUMNS, 'id', 'players.id', FOUND_IDS));
 
 /**
  * The statements applying reports to existing players (ids from `ensurePlayers`), one per chunk of players.
@@ -516,7 +519,7 @@ export async function attributeStatements(db: Kysely<Database>, dialect: Dialect
         dialect,
         REMOVED_COLUMNS,
         removed,
-        'DELETE FROM player_attributes WHERE (player_id, name) IN (SELECT COALESCE(pm.id, v.player_id), v.name FROM v LEFT JOIN pm ON pm.ref = v.player_id) AND player_id = ANY($1::bigint[] || ARRAY(SELECT id FROM pm WHERE NOT created))',
+        `DELETE FROM player_attributes WHERE (player_id, name) IN (SELECT COALESCE(pm.id, v.player_id), v.name FROM v LEFT JOIN pm ON pm.ref = v.player_id)${keyInParameter(dialect, REMOVED_COLUMNS, 'player_id', 'player_id', FOUND_IDS)}`,
       ),
       ...withRowsStatements(
         dialect,
@@ -538,7 +541,8 @@ export async function attributeStatements(db: Kysely<Database>, dialect: Dialect
   ];
 }
 
-const ATTRIBUTE_COLUMNS: Column[] = [
+/** A player_attributes row's columns, as ingestion and the seed write them. */
+export const ATTRIBUTE_COLUMNS: Column[] = [
   { name: 'player_id', type: 'bigint' },
   { name: 'application_id', type: 'text' },
   { name: 'name', type: 'text' },
