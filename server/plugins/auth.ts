@@ -50,13 +50,19 @@ export function applicationOf(request: FastifyRequest): ApplicationContext {
  */
 export function installAuth(api: FastifyInstance): void {
   api.addHook('onRequest', (request, reply, done) => {
-    const settle = (principal: Principal | null) => {
-      request.principal = principal;
-      done(!principal && !request.routeOptions.config.public ? new AppError('NOT_AUTHORIZED') : undefined);
-    };
-    if (requestToken(request) === null && bearerToken(request.headers.authorization) === null) return settle(null);
-    principalOfTokens(api, request, reply).then(settle, done);
+    if (requestToken(request) === null && bearerToken(request.headers.authorization) === null) return settle(request, null, done);
+    principalOfTokens(api, request, reply).then((principal) => settle(request, principal, done), done);
   });
+}
+
+/**
+ * Sets the request's principal; anonymous on a route that is not public: NOT_AUTHORIZED. A function of the module,
+ * not a closure made for every request: under tsx (how the server runs) each closure is also named at creation
+ * (esbuild's keepNames, `__name`), which was 1.3% of a CPU profile of single-event ingestion on SQLite.
+ */
+function settle(request: FastifyRequest, principal: Principal | null, done: (error?: Error) => void): void {
+  request.principal = principal;
+  done(!principal && !request.routeOptions.config.public ? new AppError('NOT_AUTHORIZED') : undefined);
 }
 
 /** Who the request's session token (embedded console) or X-Token (hosted console) stands for; null for nobody. */
