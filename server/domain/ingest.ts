@@ -714,7 +714,14 @@ export async function writeRemembering(
  * PostgreSQL at once, and the event loop is left with the HTTP side. What crosses over is the group's batches
  * (plain data, copied) and one result per batch; a failed write comes back as an Error with the original's name,
  * message and code. SQLite keeps writing on the event loop: its writes are in-process calls, cheaper than the
- * copies (tried in a thread: slower).
+ * copies. Tried in this thread again on 2026-12-03 (a quiet two-core machine, tests/bench/ingest.ts sqlite, two runs
+ * each way, alternating): single events 8,178–8,968 requests/s against 7,082–7,332, the event loop 75–82 µs per
+ * request against 131–137, but the whole server 142–153 µs against 145–152, and the p99 at the target rates no
+ * better within the noise (51 and 1,012 ms against 125 and 146 ms). Not adopted: a second connection writing the
+ * file would also need every other transaction of the process to take SQLite's write lock when it begins (BEGIN
+ * IMMEDIATE; a deferred one that read before another connection committed fails its first write with
+ * SQLITE_BUSY_SNAPSHOT, which the busy timeout does not wait out), and the event loop would then wait on the thread's
+ * groups for those.
  *
  * The thread starts with the first write (its modules load in about half a second), holds the process open only
  * while a write is under way, and is started again after it dies (its writes under way fail; their requests are
