@@ -426,7 +426,7 @@ export interface AttributeWrite {
 export async function defineSdkAttributes(
   db: Kysely<Database>,
   dialect: Dialect,
-  definitions: { applicationId: string; name: string; type: AttributeType }[],
+  definitions: readonly { applicationId: string; name: string; type: AttributeType }[],
   at: string,
 ): Promise<void> {
   if (definitions.length === 0) return;
@@ -434,17 +434,54 @@ export async function defineSdkAttributes(
     db,
     dialect,
     'attribute_definitions',
-    [
-      { name: 'application_id', type: 'text' },
-      { name: 'name', type: 'text' },
-      { name: 'type', type: 'text' },
-      { name: 'source', type: 'text' },
-      { name: 'created_at', type: 'text' },
-      { name: 'updated_at', type: 'text' },
-    ],
+    DEFINITION_COLUMNS,
     definitions.map((definition) => [definition.applicationId, definition.name, definition.type, 'sdk', at, at]),
     'ON CONFLICT (application_id, name) DO NOTHING',
   );
+}
+
+const DEFINITION_COLUMNS: Column[] = [
+  { name: 'application_id', type: 'text' },
+  { name: 'name', type: 'text' },
+  { name: 'type', type: 'text' },
+  { name: 'source', type: 'text' },
+  { name: 'created_at', type: 'text' },
+  { name: 'updated_at', type: 'text' },
+];
+const NAME_COLUMNS = DEFINITION_COLUMNS.slice(0, 2);
+const READ_DEFINITIONS = 'SELECT d.application_id, d.name, d.type FROM attribute_definitions d JOIN v ON d.application_id = v.application_id AND d.name = v.name';
+
+/**
+ * The types the attributes written have, defining those seen for the first time (`defineSdkAttributes`): every
+ * name's stored definition, whoever made it. SQLite: the definitions' INSERT, then a SELECT. PostgreSQL: one
+ * statement, a round trip less for every group that sets attributes: the INSERT as a CTE, the names it defined
+ * from its RETURNING and the others from the table. That SELECT reads the statement's snapshot, so a definition
+ * another transaction commits while the INSERT waits on it (ON CONFLICT then does nothing) is in neither: those
+ * names, and only they, are read again.
+ */
+async function definedTypes(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  wanted: readonly { applicationId: string; name: string; type: AttributeType }[],
+  at: string,
+): Promise<{ application_id: string; name: string; type: string }[]> {
+  type Defined = { application_id: string; name: string; type: string };
+  const read = (names: readonly { applicationId: string; name: string }[]) =>
+    withRows<Defined>(db, dialect, NAME_COLUMNS, names.map(({ applicationId, name }) => [applicationId, name]), READ_DEFINITIONS);
+  if (dialect !== 'postgres') {
+    await defineSdkAttributes(db, dialect, wanted, at);
+    return read(wanted);
+  }
+  const stored = await withRows<Defined>(
+    db,
+    dialect,
+    DEFINITION_COLUMNS,
+    wanted.map(({ applicationId, name, type }) => [applicationId, name, type, 'sdk', at, at]),
+    `, defined AS (INSERT INTO attribute_definitions (${columnList(DEFINITION_COLUMNS)}) SELECT * FROM v ON CONFLICT (application_id, name) DO NOTHING RETURNING application_id, name, type) SELECT application_id, name, type FROM defined UNION ALL ${READ_DEFINITIONS}`,
+  );
+  const found = new Set(stored.map((row) => `${row.application_id}\u0000${row.name}`));
+  const missing = wanted.filter(({ applicationId, name }) => !found.has(`${applicationId}\u0000${name}`));
+  return missing.length === 0 ? stored : [...stored, ...(await read(missing))];
 }
 
 const REMOVED_COLUMNS: Column[] = [
@@ -474,29 +511,13 @@ export async function attributeStatements(db: Kysely<Database>, dialect: Dialect
     const key = `${write.applicationId}\u0000${write.name}`;
     if (!definitions.has(key) && write.value !== null) definitions.set(key, inferValueType(write.name, write.value));
   }
-  const nameColumns: Column[] = [
-    { name: 'application_id', type: 'text' },
-    { name: 'name', type: 'text' },
-  ];
   if (definitions.size > 0) {
     const sorted = [...definitions.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-    await defineSdkAttributes(
-      db,
-      dialect,
-      sorted.map(([key, type]) => {
-        const [applicationId, name] = key.split('\u0000');
-        return { applicationId, name, type };
-      }),
-      at,
-    );
-    const stored = await withRows<{ application_id: string; name: string; type: string }>(
-      db,
-      dialect,
-      nameColumns,
-      sorted.map(([key]) => key.split('\u0000')),
-      'SELECT d.application_id, d.name, d.type FROM attribute_definitions d JOIN v ON d.application_id = v.application_id AND d.name = v.name',
-    );
-    for (const row of stored) definitions.set(`${row.application_id}\u0000${row.name}`, row.type as AttributeType);
+    const wanted = sorted.map(([key, type]) => {
+      const [applicationId, name] = key.split('\u0000');
+      return { applicationId, name, type };
+    });
+    for (const row of await definedTypes(db, dialect, wanted, at)) definitions.set(`${row.application_id}\u0000${row.name}`, row.type as AttributeType);
   }
 
   const removed: Row[] = [];

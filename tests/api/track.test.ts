@@ -771,6 +771,42 @@ describe('attribute values against their definitions', () => {
     expect(types.map((row) => row.type)).toEqual(['number', 'text', 'boolean']);
   });
 
+  // On PostgreSQL a group defines its new names and reads every name's type in one statement, on that statement's
+  // snapshot (players-write.ts definedTypes). A definition another process commits while the statement waits on it
+  // is in neither part: it must be read again, and the value stored as it says.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('stores a value as the definition another process makes at the same moment says', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const visitor = id('visitor');
+    // Ingestion's writer thread up first (it starts with the first write).
+    expect((await track({ key, visitor_id: id('visitor'), items: [{ type: 'set', id: id('a'), at: now(), attributes: { plan: 'gold' } }] })).status).toBe(200);
+    const other = new pg.Client({ connectionString: config.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      const at = new Date(now()).toISOString();
+      await other.query("INSERT INTO attribute_definitions (application_id, name, type, source, created_at, updated_at) VALUES ($1, 'lucky_number', 'number', 'member', $2, $2)", [APP, at]);
+      const pending = track({ key, visitor_id: visitor, items: [{ type: 'set', id: id('a'), at: now(), attributes: { lucky_number: '42' } }] });
+      pending.catch(() => undefined);
+      // Committed only once ingestion's statement waits on the uncommitted definition (its thread may be starting).
+      for (let tries = 0; ; tries += 1) {
+        const waiting = await other.query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [INGESTION_APPLICATION_NAME]);
+        if (waiting.rowCount) break;
+        if (tries === 100) throw new Error('ingestion never waited on the definition');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await other.query('COMMIT');
+      const answer = await pending;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const player = await playerOf(visitor);
+    const row = await db(server).selectFrom('player_attributes').select(['value', 'number_value']).where('player_id', '=', Number(player?.id)).where('name', '=', 'lucky_number').executeTakeFirst();
+    // Typed as text (its own inferred type) it would keep no number, and a segment on the number would miss it.
+    expect(row && [row.value, Number(row.number_value)]).toEqual(['42', 42]);
+  });
+
   it("refuses a .date name's value that is not a date, naming it, and stores the dates it reads in one form", async () => {
     const visitor = id('visitor');
     const refused = async (attributes: Record<string, unknown>, lang: 'en' | 'vi' = 'en') => {
