@@ -421,23 +421,23 @@ export interface AttributeWrite {
 
 /**
  * Defines attributes first seen in data (source 'sdk'), with the type their first value had; a name already
- * defined, by a member or earlier data, keeps its definition.
+ * defined, by a member or earlier data, keeps its definition (DEFINE_SDK_ATTRIBUTES).
  */
 export async function defineSdkAttributes(
   db: Kysely<Database>,
   dialect: Dialect,
-  definitions: readonly { applicationId: string; name: string; type: AttributeType }[],
+  definitions: readonly SdkDefinition[],
   at: string,
 ): Promise<void> {
   if (definitions.length === 0) return;
-  await insertRows(
-    db,
-    dialect,
-    'attribute_definitions',
-    DEFINITION_COLUMNS,
-    definitions.map((definition) => [definition.applicationId, definition.name, definition.type, 'sdk', at, at]),
-    'ON CONFLICT (application_id, name) DO NOTHING',
-  );
+  await insertRows(db, dialect, 'attribute_definitions', DEFINITION_COLUMNS, definitionRows(definitions, at), DEFINE_SDK_ATTRIBUTES);
+}
+
+/** An attribute name of an application, with the type its first value gives it. */
+interface SdkDefinition {
+  applicationId: string;
+  name: string;
+  type: AttributeType;
 }
 
 const DEFINITION_COLUMNS: Column[] = [
@@ -448,40 +448,48 @@ const DEFINITION_COLUMNS: Column[] = [
   { name: 'created_at', type: 'text' },
   { name: 'updated_at', type: 'text' },
 ];
+const DEFINE_SDK_ATTRIBUTES = 'ON CONFLICT (application_id, name) DO NOTHING';
+const definitionRows = (definitions: readonly SdkDefinition[], at: string): Row[] =>
+  definitions.map(({ applicationId, name, type }) => [applicationId, name, type, 'sdk', at, at]);
 const NAME_COLUMNS = DEFINITION_COLUMNS.slice(0, 2);
 const READ_DEFINITIONS = 'SELECT d.application_id, d.name, d.type FROM attribute_definitions d JOIN v ON d.application_id = v.application_id AND d.name = v.name';
+/** An attribute name's key among an application's: in `attributeStatements`' map of types. */
+const nameKey = (applicationId: string, name: string) => `${applicationId}\u0000${name}`;
 
 /**
- * The types the attributes written have, defining those seen for the first time (`defineSdkAttributes`): every
- * name's stored definition, whoever made it. SQLite: the definitions' INSERT, then a SELECT. PostgreSQL: one
- * statement, a round trip less for every group that sets attributes: the INSERT as a CTE, the names it defined
- * from its RETURNING and the others from the table. That SELECT reads the statement's snapshot, so a definition
- * another transaction commits while the INSERT waits on it (ON CONFLICT then does nothing) is in neither: those
- * names, and only they, are read again.
+ * Sets each name of `types` (keyed by nameKey, the type its first value gives) to the type of its stored
+ * definition, defining those seen for the first time (`defineSdkAttributes`). SQLite: the definitions' INSERT, then
+ * a SELECT. PostgreSQL: one statement, a round trip less for every group that sets attributes: the INSERT as a CTE,
+ * the names it defined from its RETURNING and the others from the table. That SELECT reads the statement's
+ * snapshot, so a definition another transaction commits while the INSERT waits on it (ON CONFLICT then does
+ * nothing) is in neither: those names, and only they, are read again.
  */
-async function definedTypes(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  wanted: readonly { applicationId: string; name: string; type: AttributeType }[],
-  at: string,
-): Promise<{ application_id: string; name: string; type: string }[]> {
+async function takeStoredTypes(db: Kysely<Database>, dialect: Dialect, types: Map<string, AttributeType>, at: string): Promise<void> {
+  const wanted: SdkDefinition[] = [...types.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, type]) => {
+      const [applicationId, name] = key.split('\u0000');
+      return { applicationId, name, type };
+    });
   type Defined = { application_id: string; name: string; type: string };
-  const read = (names: readonly { applicationId: string; name: string }[]) =>
-    withRows<Defined>(db, dialect, NAME_COLUMNS, names.map(({ applicationId, name }) => [applicationId, name]), READ_DEFINITIONS);
-  if (dialect !== 'postgres') {
-    await defineSdkAttributes(db, dialect, wanted, at);
-    return read(wanted);
-  }
-  const stored = await withRows<Defined>(
-    db,
-    dialect,
-    DEFINITION_COLUMNS,
-    wanted.map(({ applicationId, name, type }) => [applicationId, name, type, 'sdk', at, at]),
-    `, defined AS (INSERT INTO attribute_definitions (${columnList(DEFINITION_COLUMNS)}) SELECT * FROM v ON CONFLICT (application_id, name) DO NOTHING RETURNING application_id, name, type) SELECT application_id, name, type FROM defined UNION ALL ${READ_DEFINITIONS}`,
-  );
-  const found = new Set(stored.map((row) => `${row.application_id}\u0000${row.name}`));
-  const missing = wanted.filter(({ applicationId, name }) => !found.has(`${applicationId}\u0000${name}`));
-  return missing.length === 0 ? stored : [...stored, ...(await read(missing))];
+  const take = (rows: readonly Defined[]) => {
+    for (const row of rows) types.set(nameKey(row.application_id, row.name), row.type as AttributeType);
+  };
+  let unread = wanted;
+  if (dialect === 'postgres') {
+    const stored = await withRows<Defined>(
+      db,
+      dialect,
+      DEFINITION_COLUMNS,
+      definitionRows(wanted, at),
+      `, defined AS (INSERT INTO attribute_definitions (${columnList(DEFINITION_COLUMNS)}) SELECT * FROM v ${DEFINE_SDK_ATTRIBUTES} RETURNING application_id, name, type) SELECT application_id, name, type FROM defined UNION ALL ${READ_DEFINITIONS}`,
+    );
+    take(stored);
+    const found = new Set(stored.map((row) => nameKey(row.application_id, row.name)));
+    unread = wanted.filter(({ applicationId, name }) => !found.has(nameKey(applicationId, name)));
+    if (unread.length === 0) return;
+  } else await defineSdkAttributes(db, dialect, wanted, at);
+  take(await withRows<Defined>(db, dialect, NAME_COLUMNS, unread.map(({ applicationId, name }) => [applicationId, name]), READ_DEFINITIONS));
 }
 
 const REMOVED_COLUMNS: Column[] = [
@@ -508,17 +516,10 @@ export async function attributeStatements(db: Kysely<Database>, dialect: Dialect
   }
   const definitions = new Map<string, AttributeType>();
   for (const write of latest.values()) {
-    const key = `${write.applicationId}\u0000${write.name}`;
+    const key = nameKey(write.applicationId, write.name);
     if (!definitions.has(key) && write.value !== null) definitions.set(key, inferValueType(write.name, write.value));
   }
-  if (definitions.size > 0) {
-    const sorted = [...definitions.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-    const wanted = sorted.map(([key, type]) => {
-      const [applicationId, name] = key.split('\u0000');
-      return { applicationId, name, type };
-    });
-    for (const row of await definedTypes(db, dialect, wanted, at)) definitions.set(`${row.application_id}\u0000${row.name}`, row.type as AttributeType);
-  }
+  if (definitions.size > 0) await takeStoredTypes(db, dialect, definitions, at);
 
   const removed: Row[] = [];
   const upserts: Row[] = [];
@@ -527,7 +528,7 @@ export async function attributeStatements(db: Kysely<Database>, dialect: Dialect
       removed.push([write.playerId, write.name]);
       continue;
     }
-    const type = definitions.get(`${write.applicationId}\u0000${write.name}`) ?? inferValueType(write.name, write.value);
+    const type = definitions.get(nameKey(write.applicationId, write.name)) ?? inferValueType(write.name, write.value);
     const stored = storedAttribute(type, write.value);
     upserts.push([write.playerId, write.applicationId, write.name, stored.value, stored.number_value, write.at]);
   }
