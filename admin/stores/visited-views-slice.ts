@@ -9,6 +9,14 @@ export interface VisitedView {
   title: string;
   /** The application the page belongs to, for tabs with the same title in different applications. */
   applicationId?: string;
+  /** The page's own name (text, not a key: a record's name), shown instead of its title. */
+  label?: string;
+}
+
+/** A page's own name (see usePageLabel), for the page at `path` only. */
+export interface PageLabel {
+  path: string;
+  label: string;
 }
 
 export interface VisitedViewsSlice {
@@ -19,6 +27,12 @@ export interface VisitedViewsSlice {
   /** Keeps only the view at `path`. */
   removeOtherVisitedViews(path: string): void;
   removeAllVisitedViews(): void;
+  /**
+   * The page on screen's own name, when it has one (a segment's name, "New segment"): the breadcrumb, the window's
+   * title and the tab say it instead of the route's title, which names every page of the route alike.
+   */
+  pageLabel: PageLabel | null;
+  setPageLabel(label: PageLabel | null): void;
 }
 
 /** Two paths are the same page when they differ only by their query or a trailing slash. */
@@ -36,7 +50,7 @@ export const createVisitedViewsSlice: StateCreator<AppState, [], [], VisitedView
       const at = state.visitedViews.findIndex((existing) => samePage(existing.path, view.path));
       if (at < 0) return { visitedViews: [...state.visitedViews, view] };
       const current = state.visitedViews[at];
-      if (current.path === view.path && current.title === view.title) return state;
+      if (current.path === view.path && current.title === view.title && current.label === view.label) return state;
       const next = [...state.visitedViews];
       next[at] = view;
       return { visitedViews: next };
@@ -46,4 +60,6 @@ export const createVisitedViewsSlice: StateCreator<AppState, [], [], VisitedView
   removeOtherVisitedViews: (path) =>
     set((state) => ({ visitedViews: state.visitedViews.filter((view) => samePage(view.path, path)) })),
   removeAllVisitedViews: () => set({ visitedViews: [] }),
+  pageLabel: null,
+  setPageLabel: (pageLabel) => set({ pageLabel }),
 });

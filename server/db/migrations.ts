@@ -1,5 +1,5 @@
 import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
-import { storedAttribute } from '../../shared/contract/audience';
+import { SEGMENT_NAME_MAX, segmentNameKey, storedAttribute } from '../../shared/contract/audience';
 import { internationalNumber } from '../../shared/validation/phone';
 import { DEFAULT_PHONE_COUNTRY } from '../../shared/validation/phone-countries';
 import { withRows, type Column } from './rows';
@@ -1060,7 +1060,84 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('player_days').addColumn('events', 'integer', (col) => col.notNull().defaultTo(0)).execute();
       },
     },
+    '0026_segment_names_unique': {
+      async up(db: Kysely<any>) {
+        // A segment's name is unique in its application from this version on, compared as segmentNameKey compares
+        // names (case, spaces and Unicode form aside): a merchant choosing a message's audience saw five segments
+        // called "Khách VN" and could not tell them apart. The key is computed here, not by the database: SQLite's
+        // lower() folds ASCII only, so "KHÁCH" and "khách" would have been two names there and one on PostgreSQL.
+        // Segments named alike before keep their rules and ids: the first made keeps its name, each later one is
+        // renamed "name (2)", "name (3)"… with a number no other segment of the application is named with.
+        await db.schema.alterTable('segments').addColumn('name_key', 'text').execute();
+        // Segments are made by hand, a few per application: all of them are read at once.
+        const rows: { id: number | string; application_id: string; name: string }[] = await db
+          .selectFrom('segments')
+          .select(['id', 'application_id', 'name'])
+          .orderBy('application_id')
+          .orderBy('id')
+          .execute();
+        const changed = distinctSegmentNames(rows.map((row) => ({ id: Number(row.id), application_id: row.application_id, name: row.name })));
+        if (changed.length > 0) {
+          await withRows(
+            db,
+            dialect,
+            SEGMENT_NAME_COLUMNS,
+            changed.map((row) => [row.id, row.name, row.name_key]),
+            'UPDATE segments SET name = v.name, name_key = v.name_key FROM v WHERE segments.id = v.id',
+          );
+        }
+        await db.schema.createIndex('segments_application_name_key').unique().on('segments').columns(['application_id', 'name_key']).execute();
+      },
+      async down(db: Kysely<any>) {
+        // The renamed segments keep their new names: which of them were alike is not kept.
+        await db.schema.dropIndex('segments_application_name_key').ifExists().execute();
+        await db.schema.alterTable('segments').dropColumn('name_key').execute();
+      },
+    },
   };
+}
+
+/** Migration 0026's rows: a segment, its name and the name's key. */
+const SEGMENT_NAME_COLUMNS: Column[] = [
+  { name: 'id', type: 'integer' },
+  { name: 'name', type: 'text' },
+  { name: 'name_key', type: 'text' },
+];
+
+/**
+ * Migration 0026: each segment's name made distinct in its application (by segmentNameKey), the rows given in the
+ * order they were made (application, then id). The first of a name keeps it; a later one takes "name (n)" with the
+ * lowest n from 2 that names no segment of the application, before or after (the name cut to leave room for the
+ * number within SEGMENT_NAME_MAX). Returns every row with its name and key, renamed or not.
+ */
+export function distinctSegmentNames(rows: readonly { id: number; application_id: string; name: string }[]): { id: number; name: string; name_key: string }[] {
+  const taken = new Map<string, Set<string>>();
+  for (const row of rows) {
+    let keys = taken.get(row.application_id);
+    if (!keys) taken.set(row.application_id, (keys = new Set()));
+    keys.add(segmentNameKey(row.name));
+  }
+  const seen = new Map<string, Set<string>>();
+  return rows.map((row) => {
+    let kept = seen.get(row.application_id);
+    if (!kept) seen.set(row.application_id, (kept = new Set()));
+    const key = segmentNameKey(row.name);
+    if (!kept.has(key)) {
+      kept.add(key);
+      return { id: row.id, name: row.name, name_key: key };
+    }
+    const keys = taken.get(row.application_id)!;
+    const base = row.name.trim();
+    for (let n = 2; ; n += 1) {
+      const suffix = ` (${n})`;
+      const name = `${base.slice(0, SEGMENT_NAME_MAX - suffix.length).trimEnd()}${suffix}`;
+      const candidate = segmentNameKey(name);
+      if (keys.has(candidate)) continue;
+      keys.add(candidate);
+      kept.add(candidate);
+      return { id: row.id, name, name_key: candidate };
+    }
+  });
 }
 
 /** Migration 0024's page: players' mobile numbers read, at most this many per SELECT and per UPDATE. */

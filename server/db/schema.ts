@@ -265,6 +265,11 @@ export interface SegmentsTable {
   id: Generated<number>;
   application_id: string;
   name: string;
+  /**
+   * The name as names are compared (shared/contract segmentNameKey), unique per application (0026). Null only in
+   * rows written around the domain functions (test fixtures), which the rule then does not see.
+   */
+  name_key: string | null;
   /** JSON of shared/contract SegmentRule. */
   rule: string;
   created_by: number | null;

@@ -22,6 +22,8 @@ const config = { area: 'segments' } as const;
 
 const ruleHelp =
   'A rule is `{ any: [{ all: [condition…] }] }`: a player matches when any group matches, a group when all its conditions do. Empty rules, groups and condition values are INVALID_PARAM with the field path (spec §5).';
+const nameHelp =
+  "A name another segment of the application has is CONFLICT (409) on the field `name`; names are compared trimmed, with runs of spaces as one, in one Unicode form, and case-insensitively (\"KHÁCH VN\" is \"khách vn\").";
 
 /** Saved segments with their size over time, and the live count of a rule being edited. */
 export const segmentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -46,7 +48,7 @@ export const segmentRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config,
       schema: {
-        description: `Saves a segment and measures its size. ${ruleHelp}`,
+        description: `Saves a segment and measures its size. ${ruleHelp} ${nameHelp}`,
         tags,
         security: signedIn,
         params: ApplicationParams,
@@ -96,7 +98,7 @@ export const segmentRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config,
       schema: {
-        description: `Replaces a segment's name and rule and measures it again. ${ruleHelp}`,
+        description: `Replaces a segment's name and rule and measures it again. ${ruleHelp} ${nameHelp}`,
         tags,
         security: signedIn,
         params: SegmentParams,

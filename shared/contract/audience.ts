@@ -660,11 +660,24 @@ export type SegmentRule = z.infer<typeof SegmentRule>;
 /** A rule as saved (see StoredSegmentCondition): what segments and messages are read with and answered as. */
 export const StoredSegmentRule = ruleOf(StoredSegmentCondition);
 
+/** The longest segment name. */
+export const SEGMENT_NAME_MAX = 100;
+
 export const SegmentBody = z.object({
-  name: z.string().trim().min(1, { message: V.required }).max(100, { message: V.tooLong }),
+  /** Unique in the application, as segmentNameKey compares names (CONFLICT otherwise). */
+  name: z.string().trim().min(1, { message: V.required }).max(SEGMENT_NAME_MAX, { message: V.tooLong }),
   rule: SegmentRule,
 });
 export type SegmentBody = z.infer<typeof SegmentBody>;
+
+/**
+ * What two segment names are compared by: two names that read the same in a list of audiences are one name. Case
+ * (Unicode, not only ASCII: "KHÁCH VN" is "khách vn"), the spaces around and between words (a list shows "a  b" as
+ * "a b") and the Unicode form (Vietnamese typed as composed or decomposed letters, by keyboard) do not count.
+ */
+export function segmentNameKey(name: string): string {
+  return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
 
 export const Segment = z.object({
   id: z.number().int(),

@@ -1,5 +1,8 @@
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SegmentCondition, SegmentRule } from '../../shared/contract';
+import { migrateToLatest } from '../../server/db';
+import { buildMigrations } from '../../server/db/migrations';
 import { matchingPlayerIds } from '../../server/domain/segments';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { DAY_MS, daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
@@ -533,6 +536,112 @@ describe('saved segments', () => {
     const answer = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: { name: ' ', rule: { any: [] } } });
     expect(answer.status).toBe(400);
     expect((answer.body.fields as { path: string }[]).map((field) => field.path).sort()).toEqual(['name', 'rule.any']);
+  });
+});
+
+describe('segment names (unique in their application, compared trimmed, spaces as one and case-insensitively)', () => {
+  const NAMES = 'segment_names';
+  const url = `/api/application/${NAMES}/segment`;
+  const rule = one({ kind: 'tag', op: 'has', tag: 'vip' });
+  const create = (name: string, lang?: string) => server.call('POST', url, { token: owner.token, body: { name, rule }, lang });
+  const segmentCount = async () =>
+    Number((await db(server).selectFrom('segments').select((eb) => eb.fn.countAll().as('n')).where('application_id', '=', NAMES).executeTakeFirst())?.n);
+
+  beforeAll(async () => {
+    await createApplication(server, owner, NAMES, 'Names');
+  });
+
+  it('refuses a second segment named alike with CONFLICT (409) on the name, in the caller\'s language, creating nothing', async () => {
+    expect((await create('Khách VN')).status).toBe(200);
+    const before = await segmentCount();
+    for (const name of ['Khách VN', '  KHÁCH   vn ', 'khách vn', 'Khách VN'.normalize('NFD')]) {
+      const answer = await create(name);
+      expect(answer.status, name).toBe(409);
+      expect(answer.body).toEqual({
+        success: false,
+        error: 'CONFLICT',
+        message: 'Đã có phân khúc khác mang tên này (không phân biệt chữ hoa, chữ thường và khoảng trắng). Hãy chọn tên khác.',
+        fields: [{ path: 'name', message: 'Đã có phân khúc khác mang tên này (không phân biệt chữ hoa, chữ thường và khoảng trắng). Hãy chọn tên khác.' }],
+      });
+    }
+    const english = await create('khách vn', 'en');
+    expect(english.body.fields).toEqual([{ path: 'name', message: 'Another segment already has this name (capitals and spacing aside). Choose a different one.' }]);
+    expect(await segmentCount()).toBe(before);
+    // Another name, and the same name in another application, are free.
+    expect((await create('Khách VN 2')).status).toBe(200);
+    expect((await server.call('POST', `/api/application/${OTHER}/segment`, { token: owner.token, body: { name: 'Khách VN', rule } })).status).toBe(200);
+  });
+
+  it("refuses renaming a segment to another's name, changing nothing of it, and lets a segment change its own name's capitals", async () => {
+    const first = (await create('Hà Nội')).body.data;
+    const second = (await create('Hồ Chí Minh')).body.data;
+    const renamed = await server.call('PUT', `${url}/${second.id}`, { token: owner.token, lang: 'en', body: { name: 'HÀ NỘI', rule: one({ kind: 'tag', op: 'has', tag: 'hcm' }) } });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body).toMatchObject({ error: 'CONFLICT', fields: [{ path: 'name' }] });
+    const kept = await server.call('GET', `${url}/${second.id}`, { token: owner.token });
+    expect(kept.body.data).toMatchObject({ name: 'Hồ Chí Minh', rule });
+    const own = await server.call('PUT', `${url}/${first.id}`, { token: owner.token, body: { name: ' HÀ NỘI ', rule } });
+    expect(own.status).toBe(200);
+    expect(own.body.data.name).toBe('HÀ NỘI');
+  });
+
+  it('frees a name when its segment is deleted', async () => {
+    const gone = (await create('Tạm thời')).body.data;
+    expect((await create('tạm thời')).status).toBe(409);
+    expect((await server.call('DELETE', `${url}/${gone.id}`, { token: owner.token })).status).toBe(200);
+    expect((await create('tạm thời')).status).toBe(200);
+  });
+
+  it('lets only one of two saves racing with one name through: the database holds the rule', async () => {
+    const answers = await Promise.all([create('Đua'), create('ĐUA')]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const rows = await db(server).selectFrom('segments').select('name').where('application_id', '=', NAMES).where('name_key', '=', 'đua').execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('renames the later of segments named alike before the rule (migration 0026), on both databases, losing none', async () => {
+    const APP_OLD = 'segment_names_old';
+    const NEIGHBOUR = 'segment_names_neighbour';
+    await createApplication(server, owner, APP_OLD, 'Before the rule');
+    await createApplication(server, owner, NEIGHBOUR, 'Its neighbour');
+    const kysely = db(server) as unknown as Kysely<any>;
+    const migration = buildMigrations(server.dialect)['0026_segment_names_unique'];
+    // The database as it was before 0026: no key, no index, and segments named alike.
+    await migration.down!(kysely);
+    await sql`delete from kysely_migration where name = '0026_segment_names_unique'`.execute(kysely);
+    const at = server.clock.now().toISOString();
+    const made: { id: number; name: string; rule: string }[] = [];
+    for (const [index, name] of ['Khách VN', 'Khách VN (2)', 'KHÁCH VN', '  khách  vn ', 'Khách VN', 'Khác', `${'x'.repeat(100)}`, `${'X'.repeat(100)}`].entries()) {
+      const rule = JSON.stringify(one({ kind: 'tag', op: 'has', tag: `t${index}` }));
+      const row = await kysely.insertInto('segments').values({ application_id: APP_OLD, name, rule, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+      made.push({ id: Number(row.id), name, rule });
+    }
+    const foreign = await kysely.insertInto('segments').values({ application_id: NEIGHBOUR, name: 'Khách VN', rule: made[0].rule, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+
+    await migrateToLatest({ kysely: db(server), dialect: server.dialect });
+
+    const rows = await db(server).selectFrom('segments').select(['id', 'name', 'name_key', 'rule']).where('application_id', '=', APP_OLD).orderBy('id').execute();
+    expect(rows.map((row) => Number(row.id))).toEqual(made.map((row) => row.id));
+    expect(rows.map((row) => row.rule)).toEqual(made.map((row) => row.rule));
+    expect(rows.map((row) => row.name)).toEqual([
+      'Khách VN',
+      'Khách VN (2)',
+      'KHÁCH VN (3)',
+      'khách  vn (4)',
+      'Khách VN (5)',
+      'Khác',
+      'x'.repeat(100),
+      `${'X'.repeat(96)} (2)`,
+    ]);
+    expect(rows.map((row) => row.name_key)).toEqual(['khách vn', 'khách vn (2)', 'khách vn (3)', 'khách vn (4)', 'khách vn (5)', 'khác', 'x'.repeat(100), `${'x'.repeat(96)} (2)`]);
+    // Another application's segment of the same name keeps it.
+    expect((await db(server).selectFrom('segments').select('name').where('id', '=', Number(foreign.id)).executeTakeFirstOrThrow()).name).toBe('Khách VN');
+    // The rule holds from now on, through the API and for a row written past it.
+    const answer = await server.call('POST', `/api/application/${APP_OLD}/segment`, { token: owner.token, body: { name: 'khách vn (5)', rule: one({ kind: 'tag', op: 'has', tag: 'vip' }) } });
+    expect(answer.status).toBe(409);
+    await expect(
+      kysely.insertInto('segments').values({ application_id: APP_OLD, name: 'Khác', name_key: 'khác', rule: made[0].rule, created_at: at, updated_at: at }).execute(),
+    ).rejects.toThrow();
   });
 });
 

@@ -4,6 +4,7 @@ import { useLocation, useSearch } from 'wouter';
 import { Profile } from '../../../shared/contract';
 import { api } from '../../api';
 import { useAppStore } from '../../stores/store';
+import { samePage } from '../../stores/visited-views-slice';
 import { type ResolvedRoute, applicationIdOf } from '../guard';
 import { Breadcrumb } from './breadcrumb';
 import { Sidebar } from './sidebar';
@@ -33,16 +34,19 @@ export function Shell({ route, children }: ShellProps) {
   const fullPath = search ? `${path}?${search}` : path;
   const title = route?.route.title;
   const applicationName = applicationId ? (appName ?? applicationId) : undefined;
+  // The page's own name (usePageLabel), once it has said it, and only for that page.
+  const pageLabel = useAppStore((state) => state.pageLabel);
+  const label = pageLabel && samePage(pageLabel.path, path) ? pageLabel.label : undefined;
 
   useEffect(() => {
     if (!route) return;
-    addVisitedView({ path: fullPath, title: route.route.title, applicationId: route.applicationId });
-  }, [route, fullPath, addVisitedView]);
+    addVisitedView({ path: fullPath, title: route.route.title, applicationId: route.applicationId, ...(label ? { label } : {}) });
+  }, [route, fullPath, addVisitedView, label]);
 
   useEffect(() => {
-    const parts = [title ? t(title) : null, applicationName, t('common.appName')].filter(Boolean);
+    const parts = [label ?? (title ? t(title) : null), applicationName, t('common.appName')].filter(Boolean);
     document.title = parts.join(' · ');
-  }, [title, applicationName, t]);
+  }, [label, title, applicationName, t]);
 
   // The user's cookies last 3 days, the token longer: fetch the profile again when they have expired.
   useEffect(() => {
@@ -101,6 +105,7 @@ export function Shell({ route, children }: ShellProps) {
           <Breadcrumb
             application={applicationId && applicationName ? { id: applicationId, name: applicationName } : undefined}
             title={title}
+            label={label}
           />
           {children}
         </main>

@@ -22,7 +22,7 @@ export function VisitedViews({ current }: VisitedViewsProps) {
   const { removeVisitedView, removeOtherVisitedViews, removeAllVisitedViews } = useAppStore.getState();
 
   const label = (view: VisitedView) => {
-    const title = t(view.title);
+    const title = view.label ?? t(view.title);
     // The same page of two applications: tell the tabs apart by the application.
     const twins = views.filter((other) => other.title === view.title).length > 1;
     return twins && view.applicationId ? `${title} · ${view.applicationId}` : title;

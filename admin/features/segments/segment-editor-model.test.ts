@@ -5,6 +5,7 @@ import {
   addGroup,
   changeCondition,
   checkRule,
+  conditionCount,
   emptyRule,
   fromRule,
   newCondition,
@@ -79,15 +80,29 @@ describe('adding and removing rows and groups', () => {
     expect(rule.groups.map((group) => group.conditions.length)).toEqual([2, 1]);
   });
 
-  it('removes a group when its last row goes, leaving an empty rule that is refused', () => {
-    const rule = removeCondition(emptyRule(), 0, 0);
-    expect(rule.groups).toEqual([]);
-    expect(checkRule(rule)).toMatchObject({ rule: null, groups: { rule: 'validation.conditionsEmpty' } });
+  it('keeps the only group, emptied, when its last row goes, so a condition can be added to it again', () => {
+    const start = emptyRule();
+    const rule = removeCondition(start, 0, 0);
+    expect(rule.groups).toEqual([{ key: start.groups[0].key, conditions: [] }]);
+    const again = addCondition(rule, 0);
+    expect(again.groups).toHaveLength(1);
+    expect(again.groups[0].conditions).toHaveLength(1);
+    expect(conditionCount(again)).toBe(1);
+    // Another group's last row going takes its group: no empty OR group is left behind.
+    const rule2 = removeCondition(addGroup(updateCondition(emptyRule(), 0, 0, { value: 'VN' })), 1, 0);
+    expect(rule2.groups).toHaveLength(1);
+    expect(rule2.groups[0].conditions[0]).toMatchObject({ value: 'VN' });
   });
 
-  it('removes a whole group', () => {
+  it('refuses a rule whose one group has no conditions as a problem of the rule (spec §5), not of its group or of a row', () => {
+    const rule = { groups: [{ key: 'g', conditions: [] }] };
+    expect(checkRule(rule)).toEqual({ rule: null, rows: {}, groups: { rule: 'validation.conditionsEmpty' } });
+  });
+
+  it('removes a whole group, and empties the last one rather than leaving none', () => {
     const rule = removeGroup(addGroup(emptyRule()), 0);
     expect(rule.groups).toHaveLength(1);
+    expect(removeGroup(rule, 0).groups).toEqual([{ key: rule.groups[0].key, conditions: [] }]);
   });
 
   it('stops at the contract limits', () => {
@@ -148,7 +163,7 @@ describe('checking a rule', () => {
     expect(checkRule(rule).rows['0.0']).toMatchObject({ name: expect.stringMatching(/^validation\./) });
     rule = updateCondition(rule, 0, 0, { name: 'purchase' });
     expect(checkRule(rule).rule?.any[0].all[0]).toEqual({ kind: 'event', name: 'purchase', performed: true });
-    rule = updateCondition(rule, 0, 0, { countOp: 'gte', countValue: '3', withinDays: '30' });
+    rule = updateCondition(rule, 0, 0, { countOp: 'gte', countValue: '3', period: 'within', withinDays: '30' });
     expect(checkRule(rule).rule?.any[0].all[0]).toEqual({
       kind: 'event',
       name: 'purchase',
@@ -156,6 +171,20 @@ describe('checking a rule', () => {
       count: { op: 'gte', value: 3 },
       within_days: 30,
     });
+  });
+
+  it('looks at any time until "in the last" is chosen, and then asks for the number of days', () => {
+    let rule = updateCondition(emptyRule(), 0, 0, { kind: 'event' });
+    expect(rule.groups[0].conditions[0].period).toBe('ever');
+    // Days typed, then "any time" chosen again: the days are kept for later but not sent.
+    rule = updateCondition(rule, 0, 0, { name: 'purchase', period: 'within', withinDays: '7' });
+    rule = updateCondition(rule, 0, 0, { period: 'ever' });
+    expect(checkRule(rule).rule?.any[0].all[0]).toEqual({ kind: 'event', name: 'purchase', performed: true });
+    rule = updateCondition(rule, 0, 0, { period: 'within' });
+    expect(checkRule(rule).rule?.any[0].all[0]).toEqual({ kind: 'event', name: 'purchase', performed: true, within_days: 7 });
+    // "In the last … days" with no number is incomplete, not "any time".
+    rule = updateCondition(rule, 0, 0, { withinDays: '' });
+    expect(checkRule(rule).rows['0.0']).toEqual({ within_days: 'validation.required' });
   });
 
   it('drops the count of a "not performed" event row', () => {
@@ -191,5 +220,15 @@ describe('a saved rule', () => {
       ],
     };
     expect(checkRule(fromRule(saved)).rule).toEqual(saved);
+  });
+
+  it('opens an event row with a period as "in the last", and one without as "any time"', () => {
+    const rows = fromRule({
+      any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, within_days: 90 }, { kind: 'event', name: 'visit', performed: false }] }],
+    }).groups[0].conditions;
+    expect(rows.map((row) => [row.period, row.withinDays])).toEqual([
+      ['within', '90'],
+      ['ever', ''],
+    ]);
   });
 });

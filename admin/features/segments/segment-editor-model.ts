@@ -12,6 +12,7 @@ import {
   SegmentRule,
   VALUELESS_OPERATORS,
 } from '../../../shared/contract';
+import { V } from '../../../shared/validation';
 
 /**
  * The visual segment editor's state and the pure functions over it: what a row holds while it is being
@@ -23,6 +24,9 @@ export const CONDITION_KINDS = ['field', 'attribute', 'tag', 'event', 'channel']
 export type ConditionKind = (typeof CONDITION_KINDS)[number];
 export const COUNT_OPS = ['gte', 'lte', 'eq'] as const;
 export type CountOp = (typeof COUNT_OPS)[number];
+export const EVENT_PERIODS = ['ever', 'within'] as const;
+/** When an event row looks: at any time, or in the last N days. */
+export type EventPeriod = (typeof EVENT_PERIODS)[number];
 
 /** One row as the editor holds it: every input's text, whichever kind is chosen. */
 export interface DraftCondition {
@@ -42,7 +46,9 @@ export interface DraftCondition {
   /** '' = any number of times. */
   countOp: CountOp | '';
   countValue: string;
-  /** '' = ever. */
+  /** Ever, or within the last `withinDays` days (an event row's period). */
+  period: EventPeriod;
+  /** The number of days typed for `within` (kept while `ever` is chosen, so choosing `within` again brings it back). */
   withinDays: string;
   channel: AudienceChannel;
   subscribed: boolean;
@@ -96,6 +102,7 @@ export function newCondition(kind: ConditionKind = 'field'): DraftCondition {
     performed: true,
     countOp: '',
     countValue: '',
+    period: 'ever',
     withinDays: '',
     channel: AUDIENCE_CHANNELS[0],
     subscribed: true,
@@ -180,12 +187,25 @@ export function addCondition(rule: DraftRule, groupIndex: number): DraftRule {
   );
 }
 
-/** Removes a row; a group left without rows goes too. */
+/**
+ * Removes a row. A group left without rows goes too, unless it is the only one: the editor then still shows a group
+ * to add a condition to, as it began, rather than only "Add OR group".
+ */
 export function removeCondition(rule: DraftRule, groupIndex: number, conditionIndex: number): DraftRule {
-  return mapGroup(rule, groupIndex, (group) => {
-    const conditions = group.conditions.filter((_, index) => index !== conditionIndex);
-    return conditions.length === 0 ? null : { ...group, conditions };
-  });
+  return keepOneGroup(
+    mapGroup(rule, groupIndex, (group) => {
+      const conditions = group.conditions.filter((_, index) => index !== conditionIndex);
+      return conditions.length === 0 ? null : { ...group, conditions };
+    }),
+    rule,
+    groupIndex,
+  );
+}
+
+/** `next`, or, when it has no group left, the group at `groupIndex` of `before` emptied (its key kept). */
+function keepOneGroup(next: DraftRule, before: DraftRule, groupIndex: number): DraftRule {
+  if (next.groups.length > 0) return next;
+  return { groups: [{ key: before.groups[groupIndex]?.key ?? nextKey('g'), conditions: [] }] };
 }
 
 /** Adds an OR group holding one row (up to the contract's limit). */
@@ -194,8 +214,9 @@ export function addGroup(rule: DraftRule): DraftRule {
   return { groups: [...rule.groups, newGroup()] };
 }
 
+/** Removes a group; the last one is emptied instead (see removeCondition). */
 export function removeGroup(rule: DraftRule, groupIndex: number): DraftRule {
-  return { groups: rule.groups.filter((_, index) => index !== groupIndex) };
+  return keepOneGroup({ groups: rule.groups.filter((_, index) => index !== groupIndex) }, rule, groupIndex);
 }
 
 /** Typed text as a number, or the text itself so the schema refuses it with its own message. */
@@ -225,7 +246,7 @@ export function toCondition(condition: DraftCondition): unknown {
         name: condition.name,
         performed: condition.performed,
         count: condition.performed && condition.countOp !== '' ? { op: condition.countOp, value: numberOrText(condition.countValue) } : undefined,
-        within_days: condition.withinDays.trim() === '' ? undefined : numberOrText(condition.withinDays),
+        within_days: condition.period === 'within' ? numberOrText(condition.withinDays) : undefined,
       };
     case 'channel':
       return { kind: 'channel', channel: condition.channel, subscribed: condition.subscribed };
@@ -247,9 +268,11 @@ function rowPart(path: readonly PropertyKey[]): keyof RowErrors {
 
 /**
  * Checks the rows with the contract's SegmentRule (the schema the server applies): the rule when all is
- * well, otherwise each problem on its row, and the empty-rule / empty-group refusal (spec §5) apart.
+ * well, otherwise each problem on its row, and the empty-rule / empty-group refusal (spec §5) apart. A rule
+ * without any condition (its one group emptied) is the rule's problem (`groups.rule`), not its group's.
  */
 export function checkRule(rule: DraftRule): RuleCheck {
+  if (conditionCount(rule) === 0) return { rule: null, rows: {}, groups: { rule: V.conditionsEmpty } };
   const parsed = SegmentRule.safeParse(toRuleInput(rule));
   if (parsed.success) return { rule: parsed.data, rows: {}, groups: {} };
   const rows: Record<string, RowErrors> = {};
@@ -300,6 +323,7 @@ function fromCondition(condition: SegmentCondition): DraftCondition {
         performed: condition.performed,
         countOp: condition.count?.op ?? '',
         countValue: text(condition.count?.value),
+        period: condition.within_days === undefined ? 'ever' : 'within',
         withinDays: text(condition.within_days),
       };
     case 'channel':

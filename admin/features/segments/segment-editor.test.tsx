@@ -1,9 +1,9 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { SegmentDetail, SegmentRule } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { type Call, fakeApi, renderInApplication, writesOf } from '../../test-utils';
+import { type Call, answer, fakeApi, renderInApplication, writesOf } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { SegmentPage } from './segment-page';
 import { LIVE_COUNT_DELAY_MS } from './use-live-count';
@@ -205,6 +205,7 @@ describe('the segment editor', () => {
     fireEvent.change(await within(row('1.2')).findByLabelText('Condition 1.2: event'), { target: { value: 'purchase' } });
     fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: how many times'), { target: { value: 'gte' } });
     fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: count'), { target: { value: '2' } });
+    fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: when'), { target: { value: 'within' } });
     fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: within days'), { target: { value: '30' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add OR group' }));
     fireEvent.change(within(row('2.1')).getByLabelText('Condition 2.1: what to test'), { target: { value: 'attribute' } });
@@ -255,11 +256,112 @@ describe('the segment editor', () => {
     expect(writes()).toHaveLength(0);
   });
 
-  it('refuses a rule whose conditions were all removed (spec §5)', async () => {
+  it('keeps the group when its last condition is removed, so a condition is added straight back', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
     fireEvent.click(screen.getByRole('button', { name: 'Remove condition 1.1' }));
-    expect(await screen.findByText('Conditions may not be empty')).toBeTruthy();
+    const group = screen.getByRole('region', { name: 'Group 1' });
+    expect(within(group).getByText('No conditions yet.')).toBeTruthy();
+    // An OR group beside nothing means nothing: only "Add condition" is offered.
+    expect(screen.queryByRole('button', { name: 'Add OR group' })).toBeNull();
+    expect(screen.getByText('A segment needs at least one condition. Add one to see how many players match.')).toBeTruthy();
+    fireEvent.click(within(group).getByRole('button', { name: 'Add condition' }));
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
+    expect(screen.queryByText('No conditions yet.')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add OR group' })).toBeTruthy();
+  });
+
+  it('refuses to save a segment without conditions (spec §5), saying once that it needs one, and marking nothing', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'Everyone' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove condition 1.1' }));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
+    const needs = 'A segment needs at least one condition. Add one to see how many players match.';
+    await waitFor(() => expect(screen.getAllByText(needs)).toHaveLength(1));
+    // Nothing is marked, so nothing asks to fix what is marked, and the rule's refusal is not said a second way.
+    expect(screen.queryByText('Fix the conditions marked to see how many players match.')).toBeNull();
+    expect(screen.queryByText('Conditions may not be empty')).toBeNull();
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('asks for an event\'s period as "any time" or "in the last N days", in a field sized for a number, in either language', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    await pickName('event', 'purchase');
+    const when = within(row('1.1')).getByLabelText('Condition 1.1: when') as HTMLSelectElement;
+    expect([...when.options].find((option) => option.value === when.value)?.textContent).toBe('Any time');
+    // Any time: no number to type, and none is asked for.
+    expect(within(row('1.1')).queryByLabelText('Condition 1.1: within days')).toBeNull();
+    fireEvent.change(when, { target: { value: 'within' } });
+    const days = within(row('1.1')).getByLabelText('Condition 1.1: within days') as HTMLInputElement;
+    expect(days.getAttribute('placeholder')).toBeNull();
+    expect(within(row('1.1')).getByText('days')).toBeTruthy();
+    // Sized for a few digits and their unit, not for what is left of the line.
+    const part = days.closest('[style*="flex"]') as HTMLElement;
+    expect(part.style.flex).toBe('0 0 130px');
+    fireEvent.change(days, { target: { value: '30' } });
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, within_days: 30 }] }] }));
+    act(() => useAppStore.getState().setLanguage('vi'));
+    const vi = () => screen.getByRole('group', { name: 'Điều kiện 1.1' });
+    // "trong vòng 30 ngày qua": the words around the number, with no "bất kỳ" (any) inside the sentence.
+    const chosen = () => {
+      const select = within(vi()).getByLabelText('Điều kiện 1.1: thời gian') as HTMLSelectElement;
+      return [...select.options].find((option) => option.value === select.value)?.textContent;
+    };
+    await waitFor(() => expect(chosen()).toBe('Trong vòng'));
+    expect(within(vi()).getByText('ngày qua')).toBeTruthy();
+    expect(within(vi()).queryByText('bất kỳ')).toBeNull();
+    expect(within(vi()).queryByText('trong')).toBeNull();
+    fireEvent.change(within(vi()).getByLabelText('Điều kiện 1.1: thời gian'), { target: { value: 'ever' } });
+    expect(chosen()).toBe('Mọi lúc');
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'event', name: 'purchase', performed: true }] }] }));
+  });
+
+  it('shows the refusal of a name another segment has under the name, takes the user there, and saves once it is changed', async () => {
+    let posted = 0;
+    calls = fakeApi(
+      {
+        [`POST ${COUNT}`]: () => ({ count: 1234, total: 5000 }),
+        'POST /api/application/shop_one/segment': (call) => {
+          posted += 1;
+          const { name, rule } = call.body as Pick<SegmentDetail, 'name' | 'rule'>;
+          if (name.trim().toLowerCase() === 'khách vn') {
+            const message = 'Another segment already has this name (capitals and spacing aside). Choose a different one.';
+            return answer({ success: false, error: 'CONFLICT', message, fields: [{ path: 'name', message }] }, 409);
+          }
+          return { ...saved, id: 8, name, rule };
+        },
+      },
+      { ...application, platforms: ['web'] },
+    );
+    const view = open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'KHÁCH VN' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
+    const refusal = 'Another segment already has this name (capitals and spacing aside). Choose a different one.';
+    await waitFor(() => expect(screen.getAllByText(refusal)).toHaveLength(1));
+    const name = screen.getByLabelText('Segment name');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(name);
+    expect(view.location()).toBe('/application/shop_one/segment/new');
+    // Changing the name takes the refusal away; the other name is saved.
+    fireEvent.change(name, { target: { value: 'Khách VN mới' } });
+    expect(screen.queryByText(refusal)).toBeNull();
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment/8'));
+    expect(posted).toBe(2);
+  });
+
+  it('names the page "New segment" for a new one, and by its name once saved, in the breadcrumb, the window and the tab', async () => {
+    open();
+    await waitFor(() => expect(useAppStore.getState().pageLabel).toEqual({ path: '/application/shop_one/segment/new', label: 'New segment' }));
+    cleanup();
+    await waitFor(() => expect(useAppStore.getState().pageLabel).toBeNull());
+    open('7');
+    await waitFor(() => expect(useAppStore.getState().pageLabel).toEqual({ path: '/application/shop_one/segment/7', label: 'Tea lovers' }));
   });
 
   it('saves a new segment and opens it', async () => {
@@ -335,6 +437,7 @@ describe('the segment editor', () => {
     await pickName('event', 'purchase');
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: how many times'), { target: { value: 'gte' } });
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: count'), { target: { value: '-2' } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: when'), { target: { value: 'within' } });
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: within days'), { target: { value: '0' } });
     expect(await within(row('1.1')).findByText('Enter a whole number from 0 to 1,000,000')).toBeTruthy();
     expect(within(row('1.1')).getByText('Enter a whole number of days from 1 to 3,650')).toBeTruthy();

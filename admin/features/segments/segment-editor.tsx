@@ -16,14 +16,17 @@ import {
 import {
   CONDITION_KINDS,
   COUNT_OPS,
+  EVENT_PERIODS,
   type ConditionKind,
   type CountOp,
   type DraftCondition,
   type DraftRule,
+  type EventPeriod,
   type RowErrors,
   type RuleCheck,
   addCondition,
   addGroup,
+  conditionCount,
   operatorsFor,
   removeCondition,
   removeGroup,
@@ -59,11 +62,38 @@ export interface SegmentEditorProps {
   attributes: readonly AttributeDefinition[] | undefined;
   /** Event names to pick from; undefined when the user may not list them (then names are typed). */
   events: readonly string[] | undefined;
+  /**
+   * Whether the editor says, once all problems are shown, that a rule without conditions is refused (true by
+   * default); false where the page says so itself (the segment page's count line), so it is said once.
+   */
+  reportsEmptyRule?: boolean;
 }
+
+/**
+ * The width of a count typed in a row (times, days): a few digits and their unit ("ngày qua"), not the rest of the
+ * line, which it would otherwise take when it wraps onto a line of its own.
+ */
+const NUMBER_WIDTH = 130;
 
 /** A control with room to shrink on a phone and to sit beside others on a wide screen. */
 function Part({ children, grow = 1, min = 150 }: { children: ReactNode; grow?: number; min?: number }) {
   return <div style={{ flex: `${grow} 1 ${min}px`, minWidth: Math.min(min, 140) }}>{children}</div>;
+}
+
+/**
+ * A choice and the number it asks for ("at least" [2 times], "in the last" [30 days]) as one part of the row, so
+ * that they wrap together and read as one phrase; the number sized for a number (NUMBER_WIDTH), the choice taking
+ * what is left.
+ */
+function ChoiceWithNumber({ choice, number, min }: { choice: ReactNode; number: ReactNode; min: number }) {
+  return (
+    <Part min={number ? min + 8 + NUMBER_WIDTH : min} grow={0.8}>
+      <div style={{ display: 'flex', gap: 8, alignItems: 'flex-start' }}>
+        <div style={{ flex: `1 1 ${min}px`, minWidth: 0 }}>{choice}</div>
+        {number ? <div style={{ flex: `0 0 ${NUMBER_WIDTH}px` }}>{number}</div> : null}
+      </div>
+    </Part>
+  );
 }
 
 /** The rows of an editor the user has changed, by key: kept by its page, which also says whether problems show. */
@@ -74,11 +104,13 @@ export function useTouchedRows(): { touched: ReadonlySet<string>; touch(key: str
 }
 
 /**
- * Whether the editor shows a problem of the rule now: under a row (touched, or every row once all are shown), or
- * the rule's own when all are shown. The count line then asks to fix what is marked rather than to complete it.
+ * Whether the editor marks a problem of the rule's conditions now: under a row (touched, or every row once all are
+ * shown), or under a group once all are shown. The count line then asks to fix what is marked rather than to
+ * complete it. A rule without any condition has nothing to mark (see LiveCountLine's `empty`).
  */
 export function problemsShown(rule: DraftRule, check: RuleCheck, showAllErrors: boolean, touched: ReadonlySet<string>): boolean {
-  if (showAllErrors && check.rule === null) return true;
+  if (conditionCount(rule) === 0) return false;
+  if (showAllErrors && rule.groups.some((_, groupIndex) => check.groups[String(groupIndex)])) return true;
   return rule.groups.some((group, groupIndex) =>
     group.conditions.some((condition, conditionIndex) => Object.keys(shownRowErrors(check, `${groupIndex}.${conditionIndex}`, condition.key, showAllErrors, touched)).length > 0),
   );
@@ -101,7 +133,7 @@ function shownRowErrors(check: RuleCheck, at: string, key: string, showAllErrors
  * tests (a player field, an attribute, a tag, an event performed or not, a subscribed channel), then an
  * operator by the value's type, then the value. Each problem shows under its row.
  */
-export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, onTouch, attributes, events }: SegmentEditorProps) {
+export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, onTouch, attributes, events, reportsEmptyRule = true }: SegmentEditorProps) {
   const { t } = useTranslation();
 
   const change = (groupIndex: number, conditionIndex: number, key: string) => (patch: Partial<Omit<DraftCondition, 'key'>>) => {
@@ -110,6 +142,8 @@ export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, o
   };
 
   const ruleError = check.groups.rule;
+  // No condition at all: the one group stays, to add one to (an OR group beside nothing would mean nothing).
+  const empty = conditionCount(rule) === 0;
 
   return (
     <BlockStack gap="300">
@@ -159,7 +193,13 @@ export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, o
                     />
                   </BlockStack>
                 ))}
+                {group.conditions.length === 0 ? (
+                  <Text as="p" tone="subdued">
+                    {t('segments.editor.noConditions')}
+                  </Text>
+                ) : null}
                 {check.groups[String(groupIndex)] && showAllErrors ? <InlineError message={t(check.groups[String(groupIndex)])} fieldID={group.key} /> : null}
+                {empty && ruleError && showAllErrors && reportsEmptyRule ? <InlineError message={t(ruleError)} fieldID={group.key} /> : null}
                 <InlineStack>
                   <Button icon={PlusIcon} onClick={() => onChange(addCondition(rule, groupIndex))} disabled={group.conditions.length >= SEGMENT_CONDITIONS_MAX}>
                     {t('segments.editor.addCondition')}
@@ -170,16 +210,18 @@ export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, o
           </Box>
         </BlockStack>
       ))}
-      {ruleError && (showAllErrors || rule.groups.length === 0) ? (
+      {ruleError && !empty && showAllErrors ? (
         <Banner tone="critical">
           <p>{t(ruleError)}</p>
         </Banner>
       ) : null}
-      <InlineStack>
-        <Button icon={PlusIcon} variant="secondary" onClick={() => onChange(addGroup(rule))} disabled={rule.groups.length >= SEGMENT_GROUPS_MAX}>
-          {t('segments.editor.addGroup')}
-        </Button>
-      </InlineStack>
+      {empty ? null : (
+        <InlineStack>
+          <Button icon={PlusIcon} variant="secondary" onClick={() => onChange(addGroup(rule))} disabled={rule.groups.length >= SEGMENT_GROUPS_MAX}>
+            {t('segments.editor.addGroup')}
+          </Button>
+        </InlineStack>
+      )}
     </BlockStack>
   );
 }
@@ -302,8 +344,9 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
             )}
           </Part>
           {condition.performed ? (
-            <>
-              <Part min={165} grow={0.8}>
+            <ChoiceWithNumber
+              min={165}
+              choice={
                 <Select
                   label={label('countOp')}
                   labelHidden
@@ -311,9 +354,9 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
                   value={condition.countOp}
                   onChange={(countOp) => onChange({ countOp: countOp as CountOp | '' })}
                 />
-              </Part>
-              {condition.countOp !== '' ? (
-                <Part min={110} grow={0.6}>
+              }
+              number={
+                condition.countOp !== '' ? (
                   <TextField
                     label={label('count')}
                     labelHidden
@@ -325,26 +368,38 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
                     autoComplete="off"
                     error={error('count')}
                   />
-                </Part>
-              ) : null}
-            </>
-          ) : null}
-          {/* Wide enough for "in the last [any] days" whole, in either language. */}
-          <Part min={180} grow={0.8}>
-            <TextField
-              label={label('withinDays')}
-              labelHidden
-              type="number"
-              min={1}
-              placeholder={t('segments.editor.anyTime')}
-              prefix={t('segments.editor.inLast')}
-              suffix={t('segments.editor.days')}
-              value={condition.withinDays}
-              onChange={(withinDays) => onChange({ withinDays })}
-              autoComplete="off"
-              error={error('within_days')}
+                ) : null
+              }
             />
-          </Part>
+          ) : null}
+          {/* "Any time", or "in the last [30] days" ("trong vòng [30] ngày qua"): read as a sentence either way. */}
+          <ChoiceWithNumber
+            min={140}
+            choice={
+              <Select
+                label={label('period')}
+                labelHidden
+                options={EVENT_PERIODS.map((period) => ({ value: period, label: t(`segments.editor.periods.${period}`) }))}
+                value={condition.period}
+                onChange={(period) => onChange({ period: period as EventPeriod })}
+              />
+            }
+            number={
+              condition.period === 'within' ? (
+                <TextField
+                  label={label('withinDays')}
+                  labelHidden
+                  type="number"
+                  min={1}
+                  suffix={t('segments.editor.days')}
+                  value={condition.withinDays}
+                  onChange={(withinDays) => onChange({ withinDays })}
+                  autoComplete="off"
+                  error={error('within_days')}
+                />
+              ) : null
+            }
+          />
         </>
       );
       break;
@@ -482,9 +537,11 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
 
 /**
  * "N of M players" with a spinner while the current rule is being counted. `marked`: a problem of the rule is
- * shown (problemsShown), so a rule with no count asks to fix what is marked rather than to complete it.
+ * shown (problemsShown), so a rule with no count asks to fix what is marked rather than to complete it. `empty`:
+ * the rule has no condition, so the line says a segment needs one, as a hint or, once a save was refused for it,
+ * as the refusal (the one place that says it: the editor is told not to, see `reportsEmptyRule`).
  */
-export function LiveCountLine({ live, marked = false }: { live: LiveCount; marked?: boolean }) {
+export function LiveCountLine({ live, marked = false, empty }: { live: LiveCount; marked?: boolean; empty?: 'hint' | 'refused' }) {
   const { t } = useTranslation();
   const number = useFormatNumber();
   return (
@@ -498,6 +555,10 @@ export function LiveCountLine({ live, marked = false }: { live: LiveCount; marke
         ) : live.error ? (
           <Text as="p" tone="critical">
             {live.error}
+          </Text>
+        ) : empty && !live.counting ? (
+          <Text as="p" tone={empty === 'refused' ? 'critical' : 'subdued'}>
+            {t('segments.count.needsCondition')}
           </Text>
         ) : (
           <Text as="p" tone="subdued">

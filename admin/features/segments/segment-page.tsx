@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
-import { SegmentBody, SegmentDetail } from '../../../shared/contract';
+import { SEGMENT_NAME_MAX, SegmentBody, SegmentDetail } from '../../../shared/contract';
 import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
@@ -12,7 +12,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
-import { type DraftRule, checkRule, emptyRule, fromRule } from './segment-editor-model';
+import { type DraftRule, checkRule, conditionCount, emptyRule, fromRule } from './segment-editor-model';
 import { LiveCountLine, SegmentEditor, problemsShown, useTouchedRows } from './segment-editor';
 import { useLiveCount } from './use-live-count';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
@@ -22,10 +22,12 @@ import { FailureBanner } from '../../components/failure-banner';
 import { useLanguage } from '../../app/i18n';
 import { TypePickerModal } from '../notifications/type-picker-modal';
 import { useRuleChoices } from './use-rule-choices';
+import { usePageLabel } from '../../app/layout/use-page-label';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
-const NAME_LIMIT = 100;
+/** The name field's id, to take the user back to it when the server refuses the name. */
+const NAME_FIELD_ID = 'segment-name';
 
 /** The confirmation before a segment is deleted. */
 function DeleteSegmentModal({ path, name, onClose, onDone }: { path: string; name: string; onClose(): void; onDone(): void }) {
@@ -60,6 +62,9 @@ export function SegmentPage() {
   const [showAllErrors, setShowAllErrors] = useState(false);
   const touchedRows = useTouchedRows();
   const [nameError, setNameError] = useState<string | null>(null);
+  // The server's refusal of the name (another segment has it), already in the user's language.
+  const [nameRefused, setNameRefused] = useState<string | null>(null);
+  const [saveTried, setSaveTried] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -83,9 +88,14 @@ export function SegmentPage() {
   const check = useMemo(() => checkRule(rule), [rule]);
   const live = useLiveCount(`${base}/segment/count`, check.rule);
 
+  // The breadcrumb, the window and the tab name the segment (as saved), or say it is a new one.
+  usePageLabel(isNew ? t('segments.editor.newTitle') : saved.data?.name);
+
   async function save() {
     setShowAllErrors(true);
+    setSaveTried(true);
     setFailure(null);
+    setNameRefused(null);
     const parsed = SegmentBody.safeParse({ name, rule: check.rule ?? { any: [] } });
     const nameIssue = parsed.success ? undefined : parsed.error.issues.find((issue) => issue.path[0] === 'name');
     setNameError(nameIssue ? nameIssue.message : null);
@@ -104,7 +114,14 @@ export function SegmentPage() {
         saved.reload();
       }
     } catch (cause) {
-      setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+      const refusal = isApiError(cause) ? cause.fields.find((field) => field.path === 'name') : undefined;
+      if (refusal) {
+        // Said under the name, where it is changed (CONFLICT: another segment has it), and not again in a banner.
+        setNameRefused(refusal.message);
+        document.getElementById(NAME_FIELD_ID)?.focus();
+      } else {
+        setFailure(isApiError(cause) ? cause.message : t('common.unknownError'));
+      }
     } finally {
       setSaving(false);
     }
@@ -150,15 +167,17 @@ export function SegmentPage() {
             <FailureBanner message={failure} onDismiss={() => setFailure(null)} />
             <Card>
               <TextField
+                id={NAME_FIELD_ID}
                 label={t('segments.editor.name')}
                 value={name}
                 onChange={(value) => {
                   setName(value);
                   setNameError(null);
+                  setNameRefused(null);
                 }}
                 autoComplete="off"
-                maxLength={NAME_LIMIT}
-                error={nameError ? t(nameError) : undefined}
+                maxLength={SEGMENT_NAME_MAX}
+                error={nameError ? t(nameError) : (nameRefused ?? undefined)}
               />
             </Card>
             <SectionCard title={t('segments.editor.rule')} help={t('segments.editor.ruleHelp')}>
@@ -171,7 +190,11 @@ export function SegmentPage() {
                 borderBlockEndWidth="025"
                 borderColor="border-secondary"
               >
-                <LiveCountLine live={live} marked={problemsShown(rule, check, showAllErrors, touchedRows.touched)} />
+                <LiveCountLine
+                  live={live}
+                  marked={problemsShown(rule, check, showAllErrors, touchedRows.touched)}
+                  empty={conditionCount(rule) > 0 ? undefined : saveTried ? 'refused' : 'hint'}
+                />
               </Box>
               <SegmentEditor
                 rule={rule}
@@ -182,6 +205,7 @@ export function SegmentPage() {
                 onTouch={touchedRows.touch}
                 attributes={choices.attributes}
                 events={choices.events}
+                reportsEmptyRule={false}
               />
             </SectionCard>
           </BlockStack>

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Segment } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
@@ -7,20 +7,20 @@ import { application } from '../players/fixtures';
 import { SegmentsPage } from './segments-page';
 
 let segments: Segment[] = [];
+let tea: Segment;
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['ads_manager'] });
-  segments = [
-    {
-      id: 7,
-      name: 'Tea lovers',
-      rule: { any: [{ all: [{ kind: 'tag', op: 'has', tag: 'tea' }, { kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] },
-      size: 1_234_567,
-      measured_at: null,
-      created_at: '2025-02-01T00:00:00.000Z',
-      updated_at: '2025-02-03T00:00:00.000Z',
-    },
-  ];
+  tea = {
+    id: 7,
+    name: 'Tea lovers',
+    rule: { any: [{ all: [{ kind: 'tag', op: 'has', tag: 'tea' }, { kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] },
+    size: 1_234_567,
+    measured_at: null,
+    created_at: '2025-02-01T00:00:00.000Z',
+    updated_at: '2025-02-03T00:00:00.000Z',
+  };
+  segments = [tea];
   fakeApi({ 'GET /api/application/shop_one/segment': () => pageOf(segments) }, application);
 });
 
@@ -43,10 +43,20 @@ describe('the saved segments', () => {
     expect(within(row).getByText('2025-02-03')).toBeTruthy();
   });
 
-  it('invite the first segment when there is none', async () => {
+  it("offer one button to create a segment: the empty state's while there is none, then the header's", async () => {
     segments = [];
     open();
     expect(await screen.findByText('No segments yet')).toBeTruthy();
-    expect(screen.getAllByRole('button', { name: 'Create segment' }).length).toBeGreaterThan(0);
+    expect(screen.getAllByRole('button', { name: 'Create segment' })).toHaveLength(1);
+    expect(document.querySelector('.Polaris-Page-Header__PrimaryActionWrapper')).toBeNull();
+    // Once there are some, the header's.
+    cleanup();
+    segments = [tea];
+    open();
+    await screen.findByRole('link', { name: 'Tea lovers' });
+    const header = document.querySelector('.Polaris-Page-Header__PrimaryActionWrapper') as HTMLElement;
+    expect(within(header).getByRole('button', { name: 'Create segment' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Create segment' })).toHaveLength(1);
+    expect(screen.queryByText('No segments yet')).toBeNull();
   });
 });

@@ -98,8 +98,12 @@ export function SegmentsPage() {
     onAction: () => navigate('/segment/new'),
   };
 
+  // One "Create segment" on screen: the empty state's while there is no segment (Polaris' empty state guidance),
+  // the header's once there are some (and while the list loads or failed to).
+  const none = segments.data?.total === 0;
+
   return (
-    <Page title={t('menu.segments')} subtitle={t('segments.list.subtitle')} primaryAction={createAction}>
+    <Page title={t('menu.segments')} subtitle={t('segments.list.subtitle')} primaryAction={none ? undefined : createAction}>
       <Card padding="0">
         <QueryState query={segments} lines={5}>
           {() => (
