@@ -1,7 +1,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { useCallback } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
-import { abbreviateNumber, formatNumber } from '../../shared/format';
+import { abbreviateNumber, formatDay, formatNumber } from '../../shared/format';
 import { type Language, resources } from '../../shared/i18n';
 import { selectLanguage } from '../stores/settings-slice';
 import { useAppStore } from '../stores/store';
@@ -55,4 +55,10 @@ export function useFormatNumber(): (value: number) => string {
 export function useAbbreviateNumber(): (value: number, digits?: number) => string {
   const lang = useLanguage();
   return useCallback((value: number, digits?: number) => abbreviateNumber(value, digits, lang), [lang]);
+}
+
+/** A chart's day (YYYY-MM-DD) as the console's language writes it (shared/format formatDay): "Nov 4", "4 thg 11". */
+export function useFormatDay(): (day: string) => string {
+  const lang = useLanguage();
+  return useCallback((day: string) => formatDay(day, lang), [lang]);
 }

@@ -1,16 +1,37 @@
 /*
- * Countries and languages by name in the console's language, with their codes: the player screens, and the
- * application's country for phone numbers (phone-country-select.tsx).
+ * Countries and languages by name in the console's language, with their codes: the player screens, the player
+ * list's country filter, and the application's country for phone numbers (phone-country-select.tsx).
  */
+import { PHONE_COUNTRIES } from '../../shared/validation/phone-countries';
+
+/** Intl's names of one kind in one language, made once: a list of countries asks for two hundred. */
+const displayNames = new Map<string, Intl.DisplayNames | null>();
+
+/** The name Intl gives a region or language code in `language`, or null when it has none. */
+function intlName(type: 'region' | 'language', code: string, language: string): string | null {
+  const key = `${type}:${language}`;
+  let names = displayNames.get(key);
+  if (names === undefined) {
+    try {
+      names = new Intl.DisplayNames([language], { type, fallback: 'none' });
+    } catch {
+      names = null;
+    }
+    displayNames.set(key, names);
+  }
+  try {
+    const name = names?.of(code);
+    return name && name !== code ? name : null;
+  } catch {
+    // A code Intl refuses outright ("V", "123"): no name.
+    return null;
+  }
+}
 
 /** "Việt Nam (VN)": the name of a country (region) or language code in the console's language with the code; null when Intl has none. */
 export function codeName(type: 'region' | 'language', code: string, language: string): string | null {
-  try {
-    const name = new Intl.DisplayNames([language], { type, fallback: 'none' }).of(code);
-    return name && name !== code ? `${name} (${code})` : null;
-  } catch {
-    return null;
-  }
+  const name = intlName(type, code, language);
+  return name ? `${name} (${code})` : null;
 }
 
 /** A country code as its name in the console's language, with the code for search ("Việt Nam (VN)"). */
@@ -25,4 +46,80 @@ export function languageName(code: string | null, language: string): string | nu
   if (!code) return null;
   const lower = code.toLowerCase();
   return codeName('language', lower, language) ?? lower;
+}
+
+/** A country to choose: its code, as players carry it and the API takes it, and its name. */
+export interface CountryChoice {
+  /** ISO 3166-1 alpha-2, in capitals ("VN"). */
+  code: string;
+  /** Its name in the console's language ("Việt Nam"), or the code when Intl has none. */
+  name: string;
+  /** Its names in the console's language and in English, folded as a search compares them (searchText). */
+  names: string[];
+  /** The words of those names, folded. */
+  words: string[];
+}
+
+const countryLists = new Map<string, CountryChoice[]>();
+
+/**
+ * Every country the console offers, by name in `language` and in that language's order. One list for every country
+ * picker: the codes of shared/validation/phone-countries, every country and territory with a numbering plan (ISO
+ * 3166-1 alpha-2, with Kosovo's XK), which is every one a player can be in.
+ */
+export function countryChoices(language: string): CountryChoice[] {
+  let list = countryLists.get(language);
+  if (!list) {
+    const collator = new Intl.Collator(language);
+    list = [...PHONE_COUNTRIES.keys()]
+      .map((code) => {
+        const name = intlName('region', code, language) ?? code;
+        const both = [name, intlName('region', code, 'en') ?? code];
+        return {
+          code,
+          name,
+          names: [...new Set(both.map(searchText))],
+          words: [...new Set(both.flatMap((text) => text.split(/[\s\-,.()&]+/)).map(searchText).filter(Boolean))],
+        };
+      })
+      .sort((a, b) => collator.compare(a.name, b.name));
+    countryLists.set(language, list);
+  }
+  return list;
+}
+
+/**
+ * Text as a search compares it: small letters without accents, spaces or punctuation, so "viet nam", "Việt Nam" and
+ * "vietnam" are the same ("đ" is a letter of its own in Unicode, not a "d" with a mark).
+ */
+export function searchText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[đĐ]/g, 'd')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * The countries a search names, best first: the one whose code it is ("vn"), then those whose name begins with it
+ * ("viet"), then those with a word that does ("kingdom" finds the United Kingdom), then those whose name holds it
+ * anywhere. Names in the console's language and in English both count, so "vietnam" finds Việt Nam in Vietnamese
+ * too. Within each, the list's own order; every country, in order, for an empty search.
+ */
+export function findCountries(choices: readonly CountryChoice[], query: string): CountryChoice[] {
+  const wanted = searchText(query);
+  if (wanted === '') return [...choices];
+  const rank = (choice: CountryChoice): number => {
+    if (choice.code.toLowerCase() === wanted) return 0;
+    if (choice.names.some((name) => name.startsWith(wanted))) return 1;
+    if (choice.words.some((word) => word.startsWith(wanted))) return 2;
+    if (choice.names.some((name) => name.includes(wanted))) return 3;
+    return -1;
+  };
+  return choices
+    .map((choice) => ({ choice, rank: rank(choice) }))
+    .filter((entry) => entry.rank >= 0)
+    .sort((a, b) => a.rank - b.rank)
+    .map((entry) => entry.choice);
 }

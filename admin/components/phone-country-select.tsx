@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PHONE_COUNTRY, PHONE_COUNTRIES, isPhoneCountry } from '../../shared/validation/phone-countries';
 import { useLanguage } from '../app/i18n';
-import { countryName } from './code-names';
+import { countryChoices, countryName } from './code-names';
 
 /**
  * The country a new application starts with for phone numbers: the first region this browser's languages name
@@ -37,12 +37,10 @@ export interface PhoneCountrySelectProps {
 export function PhoneCountrySelect({ value, onChange, error }: PhoneCountrySelectProps) {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const options = useMemo(() => {
-    const collator = new Intl.Collator(lang);
-    return [...PHONE_COUNTRIES]
-      .map(([code, callingCode]) => ({ value: code, label: `${countryName(code, lang)} +${callingCode}` }))
-      .sort((a, b) => collator.compare(a.label, b.label));
-  }, [lang]);
+  const options = useMemo(
+    () => countryChoices(lang).map(({ code }) => ({ value: code, label: `${countryName(code, lang)} +${PHONE_COUNTRIES.get(code)}` })),
+    [lang],
+  );
   return (
     <Select
       label={t('applications.phoneCountry.label')}

@@ -1,8 +1,9 @@
-import { BlockStack, Box, Button, Card, Layout, Page, SkeletonBodyText, SkeletonPage, Text, type PageProps } from '@shopify/polaris';
+import { Banner, BlockStack, Box, Button, Card, EmptyState, Layout, Page, SkeletonBodyText, SkeletonPage, Text, type PageProps } from '@shopify/polaris';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/api-error';
 import type { ApiQuery } from '../api/use-api-query';
+import { NOT_FOUND_ILLUSTRATION } from './empty-illustration';
 
 export interface QueryStateProps {
   /** The list's query: its first load shows a skeleton, its failure a message with Retry. */
@@ -37,10 +38,15 @@ export interface LoadFailedProps {
   message: string;
   /** Tries the load again; without it (nothing to retry, as for an id that can't exist) no button shows. */
   onRetry?: () => void;
+  /**
+   * The record is not there (the server answered 404, or the address can't name one): said as such, leading back to
+   * its list, since trying again would not bring it back.
+   */
+  notFound?: boolean;
   align?: 'start' | 'center';
 }
 
-/** A load that failed: its message and Retry. */
+/** A load that failed, within a list's card: its message and Retry. */
 export function LoadFailed({ message, onRetry, align = 'start' }: LoadFailedProps) {
   const { t } = useTranslation();
   return (
@@ -69,23 +75,49 @@ export function recordId(value: string | null | undefined): number | null {
  * id in the address can't be one (no error then), with nothing to retry; otherwise the error and Retry.
  */
 export function recordLoadFailure(error: ApiError | undefined, notFound: string, reload: () => void): LoadFailedProps {
-  return !error || error.status === 404 ? { message: notFound } : { message: error.message, onRetry: reload };
+  return !error || error.status === 404 ? { message: notFound, notFound: true } : { message: error.message, onRetry: reload };
 }
 
-/** A part of a screen (a card's worth) that could not load. */
-export function LoadFailedCard(props: LoadFailedProps) {
+export interface LoadFailedCardProps extends LoadFailedProps {
+  /** The list the record belongs to (a page's back action): a "not found" offers it as the way on, "Back to Players". */
+  list?: NonNullable<PageProps['backAction']> & { content: string };
+}
+
+/**
+ * A part of a screen (a card's worth) that could not load. Not found: an empty state that says so and leads back
+ * to the list. A failed load (the network, the server): a critical banner with the error and Retry.
+ */
+export function LoadFailedCard({ message, onRetry, notFound, list }: LoadFailedCardProps) {
+  const { t } = useTranslation();
+  if (notFound) {
+    return (
+      <Card>
+        <EmptyState
+          heading={t('common.notFoundTitle')}
+          image={NOT_FOUND_ILLUSTRATION}
+          action={list ? { content: t('common.backTo', { page: list.content }), ...('url' in list ? { url: list.url } : { onAction: list.onAction }) } : undefined}
+        >
+          <p>{message}</p>
+          <p>{t('common.notFoundHelp')}</p>
+        </EmptyState>
+      </Card>
+    );
+  }
   return (
-    <Card>
-      <LoadFailed {...props} />
-    </Card>
+    <Banner tone="critical" title={t('common.loadFailed')} action={onRetry ? { content: t('common.retry'), onAction: onRetry } : undefined}>
+      <p>{message}</p>
+    </Banner>
   );
 }
 
-/** A screen whose record could not load (deleted meanwhile, another application's id, the network): its page, the failure in it. */
-export function LoadFailedPage({ title, backAction, ...props }: LoadFailedProps & Pick<PageProps, 'title' | 'backAction'>) {
+/**
+ * A screen whose record could not load (deleted meanwhile, another application's id, the network): its page, and
+ * in it the "not found" leading back to the list (the page's back action), or the failure with Retry.
+ */
+export function LoadFailedPage({ title, backAction, ...failure }: LoadFailedProps & { title: string; backAction?: LoadFailedCardProps['list'] }) {
   return (
     <Page title={title} backAction={backAction}>
-      <LoadFailedCard {...props} />
+      <LoadFailedCard {...failure} list={backAction} />
     </Page>
   );
 }

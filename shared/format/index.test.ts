@@ -7,6 +7,7 @@ import {
   dayStartAtOffset,
   DEFAULT_DATE_PATTERN,
   formatDate,
+  formatDay,
   zoneOffsetAt,
   formatNumber,
   formatPercent,
@@ -385,6 +386,20 @@ describe('days at a UTC offset', () => {
     expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
     expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
     expect(addDays('2026-01-01', -29)).toBe('2025-12-03');
+  });
+
+  it("writes a chart's day with the month in letters, as the language orders it, never as digits that read two ways", () => {
+    expect(formatDay('2025-11-04', 'en')).toBe('Nov 4');
+    expect(formatDay('2025-11-04', 'vi')).toBe('4 thg 11');
+    expect(formatDay('2026-01-31', 'en')).toBe('Jan 31');
+  });
+
+  it('keeps the day it is given whatever the zone of the browser, and gives nothing for text that is not a day', () => {
+    // A day already counted in the application's timezone: the first of the month stays the first west of UTC.
+    expect(formatDay('2025-03-01', 'en')).toBe('Mar 1');
+    expect(formatDay('', 'en')).toBe('');
+    expect(formatDay('2025-13-45', 'en')).toBe('');
+    expect(formatDay('yesterday', 'vi')).toBe('');
   });
 
   it('writes an offset as UTC±hh:mm', () => {

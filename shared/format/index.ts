@@ -168,6 +168,24 @@ export function addDays(day: string, count: number): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + count * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** The locale each console language writes numbers (their digit grouping) and formatDay's dates with. */
+const NUMBER_LOCALES: Record<Language, string> = { vi: 'vi-VN', en: 'en-US' };
+const dayFormats = new Map<Language, Intl.DateTimeFormat>();
+
+/**
+ * A day (YYYY-MM-DD) as the language writes a short date, the month in letters: "Nov 4" in English, "4 thg 11" in
+ * Vietnamese. A chart's days, which in digits alone ("04/11") read as April 11 to an American. The day is a
+ * calendar day already counted in the application's timezone, so it is read and written in UTC, never shifted
+ * by the browser's zone. '' for text that is not a day.
+ */
+export function formatDay(day: string, lang: Language = 'vi'): string {
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00.000Z`) : Number.NaN;
+  if (Number.isNaN(at)) return '';
+  let format = dayFormats.get(lang);
+  if (!format) dayFormats.set(lang, (format = new Intl.DateTimeFormat(NUMBER_LOCALES[lang], { day: 'numeric', month: 'short', timeZone: 'UTC' })));
+  return format.format(at);
+}
+
 /**
  * Minutes east of UTC of an IANA timezone ('Asia/Ho_Chi_Minh' → 420) at a moment (epoch ms), summer time
  * included: what a device that names its zone but not its offset is at. Null for a name this runtime does not know.
@@ -242,8 +260,6 @@ export function relativeTime(
   });
 }
 
-/** The locale whose digit grouping each console language writes numbers with. */
-const NUMBER_LOCALES: Record<Language, string> = { vi: 'vi-VN', en: 'en-US' };
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /** The language's number format with at most `digits` decimals, made once. */

@@ -425,6 +425,136 @@ describe('the audience of a shop', () => {
     await context.close();
   });
 
+  it('finds players by a country chosen by name, writes chart days in words, and leads back from a player that is not there', async () => {
+    // A customer of the shop with an email address, in Vietnam.
+    const deviceId = `email-${stamp}`;
+    const email = 'customer2670@example.com';
+    await call('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'desktop', os: 'Windows', language: 'vi', country: 'VN' });
+    await call('PUT', `/v1/devices/${deviceId}/identity`, { email });
+    const playerId = (await api(stack, token, 'GET', `/application/${APP}/player?q=${deviceId}`)).data.items[0].id;
+
+    const { context, page } = await newPage(stack.browser);
+    // A wrong password, then a try the form itself refuses: its own problem alone, not the server's refusal beside it.
+    await page.goto(`${stack.url}/login`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Mật khẩu').fill('not the password');
+    await page.getByRole('button', { name: 'Đăng nhập', exact: true }).click();
+    const refused = page.getByText('Email hoặc mật khẩu không đúng');
+    await refused.first().waitFor();
+    await page.getByLabel('Mật khẩu').fill('');
+    await expect.poll(() => refused.count()).toBe(0);
+    await page.getByRole('button', { name: 'Đăng nhập', exact: true }).click();
+    await page.getByText('Trường này là bắt buộc').first().waitFor();
+    expect(await refused.count()).toBe(0);
+    await shot(page, 'audience-login-one-error-vi');
+
+    await signIn(page, stack, owner.email, PASSWORD);
+    await page.getByRole('button', { name: 'English' }).click();
+
+    // The dashboard's days in words ("Mar 4"), which in digits ("04/03") read as April 3 to an American.
+    await page.goto(`${stack.url}/application/${APP}`);
+    const { days } = (await api(stack, token, 'GET', `/application/${APP}/dashboard?days=30`)).data as { days: { day: string }[] };
+    const inEnglish = (day: string) => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`));
+    const chartDays = page.getByRole('table', { name: 'New and active players per day' }).getByRole('rowheader');
+    await expect.poll(() => chartDays.first().textContent()).toBe(inEnglish(days[0].day));
+    expect(await chartDays.nth(days.length - 2).textContent()).toBe(inEnglish(days[days.length - 2].day));
+    const axis = await page.locator('svg[role="img"] text').allTextContents();
+    expect(axis).toContain(inEnglish(days[0].day));
+    expect(axis.filter((text) => /\d+\/\d+/.test(text))).toEqual([]);
+    await shot(page, 'audience-dashboard-en');
+
+    // The player list's country, chosen by its name: the search has the keyboard as soon as the filter opens.
+    await page.goto(`${stack.url}/application/${APP}/player`);
+    await page.getByText(deviceId).first().waitFor();
+    await page.getByRole('button', { name: /Add filter/ }).click();
+    await page.getByRole('menuitem', { name: 'Country' }).click();
+    const countrySearch = page.getByRole('textbox', { name: 'Search countries' });
+    await expect.poll(() => countrySearch.evaluate((field) => field === document.activeElement)).toBe(true);
+    await page.keyboard.type('vietnam');
+    await expect.poll(() => page.getByRole('radio').count()).toBe(1);
+    await shot(page, 'audience-players-country-search-en');
+    await page.getByText('Vietnam (VN)', { exact: true }).click();
+    await page.waitForURL(/\?country=VN$/);
+    await page.getByText(deviceId).first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Country: Vietnam (VN)' }).waitFor();
+    await shot(page, 'audience-players-country-en');
+    // On a phone, the search field is as tall as the sort menu under it, with its magnifier.
+    await resize(page, PHONE);
+    const search = page.getByRole('textbox', { name: 'Search device ID, user ID, email or phone' });
+    const field = search.locator('xpath=ancestor::div[contains(@class, "Polaris-TextField")][1]');
+    const fieldBox = await field.boundingBox();
+    const sortBox = await page.getByRole('combobox', { name: 'Sort by' }).locator('xpath=..').boundingBox();
+    expect(fieldBox?.height).toBeGreaterThanOrEqual(36);
+    expect(Math.abs((fieldBox?.height ?? 0) - (sortBox?.height ?? 0))).toBeLessThanOrEqual(1);
+    expect(await field.locator('.Polaris-TextField__Prefix svg').count()).toBe(1);
+    await shot(page, 'audience-players-country-en-375');
+    // The same in Vietnamese, by a name written with its accents, and on a phone.
+    await page.getByRole('button', { name: 'Tiếng Việt' }).click();
+    await page.getByRole('button', { name: 'Quốc gia: Việt Nam (VN)' }).click();
+    const timKiem = page.getByRole('textbox', { name: 'Tìm quốc gia' });
+    await expect.poll(() => timKiem.evaluate((field) => field === document.activeElement)).toBe(true);
+    await page.keyboard.type('việt');
+    await expect.poll(() => page.getByRole('radio').count()).toBe(1);
+    await shot(page, 'audience-players-country-search-vi-375');
+    await resize(page, DESKTOP);
+    await shot(page, 'audience-players-country-search-vi');
+    await page.keyboard.press('Escape');
+
+    // The player's tab and window say who they are, and their email is not broken inside its domain.
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.goto(`${stack.url}/application/${APP}/player/${playerId}`);
+    const emailField = page.locator('dd', { hasText: email });
+    await emailField.waitFor();
+    await expect.poll(() => page.title()).toBe(`${email} · Mai Boutique · Nudge`);
+    await page.getByRole('navigation', { name: 'Open pages' }).getByRole('link', { name: email }).waitFor();
+    // The domain's text stays on one line, whether the address fits whole or wraps before its @.
+    const domainLines = await emailField.evaluate((field) => {
+      const texts = [...field.querySelectorAll('span')].flatMap((span) => [...span.childNodes]).filter((node) => node.nodeType === Node.TEXT_NODE);
+      const domain = texts.find((node) => node.textContent?.includes('example.com'));
+      if (!domain) return -1;
+      const range = document.createRange();
+      range.selectNodeContents(domain);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(domainLines).toBe(1);
+    await shot(page, 'audience-player-email-en');
+    await resize(page, PHONE);
+    await shot(page, 'audience-player-email-en-375');
+    await resize(page, DESKTOP);
+
+    // A player that is not there: said as such, and the way back to the list; in both languages, on a phone too.
+    await page.goto(`${stack.url}/application/${APP}/player/999999`);
+    await page.getByText("There's nothing at this address").waitFor();
+    await page.getByText('This player does not exist or was deleted.').waitFor();
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await shot(page, 'audience-player-not-found-en');
+    await resize(page, PHONE);
+    await shot(page, 'audience-player-not-found-en-375');
+    await resize(page, DESKTOP);
+    await page.getByRole('button', { name: 'Back to Players' }).click();
+    await page.waitForURL(new RegExp(`/application/${APP}/player$`));
+    await page.getByText(deviceId).first().waitFor();
+    await page.getByRole('button', { name: 'Tiếng Việt' }).click();
+    await page.goto(`${stack.url}/application/${APP}/player/abc`);
+    await page.getByText('Không có nội dung nào ở địa chỉ này').waitFor();
+    await page.getByText('Người dùng này không tồn tại hoặc đã bị xóa.').waitFor();
+    await shot(page, 'audience-player-not-found-vi');
+    await resize(page, PHONE);
+    await shot(page, 'audience-player-not-found-vi-375');
+    await page.getByRole('button', { name: 'Quay lại Người dùng' }).click();
+    await page.waitForURL(new RegExp(`/application/${APP}/player$`));
+
+    // The attributes, each type in its colour on a laptop as on a phone.
+    await page.goto(`${stack.url}/application/${APP}/attribute`);
+    await page.getByText('birthday.date').first().waitFor();
+    await shot(page, 'audience-attributes-vi-375');
+    await resize(page, DESKTOP);
+    await page.locator('tr', { hasText: 'birthday.date' }).locator('.Polaris-Badge--toneMagic').waitFor();
+    await shot(page, 'audience-attributes-vi');
+    await context.close();
+  });
+
   it("shows a long-time customer's whole history on a phone, 50 events at a time", async () => {
     // An app install that reported 60 events through the REST device API, a minute apart; the oldest is its first open.
     const deviceId = `app-history-${stamp}`;

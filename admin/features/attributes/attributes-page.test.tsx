@@ -53,6 +53,39 @@ describe('the attributes screen', () => {
     expect(within(row).getByText('4.2k')).toBeTruthy();
   });
 
+  it('colours each type as /event and the phone list do: number blue, date purple, true/false green, text plain', async () => {
+    calls = fakeApi(
+      {
+        'GET /api/application/shop_one/attribute': () =>
+          pageOf([
+            vip,
+            { ...vip, id: 5, name: 'spent', type: 'number' },
+            { ...vip, id: 6, name: 'birthday.date', type: 'date' },
+            { ...vip, id: 7, name: 'plan', type: 'text' },
+          ]),
+      },
+      application,
+    );
+    open();
+    const badge = async (name: string, type: string) => {
+      const row = (await screen.findByText(name)).closest('tr') as HTMLElement;
+      return within(row).getByText(type).closest('.Polaris-Badge')?.className;
+    };
+    expect(await badge('vip', 'True/false')).toContain('Polaris-Badge--toneSuccess');
+    expect(await badge('spent', 'Number')).toContain('Polaris-Badge--toneInfo');
+    expect(await badge('birthday.date', 'Date')).toContain('Polaris-Badge--toneMagic');
+    expect(await badge('plan', 'Text')).not.toMatch(/Polaris-Badge--tone/);
+  });
+
+  it('offers the first attribute once, in the empty state, not also in the header', async () => {
+    calls = fakeApi({ 'GET /api/application/shop_one/attribute': () => pageOf([]) }, application);
+    open();
+    expect(await screen.findByText('No attributes yet')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Add attribute' })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Add attribute' }));
+    expect(await screen.findByRole('dialog')).toBeTruthy();
+  });
+
   it('refuses a date attribute whose name does not end with .date, and creates it once it does', async () => {
     open();
     await screen.findByText('vip');

@@ -1,4 +1,4 @@
-import { Badge, BlockStack, Button, ButtonGroup, Card, EmptyState, IndexTable, InlineStack, Page, Text, useBreakpoints } from '@shopify/polaris';
+import { BlockStack, Button, ButtonGroup, Card, EmptyState, IndexTable, InlineStack, Page, Text, useBreakpoints } from '@shopify/polaris';
 import { DeleteIcon, EditIcon, PlusIcon } from '@shopify/polaris-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, usePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
-import { PropertyBadge } from '../events/events-page';
+import { AttributeTypeBadge, PropertyBadge } from '../../components/attribute-type-badge';
 import { AttributeModal, DeleteAttributeModal } from './attribute-modals';
 
 const PAGE_SIZE = 20;
@@ -94,7 +94,7 @@ export function AttributesPage() {
           </BlockStack>
         </IndexTable.Cell>
         <IndexTable.Cell>
-          <Badge>{t(`attributes.types.${attribute.type}`)}</Badge>
+          <AttributeTypeBadge type={attribute.type} />
         </IndexTable.Cell>
         <IndexTable.Cell>{source(attribute)}</IndexTable.Cell>
         <IndexTable.Cell>
@@ -117,8 +117,12 @@ export function AttributesPage() {
     onAction: () => setDialog({ kind: 'create' }),
   };
 
+  // An empty list offers the first attribute in its empty state: the page's header does not offer it a second time.
+  // (A viewer's empty state has no button; the header's disabled one says why.)
+  const offeredByEmptyState = !readOnly && attributes.data?.total === 0;
+
   return (
-    <Page title={t('menu.attributes')} subtitle={t('attributes.subtitle')} primaryAction={createAction}>
+    <Page title={t('menu.attributes')} subtitle={t('attributes.subtitle')} primaryAction={offeredByEmptyState ? undefined : createAction}>
       <Card padding="0">
         <QueryState query={attributes} lines={5}>
           {() => (

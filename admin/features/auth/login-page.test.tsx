@@ -95,6 +95,32 @@ describe('the login form', () => {
     });
   });
 
+  describe('after the server refused a password', () => {
+    const refused = async () => {
+      calls = fakeApi({ 'POST /api/user/login': () => answer({ success: false, error: 'INVALID_PARAM', message: 'Invalid email or password' }, 400) });
+      renderInConsole(<LoginPage />, { path: '/login' });
+      fill('Email', 'lan@example.com');
+      fill('Password', 'wrong-password');
+      await press('Log in');
+      await screen.findByText('Invalid email or password');
+    };
+
+    it("shows only the form's own problem when the next try fails its check, not the old refusal beside it", async () => {
+      await refused();
+      fill('Password', '');
+      await press('Log in');
+      expect(screen.getByText('This field is required')).toBeTruthy();
+      expect(screen.queryByText('Invalid email or password')).toBeNull();
+      expect(calls).toHaveLength(1);
+    });
+
+    it('takes the refusal away once the user changes what was refused', async () => {
+      await refused();
+      fill('Password', 'correct-password');
+      expect(screen.queryByText('Invalid email or password')).toBeNull();
+    });
+  });
+
   describe('when the answer has no token', () => {
     it('stores nothing', async () => {
       calls = fakeApi({ 'POST /api/user/login': () => ({ ...signedIn, auth_token: undefined }) });

@@ -33,6 +33,9 @@ export function LoginPage() {
   const [resending, setResending] = useState(false);
 
   async function submit() {
+    // The last answer is about the last try: a new one replaces it, also when the form's own check stops it, so
+    // "wrong password" never stands beside "enter your email".
+    setNotice(null);
     const parsed = LoginBody.safeParse({ username, password, otp: otpStep ? otp : undefined });
     const found = parsed.success ? {} : zodFieldErrors(parsed.error);
     if (otpStep && !isOtp(otp.trim())) found.otp = V.otp;
@@ -40,7 +43,6 @@ export function LoginPage() {
     if (!parsed.success || Object.keys(found).length > 0) return;
 
     setSubmitting(true);
-    setNotice(null);
     try {
       const { data } = await api.post('/user/login', parsed.data, LoginAnswer, { quiet: true });
       if (!data.auth_token) {
@@ -82,6 +84,12 @@ export function LoginPage() {
     }
   }
 
+  /** A field's change, which also takes away the server's refusal of what the fields held before. */
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setNotice((current) => (current?.kind === 'error' ? null : current));
+  };
+
   function backToPassword() {
     setOtpStep(false);
     setOtp('');
@@ -120,7 +128,7 @@ export function LoginPage() {
               <TextField
                 label={t('auth.fields.otp')}
                 value={otp}
-                onChange={setOtp}
+                onChange={edit(setOtp)}
                 autoComplete="one-time-code"
                 inputMode="numeric"
                 maxLength={6}
@@ -135,7 +143,7 @@ export function LoginPage() {
                 label={t('auth.fields.email')}
                 type="email"
                 value={username}
-                onChange={setUsername}
+                onChange={edit(setUsername)}
                 autoComplete="username"
                 error={errors.username ? t(errors.username) : undefined}
               />
@@ -143,7 +151,7 @@ export function LoginPage() {
                 label={t('auth.fields.password')}
                 type="password"
                 value={password}
-                onChange={setPassword}
+                onChange={edit(setPassword)}
                 autoComplete="current-password"
                 error={errors.password ? t(errors.password) : undefined}
                 labelAction={{ content: t('auth.login.forgot'), url: '/forgot-password' }}

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Dashboard, MessageStats } from '../../../shared/contract';
@@ -99,6 +99,18 @@ describe('the dashboard', () => {
     expect(view.location()).toBe('/application/shop_one?period=7');
     fireEvent.click(screen.getByRole('button', { name: '30 days' }));
     await waitFor(() => expect(view.location()).toBe('/application/shop_one'));
+  });
+
+  it("writes the days of every chart with the month in letters, as the console's language does, not as digits that read two ways", async () => {
+    open();
+    const days = async (chart: string) => within(await screen.findByRole('table', { name: chart })).getAllByRole('rowheader').map((cell) => cell.textContent);
+    // "01/03" is the 1st of March in Vietnam and January 3rd in the United States.
+    expect(await days('New and active players per day')).toEqual(['Mar 1', 'Mar 2', 'Mar 3']);
+    expect(await days('Sent, delivered and clicked per day')).toEqual(['Mar 1', 'Mar 2', 'Mar 3']);
+    const axis = screen.getByRole('img', { name: 'Sessions and page views per day' });
+    expect(within(axis).getByText('Mar 1')).toBeTruthy();
+    act(() => useAppStore.getState().setLanguage('vi'));
+    await waitFor(async () => expect(await days('Người dùng mới và hoạt động theo ngày')).toEqual(['1 thg 3', '2 thg 3', '3 thg 3']));
   });
 
   it('shows a new application how to install the script, with its own client key', async () => {

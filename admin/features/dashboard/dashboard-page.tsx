@@ -17,7 +17,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { Dashboard } from '../../../shared/contract';
-import { formatDate, formatShare, formatUtcOffset } from '../../../shared/format';
+import { formatShare, formatUtcOffset } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -30,7 +30,7 @@ import { Metric, Shares } from './dashboard-cards';
 import { MessageStatsSection } from './message-stats-section';
 import { LoadFailedCard } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
-import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber, useFormatDay } from '../../app/i18n';
 
 export const PERIODS = [7, 30, 90] as const;
 export type Period = (typeof PERIODS)[number];
@@ -121,7 +121,7 @@ export function DashboardPage() {
   const seesMessages = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.notifications });
   const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, { days: period }, { showsFailure: true });
   const data = dashboard.data;
-  const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
+  const day = useFormatDay();
 
   const periodPicker = (
     <ButtonGroup variant="segmented">

@@ -11,7 +11,7 @@ import { StatCards } from '../notifications/stat-cards';
 import { Shares } from './dashboard-cards';
 import { LoadFailedCard } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
-import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
+import { useLanguage, useAbbreviateNumber, useFormatDay } from '../../app/i18n';
 
 export interface MessageStatsSectionProps {
   applicationId: string;
@@ -29,7 +29,7 @@ export function MessageStatsSection({ applicationId, days }: MessageStatsSection
   const lang = useLanguage();
   const stats = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard/messages`, MessageStats, { days }, { showsFailure: true });
   const data = stats.data;
-  const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
+  const day = useFormatDay();
 
   // Outside a card: on a phone Polaris' cards run edge to edge, so the heading keeps the page's own inset.
   const heading = (

@@ -1,36 +1,17 @@
 import { Badge, BlockStack, Box, Card, EmptyState, IndexTable, InlineStack, Page, Text, useBreakpoints } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type AttributeType, EventDefinition, isBuiltinEvent, page } from '../../../shared/contract';
+import { EventDefinition, isBuiltinEvent, page } from '../../../shared/contract';
 import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
+import { PropertyBadge } from '../../components/attribute-type-badge';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, usePagination } from '../../components/query-state';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
 
 const PAGE_SIZE = 20;
 const EventPage = page(EventDefinition);
-
-const TYPE_TONES: Record<AttributeType, 'info' | 'success' | 'magic' | undefined> = {
-  text: undefined,
-  number: 'info',
-  boolean: 'success',
-  date: 'magic',
-};
-
-/** A property name with its type as a badge (`.date` properties are dates). */
-export function PropertyBadge({ name, type }: { name: string; type: AttributeType }) {
-  const { t } = useTranslation();
-  return (
-    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}>
-      <span className="nudge-mono">{name}</span>
-      <Badge tone={TYPE_TONES[type]} size="small">
-        {t(`attributes.types.${type}`)}
-      </Badge>
-    </span>
-  );
-}
 
 const EXAMPLE = "nudge('event', 'purchase', { value: 250000, 'delivery.date': '2025-03-02' });";
 

@@ -27,9 +27,9 @@ export function SubscribedBadge({ subscribed }: { subscribed: boolean }) {
 
 /**
  * The fields that take a code, as players carry it: the country in capitals (VN), the language in small letters
- * (vi). Their input says so: a placeholder, and under it `hint` (what to type) until the letters typed name a
- * country or language, then its name ("Thái Lan (TH)"). Under the field rather than as a placeholder, which the
- * player filter's narrow popover cuts off on a phone and which typing hides.
+ * (vi). Their input says so (a segment's condition): a placeholder, and under it `hint` (what to type) until the
+ * letters typed name a country or language, then its name ("Thái Lan (TH)"). Under the field rather than as a
+ * placeholder, which typing hides. (The player list chooses its country by name instead: filter-fields.tsx.)
  */
 export const CODE_FIELDS = {
   country: { ...PLAYER_CODE_FIELDS.country, placeholder: 'VN', hint: 'common.countryCodeHint', type: 'region' },

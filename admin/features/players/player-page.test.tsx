@@ -33,7 +33,7 @@ const delivery = (id: number, name: string, fields: Partial<Delivery> = {}): Del
 });
 
 beforeEach(() => {
-  useAppStore.setState({ token: 'tok', roles: ['manager'] });
+  useAppStore.setState({ token: 'tok', roles: ['manager'], pageLabel: null });
   detailFails = false;
   detail = {
     player,
@@ -249,11 +249,38 @@ describe("a player's page", () => {
     }
   });
 
-  it('says so when the player does not exist, with nothing to try again', async () => {
+  it('says so when the player does not exist, with nothing to try again but the way back to the list', async () => {
     open('999');
-    expect(await screen.findByText('This player does not exist or was deleted.')).toBeTruthy();
+    expect(await screen.findByText("There's nothing at this address")).toBeTruthy();
+    expect(screen.getByText('This player does not exist or was deleted.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
     expect(useAppStore.getState().toasts).toHaveLength(0);
+    // Nothing names a player that is not there: the tab keeps the route's title.
+    expect(useAppStore.getState().pageLabel).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Players' }));
+    expect(await screen.findByText('the list')).toBeTruthy();
+  });
+
+  it("names the player's tab and window by who they are: their email, else their id in the shop, else their number", async () => {
+    const page = '/application/shop_one/player/42';
+    const { unmount } = open();
+    // Before the player loads, which player it is.
+    expect(useAppStore.getState().pageLabel).toEqual({ path: page, label: 'Player #42' });
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    await waitFor(() => expect(useAppStore.getState().pageLabel).toEqual({ path: page, label: 'lan@example.vn' }));
+    unmount();
+    detail = { ...detail, player: { ...detail.player, email: null, external_user_id: null, mobile_number: '+84912345678' } };
+    open();
+    await waitFor(() => expect(useAppStore.getState().pageLabel?.label).toBe('+84912345678'));
+  });
+
+  it('lets an email wrap only before its @, never inside its domain', async () => {
+    open();
+    const identity = await screen.findByRole('region', { name: 'Identity' });
+    const email = within(identity).getByText('lan@example.vn');
+    expect(email.innerHTML).toBe('lan<wbr>@example.vn');
+    // A value breaks inside a word only when that word alone is wider than the column.
+    expect((email.closest('dd') as HTMLElement).style.overflowWrap).toBe('break-word');
   });
 
   it.each(['abc', '0', '4.2'])('says a player address that names none (/player/%s) is not found, without asking the server or offering Try again', async (id) => {
@@ -267,7 +294,9 @@ describe("a player's page", () => {
     detailFails = true;
     open();
     const retry = await screen.findByRole('button', { name: 'Try again' });
-    // Said once, in the page: no toast repeating it.
+    // A failure, not a "not found": said as one, once, in the page, with no toast repeating it.
+    expect(screen.getByText("Couldn't load this")).toBeTruthy();
+    expect(screen.queryByText("There's nothing at this address")).toBeNull();
     expect(screen.getAllByText('Something went wrong.')).toHaveLength(1);
     expect(useAppStore.getState().toasts).toHaveLength(0);
     detailFails = false;

@@ -27,15 +27,20 @@ import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { Missing, PlatformLabel, SubscribedBadge } from './player-bits';
 import { countryName, languageName } from '../../components/code-names';
+import { AttributeTypeBadge } from '../../components/attribute-type-badge';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { DeliveryStatusBadge } from '../messages/delivery-status';
 import { useLanguage } from '../../app/i18n';
+import { usePageLabel } from '../../app/layout/use-page-label';
 
 type Lang = 'vi' | 'en';
 
-/** One "label: value" line of a field list; an unknown value shows a dash. */
+/**
+ * One "label: value" line of a field list; an unknown value shows a dash. A value wraps between its words, and
+ * breaks within one only when that word alone is wider than the column (a device token), never where it would fit.
+ */
 function Field({ label, children }: { label: string; children: ReactNode }) {
   const empty = children === null || children === undefined || children === '';
   return (
@@ -43,9 +48,31 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <Text as="dt" tone="subdued">
         {label}
       </Text>
-      <dd style={{ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }}>{empty ? <Missing /> : typeof children === 'string' ? <Text as="span">{children}</Text> : children}</dd>
+      <dd style={{ margin: 0, minWidth: 0, overflowWrap: 'break-word' }}>{empty ? <Missing /> : typeof children === 'string' ? <Text as="span">{children}</Text> : children}</dd>
     </div>
   );
+}
+
+/**
+ * An email address that, when the column is too narrow for it, wraps before its @ ("customer2670" / "@example.com"),
+ * as addresses are broken in print, rather than inside its domain ("customer2670@example." / "com"). Within a
+ * Field, whose words break only when one alone is wider than the column.
+ */
+export function EmailAddress({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <Text as="span">{email}</Text>;
+  return (
+    <Text as="span">
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </Text>
+  );
+}
+
+/** What names a player to a person, for the tab and the window: their email, their id in the shop, their number, else "Player #42". */
+export function playerLabel(player: Pick<Player, 'id' | 'email' | 'external_user_id' | 'mobile_number'>, t: (key: string, params?: Record<string, string | number>) => string): string {
+  return player.email ?? player.external_user_id ?? player.mobile_number ?? t('players.detail.label', { id: player.id });
 }
 
 function FieldCard({ title, children }: { title: string; children: ReactNode }) {
@@ -126,7 +153,7 @@ function AttributesCard({ attributes, lang }: { attributes: PlayerAttribute[]; l
                 <Field key={attribute.name} label={attribute.name}>
                   <InlineStack gap="200" blockAlign="center">
                     <Text as="span">{scalarText(attribute.value, attribute.type, lang, t)}</Text>
-                    <Badge size="small">{t(`attributes.types.${attribute.type}`)}</Badge>
+                    <AttributeTypeBadge type={attribute.type} size="small" />
                     {fitsType(attribute.value, attribute.type) ? null : (
                       <Badge size="small" tone="warning">
                         {t(`players.detail.notOfType.${attribute.type}`)}
@@ -413,6 +440,9 @@ export function PlayerPage() {
   const base = `/application/${encodeURIComponent(applicationId)}/player/${id}`;
   const detail = useApiQuery(id !== null ? base : null, PlayerDetail, undefined, { showsFailure: true });
   const backAction = { content: t('menu.players'), onAction: () => navigate('/player') };
+  // The tab and the window name this player (not "Player details", as every player's page would be): "Player #42"
+  // until they load, then who they are; a player that can't be found keeps the route's title.
+  usePageLabel(id === null || (detail.error && !detail.data) ? undefined : detail.data ? playerLabel(detail.data.player, t) : t('players.detail.label', { id }));
 
   if (id === null || (detail.error && !detail.data)) {
     return (
@@ -455,7 +485,7 @@ export function PlayerPage() {
                   <span className="nudge-mono">{player.device_id}</span>
                 </Field>
                 <Field label={t('players.fields.external_user_id')}>{text(player.external_user_id)}</Field>
-                <Field label={t('players.fields.email')}>{text(player.email)}</Field>
+                <Field label={t('players.fields.email')}>{player.email ? <EmailAddress email={player.email} /> : null}</Field>
                 <Field label={t('players.fields.mobile_number')}>{text(player.mobile_number)}</Field>
                 <Field label={t('players.fields.fb_psid')}>{text(player.fb_psid)}</Field>
                 <Field label={t('players.fields.device_token')}>

@@ -58,22 +58,72 @@ describe('the player list', () => {
     await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
     const last = listCalls().at(-1) as URLSearchParams;
     expect(Object.fromEntries(last)).toMatchObject({ country: 'VN', platform: 'web', seen_within_days: '7', sort: 'session_count', order: 'asc' });
-    expect(screen.getByText('Country: VN')).toBeTruthy();
+    expect(screen.getByText('Country: Vietnam (VN)')).toBeTruthy();
     expect(screen.getByText('Seen in the last 7 days')).toBeTruthy();
   });
 
-  it('asks for a country by its two-letter code and names the country typed', async () => {
-    const view = open();
-    await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
-    fireEvent.click(screen.getByRole('button', { name: /Add filter/ }));
-    fireEvent.click(await screen.findByRole('menuitem', { name: 'Country' }));
-    const field = await screen.findByPlaceholderText('VN');
-    expect(screen.getByText('2-letter country code, e.g. VN')).toBeTruthy();
-    fireEvent.change(field, { target: { value: 'vn' } });
-    expect(await screen.findByText('Vietnam (VN)')).toBeTruthy();
-    expect(screen.queryByText('2-letter country code, e.g. VN')).toBeNull();
-    await waitFor(() => expect(listCalls().at(-1)?.get('country')).toBe('VN'));
-    expect(view.location()).toBe('/application/shop_one/player?country=VN');
+  describe('its country filter', () => {
+    /** Opens the country filter from "Add filter" and answers its search field, once it has the keyboard. */
+    async function openCountryFilter() {
+      fireEvent.click(screen.getByRole('button', { name: /Add filter/ }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: 'Country' }));
+      const field = await screen.findByRole('textbox', { name: 'Search countries' });
+      await waitFor(() => expect(document.activeElement).toBe(field));
+      return field;
+    }
+    const countries = () => screen.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent);
+
+    it("finds a country by the name typed, in the console's language, and asks the list by its code", async () => {
+      const view = open();
+      await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
+      const field = await openCountryFilter();
+      fireEvent.change(field, { target: { value: 'vietnam' } });
+      // A name is never cut to its first two letters: "VI" is the US Virgin Islands.
+      expect(countries()).toEqual(['Vietnam (VN)']);
+      fireEvent.click(screen.getByRole('radio', { name: 'Vietnam (VN)' }));
+      await waitFor(() => expect(listCalls().at(-1)?.get('country')).toBe('VN'));
+      expect(view.location()).toBe('/application/shop_one/player?country=VN');
+      expect(await screen.findByText('Country: Vietnam (VN)')).toBeTruthy();
+    });
+
+    it('takes the best match on Enter, the country of a code first, and says when nothing matches', async () => {
+      open();
+      await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
+      const field = await openCountryFilter();
+      fireEvent.change(field, { target: { value: 'vi' } });
+      expect(countries().slice(0, 2)).toEqual(['U.S. Virgin Islands (VI)', 'Vietnam (VN)']);
+      fireEvent.change(field, { target: { value: 'germ' } });
+      fireEvent.keyDown(field, { key: 'Enter' });
+      await waitFor(() => expect(listCalls().at(-1)?.get('country')).toBe('DE'));
+      fireEvent.change(field, { target: { value: 'atlantis' } });
+      expect(screen.getByText('No country matches “atlantis”')).toBeTruthy();
+      expect(screen.queryAllByRole('radio')).toHaveLength(0);
+    });
+
+    it('shows the country of the address chosen, first, and lets it be cleared', async () => {
+      const view = open('/application/shop_one/player?country=FR');
+      await screen.findByText('Country: France (FR)');
+      fireEvent.click(screen.getByRole('button', { name: 'Country: France (FR)' }));
+      await screen.findByRole('textbox', { name: 'Search countries' });
+      expect(countries()[0]).toBe('France (FR)');
+      expect((screen.getByRole('radio', { name: 'France (FR)' }) as HTMLInputElement).checked).toBe(true);
+      fireEvent.click(within(screen.getByRole('button', { name: 'Country: France (FR)' }).parentElement as HTMLElement).getByRole('button', { name: 'Clear' }));
+      await waitFor(() => expect(view.location()).toBe('/application/shop_one/player'));
+    });
+  });
+
+  it('gives its search field the magnifier and the height of the sort menu beside it, on a phone too', async () => {
+    (window as unknown as { happyDOM: { setViewport(viewport: { width: number; height: number }): void } }).happyDOM.setViewport({ width: 375, height: 812 });
+    try {
+      open();
+      await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
+      const field = screen.getByRole('textbox', { name: 'Search device ID, user ID, email or phone' }).closest('.Polaris-TextField') as HTMLElement;
+      // Polaris' own Filters field is slim (28 px) and shows no icon under 768 px.
+      expect(field.className).not.toContain('Polaris-TextField--slim');
+      expect(field.querySelector('.Polaris-TextField__Prefix svg')).toBeTruthy();
+    } finally {
+      (window as unknown as { happyDOM: { setViewport(viewport: { width: number; height: number }): void } }).happyDOM.setViewport({ width: 1024, height: 768 });
+    }
   });
 
   it('writes a search into the address and asks the server once typing pauses', async () => {

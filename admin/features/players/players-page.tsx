@@ -1,10 +1,12 @@
 import {
   BlockStack,
+  Box,
   Card,
   ChoiceList,
   EmptySearchResult,
   EmptyState,
   Filters,
+  Icon,
   IndexTable,
   InlineStack,
   Link,
@@ -16,6 +18,7 @@ import {
   useBreakpoints,
   type IndexTableProps,
 } from '@shopify/polaris';
+import { SearchIcon } from '@shopify/polaris-icons';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
@@ -28,7 +31,8 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, usePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { type PlayerFilterKey, type PlayerFilters, filtersFromSearch, isFiltered, searchOf, withFilter, withoutFilters } from './player-filters';
-import { CODE_FIELDS, Missing, PlatformLabel, SubscribedBadge, typedCodeName } from './player-bits';
+import { Missing, PlatformLabel, SubscribedBadge } from './player-bits';
+import { CountryFilter, TextFilter } from './filter-fields';
 import { countryName } from '../../components/code-names';
 import { useLanguage } from '../../app/i18n';
 
@@ -45,49 +49,6 @@ interface Column {
   cell(player: Player): ReactNode;
   /** A phone's card: the value, labelled, for a column the card does not otherwise show. */
   summary?(player: Player): string;
-}
-
-/** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
-function TextFilter({
-  label,
-  value,
-  onCommit,
-  maxLength,
-  upper,
-  placeholder,
-  describe,
-}: {
-  label: string;
-  value: string;
-  onCommit(value: string): void;
-  maxLength?: number;
-  upper?: boolean;
-  placeholder?: string;
-  /** What the text stands for, shown under the field ("Việt Nam (VN)" for VN). */
-  describe?: (text: string) => string | null;
-}) {
-  const [text, setText] = useState(value);
-  const settled = useDebouncedValue(text, 400);
-  useEffect(() => setText(value), [value]);
-  useEffect(() => {
-    if (settled.trim() !== value) onCommit(settled.trim());
-    // Only a settled change is applied; `value` changing from outside is synced above.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled]);
-  return (
-    <TextField
-      label={label}
-      labelHidden
-      value={text}
-      maxLength={maxLength}
-      placeholder={placeholder}
-      helpText={describe?.(text.trim()) ?? undefined}
-      onChange={(next) => setText(upper ? next.toUpperCase() : next)}
-      autoComplete="off"
-      clearButton
-      onClearButtonClick={() => setText('')}
-    />
-  );
 }
 
 /** The player list's filters, kept in the URL's query so a reload or a shared link shows the same list. */
@@ -137,17 +98,7 @@ export function PlayersPage() {
     {
       key: 'country',
       label: t('players.filters.country'),
-      filter: (
-        <TextFilter
-          label={t('players.filters.country')}
-          value={filters.country ?? ''}
-          maxLength={2}
-          upper
-          placeholder={CODE_FIELDS.country.placeholder}
-          describe={(code) => typedCodeName('country', code, lang, t(CODE_FIELDS.country.hint))}
-          onCommit={(value) => set('country')(value || undefined)}
-        />
-      ),
+      filter: <CountryFilter value={filters.country ?? ''} onChange={(code) => set('country')(code || undefined)} />,
       shortcut: true,
     },
     {
@@ -220,7 +171,7 @@ export function PlayersPage() {
   ];
 
   const applied = [
-    filters.country ? { key: 'country', label: t('players.applied.country', { value: filters.country }) } : null,
+    filters.country ? { key: 'country', label: t('players.applied.country', { value: countryName(filters.country, lang) ?? filters.country }) } : null,
     filters.platform ? { key: 'platform', label: t('players.applied.platform', { value: t(`players.platforms.${filters.platform}`) }) } : null,
     filters.subscribed ? { key: 'subscribed', label: filters.subscribed === 'true' ? t('players.subscribed.yes') : t('players.subscribed.no') } : null,
     filters.seen_within_days ? { key: 'seen_within_days', label: t('players.applied.lastSeen', { count: filters.seen_within_days }) } : null,
@@ -360,27 +311,45 @@ export function PlayersPage() {
   return (
     <Page fullWidth title={t('menu.players')} subtitle={players.data ? t('players.total', { count: formatNumber(total, lang) }) : t('players.subtitle')}>
       <Card padding="0">
-        {/* nudge-player-filters: on a phone the sort menu goes under the search field instead of squeezing it (shell.css). */}
-        <div className="nudge-player-filters">
-          <Filters
-            queryValue={queryText}
-            queryPlaceholder={t('players.searchPlaceholder')}
-            filters={filterDefs}
-            appliedFilters={applied}
-            onQueryChange={setQueryText}
-            onQueryClear={() => setQueryText('')}
-            onClearAll={() => {
-              setQueryText('');
-              setFilters(withoutFilters(filters));
-            }}
-            loading={players.loading && players.data !== undefined}
-          >
+        {/*
+          The search field is the list's own, not Filters' built-in one: that one is slim (28 px) and drops its magnifier
+          below 768 px, so on a phone it sat small and bare over a 36 px sort menu. This one is Polaris' text field at its
+          usual height with the icon at every width, the sort menu beside it or, on a phone, under it (shell.css).
+        */}
+        <Box padding="200" borderBlockEndWidth="025" borderColor="border-secondary">
+          <InlineStack gap={{ xs: '200', md: '300' }} blockAlign="center">
+            <div className="nudge-player-search-field">
+              <TextField
+                label={t('players.searchPlaceholder')}
+                labelHidden
+                placeholder={t('players.searchPlaceholder')}
+                prefix={<Icon source={SearchIcon} tone="subdued" />}
+                value={queryText}
+                onChange={setQueryText}
+                clearButton
+                onClearButtonClick={() => setQueryText('')}
+                autoComplete="off"
+                loading={players.loading && players.data !== undefined}
+              />
+            </div>
             {/* Never wider than the card: its text is cut instead. */}
             <div style={{ maxWidth: '100%', minWidth: 0 }}>
               <Select label={t('players.sort.label')} labelInline options={sortOptions} value={`${filters.sort}:${filters.order}`} onChange={onSortChoice} />
             </div>
-          </Filters>
-        </div>
+          </InlineStack>
+        </Box>
+        <Filters
+          hideQueryField
+          queryValue={queryText}
+          onQueryChange={setQueryText}
+          onQueryClear={() => setQueryText('')}
+          filters={filterDefs}
+          appliedFilters={applied}
+          onClearAll={() => {
+            setQueryText('');
+            setFilters(withoutFilters(filters));
+          }}
+        />
         <QueryState query={players} lines={8}>
           {() => (
             // nudge-wrapping-headings: a long heading takes two lines rather than widening its column (shell.css).

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
 import { SEGMENT_NAME_MAX, SegmentBody, SegmentDetail } from '../../../shared/contract';
-import { formatDate, formatNumber, relativeTime } from '../../../shared/format';
+import { formatNumber, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
@@ -19,7 +19,7 @@ import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { FailureBanner } from '../../components/failure-banner';
-import { useLanguage } from '../../app/i18n';
+import { useFormatDay, useLanguage } from '../../app/i18n';
 import { TypePickerModal } from '../notifications/type-picker-modal';
 import { useRuleChoices } from './use-rule-choices';
 import { usePageLabel } from '../../app/layout/use-page-label';
@@ -48,6 +48,8 @@ export function SegmentPage() {
   const showToast = useAppStore((state) => state.showToast);
   const readOnly = isViewerOnly(roles);
   const lang = useLanguage();
+  // The size chart's days, as the dashboard's charts name them.
+  const day = useFormatDay();
   const isNew = segmentId === NEW_SEGMENT;
   const id = isNew ? null : recordId(segmentId);
   const base = `/application/${encodeURIComponent(applicationId)}`;
@@ -145,7 +147,6 @@ export function SegmentPage() {
   }
 
   const sizes = saved.data?.sizes ?? [];
-  const day = (value: string) => formatDate(`${value}T00:00:00Z`, '{d}/{m}', { lang, timeZone: 'UTC' });
 
   return (
     <Page
