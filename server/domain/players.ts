@@ -389,14 +389,36 @@ async function findOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string):
   return row;
 }
 
-/** A player's own record as the public page shows it: the player, and the shop it is a visitor of. */
-async function ownPlayerOf(ctx: Ctx, row: PlayerRow & { application_name: string }): Promise<OwnPlayer> {
-  return { ...(await playerOf(ctx, row)), application_name: row.application_name };
+/**
+ * A player's own record as the public page shows it, and the shop it is a visitor of: only the fields of OwnPlayer,
+ * named one by one (not the console's Player with some left out), so a field added to Player is not published here
+ * by default. The merchant's tags are not even read.
+ */
+function ownPlayerOf(row: PlayerRow & { application_name: string }): OwnPlayer {
+  const player = toPlayer(row, []);
+  return {
+    device_id: player.device_id,
+    platform: player.platform,
+    device_type: player.device_type,
+    os: player.os,
+    os_version: player.os_version,
+    browser: player.browser,
+    language: player.language,
+    country: player.country,
+    city: player.city,
+    last_seen_at: player.last_seen_at,
+    subscribed: player.subscribed,
+    subscribed_at: player.subscribed_at,
+    unsubscribed_at: player.unsubscribed_at,
+    opted_out_at: player.opted_out_at,
+    channels: player.channels,
+    application_name: row.application_name,
+  };
 }
 
 /** GET /api/public/application/{id}/playerinfo/{device_id}: the player's own record, and whose visitor it is. */
 export async function getOwnPlayer(ctx: Ctx, applicationId: string, deviceId: string): Promise<OwnPlayer> {
-  return ownPlayerOf(ctx, await findOwnPlayer(ctx, applicationId, deviceId));
+  return ownPlayerOf(await findOwnPlayer(ctx, applicationId, deviceId));
 }
 
 /**
@@ -412,5 +434,5 @@ export async function unsubscribeOwnPlayer(ctx: Ctx, applicationId: string, devi
   const unsubscribedAt = Number(row.subscribed) === 1 || row.unsubscribed_at === null ? now : row.unsubscribed_at;
   const change = { ...webSubscriptionEnded(now, unsubscribedAt), opted_out_at: row.opted_out_at ?? now };
   await ctx.s.db.updateTable('players').set(change).where('id', '=', row.id).execute();
-  return ownPlayerOf(ctx, { ...row, ...change });
+  return ownPlayerOf({ ...row, ...change });
 }

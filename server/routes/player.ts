@@ -154,7 +154,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: info,
       schema: {
-        description: `A player's own record, for the public playerinfo page, with the name of the application (the shop) it is a visitor of. ${infoDescription}`,
+        description: `A player's own record, for the public playerinfo page: the device and its subscription as the person knows them, with the name of the application (the shop) it is a visitor of. Nothing of the merchant's: no tags, identities, push token or marketing attribution (OwnPlayer). ${infoDescription}`,
         tags,
         params: PlayerInfoParams,
         response: { 200: ok(OwnPlayer), ...failures },

@@ -195,8 +195,33 @@ export const Player = z.object({
 });
 export type Player = z.infer<typeof Player>;
 
-/** The public playerinfo page's record: the player, and the name of the shop (application) it is a visitor of. */
-export const OwnPlayer = Player.extend({ application_name: z.string() });
+/**
+ * The public playerinfo page's record: what a person sees about their own device, and the name of the shop
+ * (application) they are a visitor of. Anyone holding the device id reads it (the link is forwarded, lands in a
+ * browser's history), so it carries only that: the device as they know it (platform, type, system, browser, the
+ * place it was seen from, its language), when it was last seen, and their subscription (status, its dates, the
+ * opt-out, the channels). Nothing of the merchant's: not the tags (the merchant's own segmentation labels,
+ * "cart_abandoner", "wholesale"), not the identities the shop attached (external user id, email, phone, Messenger
+ * PSID), not the push token, not the marketing attribution (UTM), gender, visit counts or the internal row id and
+ * times. Attributes and events are the player detail's (PlayerDetail), never here.
+ */
+export const OwnPlayer = Player.pick({
+  device_id: true,
+  platform: true,
+  device_type: true,
+  os: true,
+  os_version: true,
+  browser: true,
+  language: true,
+  country: true,
+  city: true,
+  last_seen_at: true,
+  subscribed: true,
+  subscribed_at: true,
+  unsubscribed_at: true,
+  opted_out_at: true,
+  channels: true,
+}).extend({ application_name: z.string() });
 export type OwnPlayer = z.infer<typeof OwnPlayer>;
 
 export const PLAYER_SORTS = ['last_seen_at', 'created_at', 'session_count', 'page_views'] as const;

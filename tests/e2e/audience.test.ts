@@ -642,7 +642,7 @@ describe('the audience of a shop', () => {
     const record = await opened;
     expect(record.url()).toBe(`${stack.url}/application/${APP}/playerinfo?device=${visitor}`);
     // It names the shop: the visitor came from Mai Boutique's page to one on Nudge's address.
-    await record.getByText('Những gì Mai Boutique biết về thiết bị của bạn.').waitFor({ timeout: 15_000 });
+    await record.getByText('Thiết bị và cài đặt thông báo của bạn tại Mai Boutique.').waitFor({ timeout: 15_000 });
     await record.getByText('Đã đăng ký', { exact: true }).waitFor();
     await shot(record, 'audience-playerinfo-vi-375');
     await record.getByRole('button', { name: 'Hủy đăng ký' }).click();

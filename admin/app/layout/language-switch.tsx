@@ -10,7 +10,6 @@ const NATIVE_NAMES: Record<Language, string> = { vi: 'Tiếng Việt', en: 'Engl
 
 /** vi / en: the active language is disabled; switching says 'Switch Language Success' (spec §2). */
 export function LanguageSwitch() {
-  const { t } = useTranslation();
   const language = useAppStore(selectLanguage);
   const setLanguage = useAppStore((state) => state.setLanguage);
   const showToast = useAppStore((state) => state.showToast);
@@ -20,6 +19,22 @@ export function LanguageSwitch() {
     showToast(i18n.getFixedT(next)('common.switchLanguageSuccess'));
   }
 
+  return <LanguageButtons language={language} onChange={choose} />;
+}
+
+export interface LanguageButtonsProps {
+  /** The language spoken now (its button pressed and disabled). */
+  language: Language;
+  /** Another one was picked. */
+  onChange(language: Language): void;
+}
+
+/**
+ * The vi / en buttons themselves, saying nothing of where the choice goes: the console's setting (LanguageSwitch) or a
+ * page's own language (the public playerinfo page, where a shopper's pick is not the console's setting).
+ */
+export function LanguageButtons({ language, onChange }: LanguageButtonsProps) {
+  const { t } = useTranslation();
   return (
     <div className="nudge-language-switch" role="group" aria-label={t('layout.language')}>
       <ButtonGroup variant="segmented">
@@ -30,7 +45,7 @@ export function LanguageSwitch() {
             pressed={language === code}
             disabled={language === code}
             accessibilityLabel={NATIVE_NAMES[code]}
-            onClick={() => choose(code)}
+            onClick={() => onChange(code)}
           >
             {code.toUpperCase()}
           </Button>

@@ -16,19 +16,19 @@ export interface AuthLayoutProps {
   footer?: ReactNode;
   /** The page's form: a refusal that belongs to no field shows in a banner above it. */
   form?: FormSubmitState;
+  /** In the corner: the console's language switch, unless the page has a language of its own (playerinfo). */
+  language?: ReactNode;
 }
 
 /** The frame of the account pages: the brand, one card, the language switch in the corner. */
-export function AuthLayout({ title, subtitle, children, footer, form }: AuthLayoutProps) {
+export function AuthLayout({ title, subtitle, children, footer, form, language }: AuthLayoutProps) {
   const { t } = useTranslation();
   useEffect(() => {
     document.title = `${t(title)} · ${t('common.appName')}`;
   }, [t, title]);
   return (
     <div className="nudge-auth">
-      <div className="nudge-auth-top">
-        <LanguageSwitch />
-      </div>
+      <div className="nudge-auth-top">{language ?? <LanguageSwitch />}</div>
       <main className="nudge-auth-card">
         <Brand />
         <Card padding={{ xs: '400', sm: '600' }}>

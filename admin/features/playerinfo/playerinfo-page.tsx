@@ -1,16 +1,26 @@
-import { Banner, BlockStack, Button, InlineStack, Modal, SkeletonBodyText, Tag, Text } from '@shopify/polaris';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { AppProvider, Banner, BlockStack, Button, InlineStack, Modal, SkeletonBodyText, Text } from '@shopify/polaris';
+import polarisEn from '@shopify/polaris/locales/en.json';
+import polarisVi from '@shopify/polaris/locales/vi.json';
+import type { i18n as I18n } from 'i18next';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { useParams, useSearch } from 'wouter';
 import { z } from 'zod';
 import { OwnPlayer, isAppPlatform } from '../../../shared/contract';
 import { relativeTime } from '../../../shared/format';
-import { type ApiError, api, isApiError } from '../../api';
-import { AuthLayout } from '../auth/auth-layout';
-import { PlatformLabel, SubscribedBadge } from '../players/player-bits';
+import type { Language } from '../../../shared/i18n';
+import { type ApiClient, type ApiError, isApiError } from '../../api';
+import { createApiClient } from '../../api/client';
+import { createI18n } from '../../app/i18n';
 import { countryName } from '../../components/code-names';
 import { FailureBanner } from '../../components/failure-banner';
-import { useLanguage } from '../../app/i18n';
+import { RouterLink } from '../../components/router-link';
+import { selectLanguage } from '../../stores/settings-slice';
+import { useAppStore } from '../../stores/store';
+import { PlatformLabel, SubscribedBadge } from '../players/player-bits';
+import { browserLanguages, visitorLanguage } from './visitor-language';
+import { LanguageButtons } from '../../app/layout/language-switch';
+import { AuthLayout } from '../auth/auth-layout';
 
 /** The public address of one device's record. */
 export function playerInfoPath(applicationId: string, deviceId: string): string {
@@ -19,6 +29,21 @@ export function playerInfoPath(applicationId: string, deviceId: string): string 
 
 // Not a member's write: the viewer rule of the console (spec §6) doesn't apply to a visitor's own record.
 const PUBLIC_CALL = { quiet: true, roles: [] } as const;
+
+/**
+ * The page's own API client: the server's messages in the page's language (Accept-Language), the client's own in
+ * it too, and no console session: a public call has no use for a signed-in member's token, so it does not carry it.
+ */
+function createVisitorClient(language: () => Language, i18n: () => I18n): ApiClient {
+  return createApiClient({
+    session: () => ({ token: null, roles: [], language: language() }),
+    pageUrl: () => window.location.href,
+    t: (key, params) => i18n().t(key, params),
+    // Every call is quiet: the page shows its failures itself; and there is no session to end.
+    notify: () => undefined,
+    expireSession: () => undefined,
+  });
+}
 
 function Line({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -36,8 +61,67 @@ type State = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed'; error
 /**
  * /application/:application_id/playerinfo?device=…: a visitor's own record (the link the SDK gives them),
  * in plain words, with a way to unsubscribe. Open to anyone: the device id is the key.
+ *
+ * A shopper reads it, not a member: it speaks the visitor's language (visitorLanguage: their browser's, else their
+ * record's), or the one they pick on its switch, with its own translations and Polaris' own strings in it, and it
+ * never reads or writes the console's language setting.
  */
 export function PlayerInfoPage() {
+  const [chosen, setChosen] = useState<Language | null>(null);
+  const [recordLanguage, setRecordLanguage] = useState<string | null>(null);
+  const language = chosen ?? visitorLanguage(browserLanguages(), recordLanguage);
+  // One instance a language, made once: switching gives the page the other one, already translated.
+  const [instances] = useState<Record<Language, I18n>>(() => ({ vi: createI18n('vi'), en: createI18n('en') }));
+  const current = useRef(language);
+  current.current = language;
+  const [client] = useState(() =>
+    createVisitorClient(
+      () => current.current,
+      () => instances[current.current],
+    ),
+  );
+
+  // The document speaks the page's language while it is shown (screen readers, the browser's translate offer).
+  // The console writes its own language there at every change of the store (app/i18n.ts), a toast's coming and
+  // going included: the page writes its own again after it (listeners run in the order they subscribed).
+  useEffect(() => {
+    const apply = () => {
+      document.documentElement.lang = language;
+    };
+    apply();
+    const unsubscribe = useAppStore.subscribe(apply);
+    return () => {
+      unsubscribe();
+      document.documentElement.lang = selectLanguage(useAppStore.getState());
+    };
+  }, [language]);
+
+  function choose(next: Language) {
+    setChosen(next);
+    useAppStore.getState().showToast(instances[next].t('common.switchLanguageSuccess'));
+  }
+
+  return (
+    <I18nextProvider i18n={instances[language]}>
+      {/* Polaris' own words (a banner's dismiss button, the dialog's close) in the page's language too. */}
+      <AppProvider i18n={language === 'vi' ? polarisVi : polarisEn} linkComponent={RouterLink}>
+        <PlayerInfo client={client} language={language} onLanguage={choose} onRecordLanguage={setRecordLanguage} />
+      </AppProvider>
+    </I18nextProvider>
+  );
+}
+
+function PlayerInfo({
+  client,
+  language,
+  onLanguage,
+  onRecordLanguage,
+}: {
+  client: ApiClient;
+  language: Language;
+  onLanguage(language: Language): void;
+  onRecordLanguage(language: string | null): void;
+}) {
   const { t } = useTranslation();
   const { application_id: applicationId = '' } = useParams<{ application_id: string }>();
   const deviceId = new URLSearchParams(useSearch()).get('device')?.trim() ?? '';
@@ -49,7 +133,6 @@ export function PlayerInfoPage() {
   // The visitor came from a shop's page to this one, on Nudge's address: the page names the shop it speaks for,
   // once a record has said which (and keeps it while the record loads again after unsubscribing).
   const [shop, setShop] = useState<string | null>(null);
-  const lang = useLanguage();
 
   const load = useCallback(
     (signal?: AbortSignal) => {
@@ -58,10 +141,11 @@ export function PlayerInfoPage() {
         return;
       }
       setState({ kind: 'loading' });
-      api
+      client
         .get(playerInfoPath(applicationId, deviceId), OwnPlayer, { ...PUBLIC_CALL, signal })
         .then(({ data }) => {
           setShop(data.application_name);
+          onRecordLanguage(data.language);
           setState({ kind: 'ready', player: data });
         })
         .catch((cause: unknown) => {
@@ -69,7 +153,7 @@ export function PlayerInfoPage() {
           setState({ kind: 'failed', error: isApiError(cause) ? cause : null });
         });
     },
-    [applicationId, deviceId],
+    [applicationId, deviceId, client, onRecordLanguage],
   );
 
   useEffect(() => {
@@ -82,7 +166,7 @@ export function PlayerInfoPage() {
     setFailure(null);
     setUnsubscribing(true);
     try {
-      await api.post(`${playerInfoPath(applicationId, deviceId)}/unsubscribe`, {}, z.unknown(), PUBLIC_CALL);
+      await client.post(`${playerInfoPath(applicationId, deviceId)}/unsubscribe`, {}, z.unknown(), PUBLIC_CALL);
       setConfirming(false);
       setDone(true);
       load();
@@ -120,7 +204,9 @@ export function PlayerInfoPage() {
   } else {
     const { player } = state;
     const software = [player.os && [player.os, player.os_version].filter(Boolean).join(' '), player.browser].filter(Boolean).join(' · ');
-    const place = [player.city, countryName(player.country, lang)].filter(Boolean).join(', ');
+    const place = [player.city, countryName(player.country, language)].filter(Boolean).join(', ');
+    // No tags: they are the merchant's own labels for its segments ("cart_abandoner", "wholesale"), not the
+    // visitor's interests, and the server does not send them here (OwnPlayer).
     body = (
       <BlockStack gap="400">
         {done ? (
@@ -139,20 +225,6 @@ export function PlayerInfoPage() {
           <Line label={t('playerinfo.fields.subscribed')}>
             <SubscribedBadge subscribed={player.subscribed} />
           </Line>
-          <BlockStack gap="150">
-            <Text as="span" tone="subdued">
-              {t('playerinfo.fields.tags')}
-            </Text>
-            {player.tags.length === 0 ? (
-              <Text as="span">{t('playerinfo.noTags')}</Text>
-            ) : (
-              <InlineStack gap="100">
-                {player.tags.map((tag) => (
-                  <Tag key={tag}>{tag}</Tag>
-                ))}
-              </InlineStack>
-            )}
-          </BlockStack>
           <Text as="p" tone="subdued" variant="bodySm">
             <span style={{ overflowWrap: 'anywhere' }}>{t('playerinfo.deviceId', { id: player.device_id })}</span>
           </Text>
@@ -178,8 +250,13 @@ export function PlayerInfoPage() {
     );
   }
 
+  // The account pages' frame, with this page's own language switch.
   return (
-    <AuthLayout title="playerinfo.title" subtitle={shop === null ? t('playerinfo.subtitle') : t('playerinfo.subtitleOf', { name: shop })}>
+    <AuthLayout
+      title="playerinfo.title"
+      subtitle={shop === null ? t('playerinfo.subtitle') : t('playerinfo.subtitleOf', { name: shop })}
+      language={<LanguageButtons language={language} onChange={onLanguage} />}
+    >
       {body}
       {confirming && shop !== null ? (
         <Modal
