@@ -1,4 +1,4 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -517,25 +517,8 @@ export async function benchIngest(only?: Dialect): Promise<boolean> {
   return ok;
 }
 
-/**
- * The Node flags `npm run serve` starts the server with (package.json; `--max-semi-space-size`, V8's young
- * generation): the server runs in this process, so this process must run with them, or it measures another
- * server's garbage collection (with Node's default, scavenges were 4–7 µs of each single-event request on SQLite;
- * with the server's, 2–3 µs).
- */
-const SERVER_NODE_FLAGS = (JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { scripts: { serve: string } }).scripts.serve
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--') && word !== '--import');
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.argv[2];
   if (only !== undefined && only !== 'sqlite' && only !== 'postgres') throw new Error(`unknown database ${only}: sqlite or postgres`);
-  const missing = SERVER_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
-  if (missing.length > 0) {
-    // Run again with them (this file as the entry point, the same loader flags).
-    const again = spawnSync(process.execPath, [...missing, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
-    process.exit(again.status ?? 1);
-  }
-  console.log(`Node flags of the server (package.json "serve"): ${SERVER_NODE_FLAGS.join(' ') || 'none'}`);
   benchIngest(only).then((ok) => process.exit(ok ? 0 : 1));
 }
