@@ -3,7 +3,7 @@ import { SearchIcon } from '@shopify/polaris-icons';
 import { type KeyboardEvent, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../app/i18n';
-import { countryChoices, findCountries } from '../../components/code-names';
+import { countryChoices, countryName, findCountries } from '../../components/code-names';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 
 /**
@@ -116,7 +116,7 @@ export function CountryFilter({ value, onChange }: CountryFilterProps) {
           <ChoiceList
             title={t('players.filters.country')}
             titleHidden
-            choices={found.map((choice) => ({ value: choice.code, label: choice.name === choice.code ? choice.code : `${choice.name} (${choice.code})` }))}
+            choices={found.map((choice) => ({ value: choice.code, label: countryName(choice.code, lang) ?? choice.code }))}
             selected={value ? [value] : []}
             onChange={(selected) => onChange(selected[0] ?? '')}
           />
