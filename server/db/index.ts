@@ -298,3 +298,17 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/**
+ * Runs `write` with the database's unique index as the rule: a unique-constraint violation is answered with
+ * `taken()` (a CONFLICT naming what is taken), so two writes racing for one name cannot both pass, and the loser
+ * hears what a check before the write would have said. Any other error passes through.
+ */
+export async function unlessTaken<T>(write: () => Promise<T>, taken: () => Error): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+}

@@ -9,7 +9,7 @@ import {
 } from '../../shared/contract';
 import type { MemberRole } from '../../shared/permissions';
 import { nowIso, type ApplicationContext, type Ctx, type Principal } from '../context';
-import { isUniqueViolation, toCount } from '../db';
+import { toCount, unlessTaken } from '../db';
 import type { ApplicationRow } from '../db/schema';
 import { AppError } from '../errors';
 import { randomClientKey } from '../security/tokens';
@@ -123,43 +123,42 @@ export async function createApplication(ctx: Ctx, principal: Principal, body: Cr
     .executeTakeFirst();
   if (taken) throw applicationIdTaken();
   const now = nowIso(ctx.s);
-  try {
-    const row = await db.transaction().execute(async (trx) => {
-      const created = await trx
-        .insertInto('applications')
-        .values({
-          application_id: body.application_id,
-          name: body.name,
-          client_key: randomClientKey(),
-          created_by: principal.userId,
-          created_at: now,
-          updated_at: now,
-          deleting_at: null,
-          utc_offset: body.utc_offset ?? DEFAULT_LOCAL_OFFSET_MINUTES,
-          phone_country: body.phone_country ?? DEFAULT_PHONE_COUNTRY,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('memberships')
-        .values({
-          application_id: created.application_id,
-          user_id: principal.userId,
-          role: 'super_user',
-          organization: null,
-          permissions: '[]',
-          invited_by: null,
-          created_at: now,
-        })
-        .execute();
-      return created;
-    });
-    return toApplication(row, 'super_user');
-  } catch (error) {
-    // Two creators racing for one id: the loser hears what the check above would have said.
-    if (isUniqueViolation(error)) throw applicationIdTaken();
-    throw error;
-  }
+  // Two creators racing for one id: the loser hears what the check above would have said.
+  const row = await unlessTaken(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const created = await trx
+          .insertInto('applications')
+          .values({
+            application_id: body.application_id,
+            name: body.name,
+            client_key: randomClientKey(),
+            created_by: principal.userId,
+            created_at: now,
+            updated_at: now,
+            deleting_at: null,
+            utc_offset: body.utc_offset ?? DEFAULT_LOCAL_OFFSET_MINUTES,
+            phone_country: body.phone_country ?? DEFAULT_PHONE_COUNTRY,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('memberships')
+          .values({
+            application_id: created.application_id,
+            user_id: principal.userId,
+            role: 'super_user',
+            organization: null,
+            permissions: '[]',
+            invited_by: null,
+            created_at: now,
+          })
+          .execute();
+        return created;
+      }),
+    applicationIdTaken,
+  );
+  return toApplication(row, 'super_user');
 }
 
 export async function getApplication(ctx: Ctx, access: ApplicationContext): Promise<Application> {

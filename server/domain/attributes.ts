@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { audienceIndexes, bumpAudienceEpoch } from './audience-index';
 import { ATTRIBUTE_TYPES, type AttributeBody, type AttributeDefinition, type AttributeType, type PageQuery } from '../../shared/contract';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
-import { isUniqueViolation, toCount } from '../db';
+import { toCount, unlessTaken } from '../db';
 import type { AttributeDefinitionsTable } from '../db/schema';
 import { AppError } from '../errors';
 import type { Page } from './applications';
@@ -71,25 +71,24 @@ async function withHolders(ctx: Ctx, row: DefinitionRow): Promise<AttributeDefin
 /** Defines an attribute; its name is unique in the application (CONFLICT). */
 export async function createAttribute(ctx: Ctx, access: ApplicationContext, body: AttributeBody): Promise<AttributeDefinition> {
   const now = nowIso(ctx.s);
-  try {
-    const row = await ctx.s.db
-      .insertInto('attribute_definitions')
-      .values({
-        application_id: access.application.application_id,
-        name: body.name,
-        type: body.type,
-        description: body.description || null,
-        source: 'console',
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return await withHolders(ctx, row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken();
-    throw error;
-  }
+  const row = await unlessTaken(
+    () =>
+      ctx.s.db
+        .insertInto('attribute_definitions')
+        .values({
+          application_id: access.application.application_id,
+          name: body.name,
+          type: body.type,
+          description: body.description || null,
+          source: 'console',
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    nameTaken,
+  );
+  return withHolders(ctx, row);
 }
 
 /**
@@ -100,39 +99,38 @@ export async function updateAttribute(ctx: Ctx, access: ApplicationContext, attr
   const current = await findOwnRow(ctx, access, 'attribute_definitions', attributeId);
   const applicationId = current.application_id;
   const now = nowIso(ctx.s);
-  try {
-    await ctx.s.db.transaction().execute(async (trx) => {
-      if (body.type !== current.type) {
-        const held = await trx
-          .selectFrom('player_attributes')
-          .select('player_id')
-          .where('application_id', '=', applicationId)
-          .where('name', '=', current.name)
-          .limit(1)
-          .executeTakeFirst();
-        if (held) {
-          throw new AppError('CONFLICT', 'audience.attributeTypeInUse', { fields: [{ path: 'type', message: 'audience.attributeTypeInUse' }] });
+  await unlessTaken(
+    () =>
+      ctx.s.db.transaction().execute(async (trx) => {
+        if (body.type !== current.type) {
+          const held = await trx
+            .selectFrom('player_attributes')
+            .select('player_id')
+            .where('application_id', '=', applicationId)
+            .where('name', '=', current.name)
+            .limit(1)
+            .executeTakeFirst();
+          if (held) {
+            throw new AppError('CONFLICT', 'audience.attributeTypeInUse', { fields: [{ path: 'type', message: 'audience.attributeTypeInUse' }] });
+          }
         }
-      }
-      await trx
-        .updateTable('attribute_definitions')
-        .set({ name: body.name, type: body.type, description: body.description || null, updated_at: now })
-        .where('id', '=', current.id)
-        .execute();
-      if (body.name !== current.name) {
         await trx
-          .updateTable('player_attributes')
-          .set({ name: body.name })
-          .where('application_id', '=', applicationId)
-          .where('name', '=', current.name)
+          .updateTable('attribute_definitions')
+          .set({ name: body.name, type: body.type, description: body.description || null, updated_at: now })
+          .where('id', '=', current.id)
           .execute();
-        await bumpAudienceEpoch(trx, applicationId);
-      }
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken();
-    throw error;
-  }
+        if (body.name !== current.name) {
+          await trx
+            .updateTable('player_attributes')
+            .set({ name: body.name })
+            .where('application_id', '=', applicationId)
+            .where('name', '=', current.name)
+            .execute();
+          await bumpAudienceEpoch(trx, applicationId);
+        }
+      }),
+    nameTaken,
+  );
   return withHolders(ctx, await findOwnRow(ctx, access, 'attribute_definitions', attributeId));
 }
 

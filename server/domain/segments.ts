@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { segmentNameKey, type PageQuery, type Segment, type SegmentBody, type SegmentCount, type SegmentDetail, type SegmentRule } from '../../shared/contract';
 import { dayAtOffset } from '../../shared/format';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
-import { isUniqueViolation, toCount } from '../db';
+import { toCount, unlessTaken } from '../db';
 import type { SegmentsTable } from '../db/schema';
 import { AppError } from '../errors';
 import type { Page } from './applications';
@@ -160,33 +160,25 @@ export async function getSegment(ctx: Ctx, access: ApplicationContext, segmentId
  */
 const nameTaken = () => new AppError('CONFLICT', 'segments.nameTaken', { fields: [{ path: 'name', message: 'segments.nameTaken' }] });
 
-/** Runs a write that sets a segment's name, answering a name another segment has with CONFLICT. */
-async function withUniqueName<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken();
-    throw error;
-  }
-}
-
 /** Saves a new segment and measures it. Its name is unique in the application (CONFLICT). */
 export async function createSegment(ctx: Ctx, access: ApplicationContext, userId: number, body: SegmentBody): Promise<Segment> {
   const now = nowIso(ctx.s);
-  const row = await withUniqueName(() =>
-    ctx.s.db
-      .insertInto('segments')
-      .values({
-        application_id: access.application.application_id,
-        name: body.name,
-        name_key: segmentNameKey(body.name),
-        rule: JSON.stringify(body.rule),
-        created_by: userId,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow(),
+  const row = await unlessTaken(
+    () =>
+      ctx.s.db
+        .insertInto('segments')
+        .values({
+          application_id: access.application.application_id,
+          name: body.name,
+          name_key: segmentNameKey(body.name),
+          rule: JSON.stringify(body.rule),
+          created_by: userId,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    nameTaken,
   );
   return toSegment(row, await measure(ctx, access, row));
 }
@@ -197,13 +189,15 @@ export async function createSegment(ctx: Ctx, access: ApplicationContext, userId
  */
 export async function updateSegment(ctx: Ctx, access: ApplicationContext, segmentId: number, body: SegmentBody): Promise<Segment> {
   const current = await findOwnRow(ctx, access, 'segments', segmentId);
-  const row = await withUniqueName(() =>
-    ctx.s.db
-      .updateTable('segments')
-      .set({ name: body.name, name_key: segmentNameKey(body.name), rule: JSON.stringify(body.rule), updated_at: nowIso(ctx.s) })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow(),
+  const row = await unlessTaken(
+    () =>
+      ctx.s.db
+        .updateTable('segments')
+        .set({ name: body.name, name_key: segmentNameKey(body.name), rule: JSON.stringify(body.rule), updated_at: nowIso(ctx.s) })
+        .where('id', '=', current.id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    nameTaken,
   );
   return toSegment(row, await measure(ctx, access, row));
 }

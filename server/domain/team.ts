@@ -3,7 +3,7 @@ import type { AssignableRoles, InviteMemberBody, PageQuery, TeamMember, UpdateMe
 import { isLanguage } from '../../shared/i18n';
 import { ROLE_LABEL_KEYS, assignableRoles, type MemberRole } from '../../shared/permissions';
 import { nowIso, type ApplicationContext, type Ctx, type Principal } from '../context';
-import { isUniqueViolation, toCount } from '../db';
+import { toCount, unlessTaken } from '../db';
 import type { Database } from '../db/schema';
 import { AppError } from '../errors';
 import { composeMail } from '../mail';
@@ -94,43 +94,42 @@ export async function inviteMember(
   let user = await s.db.selectFrom('users').selectAll().where('email', '=', body.email).executeTakeFirst();
   if (user && (await findMember(s.db, application.application_id, user.id))) throw alreadyMember();
 
-  try {
-    user = await s.db.transaction().execute(async (trx) => {
-      const invitee =
-        user ??
-        (await trx
-          .insertInto('users')
+  user = await unlessTaken(
+    () =>
+      s.db.transaction().execute(async (trx) => {
+        const invitee =
+          user ??
+          (await trx
+            .insertInto('users')
+            .values({
+              email: body.email,
+              name: null,
+              password_hash: null,
+              mobile_number: null,
+              agency: null,
+              language: ctx.lang,
+              email_verified_at: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow());
+        await trx
+          .insertInto('memberships')
           .values({
-            email: body.email,
-            name: null,
-            password_hash: null,
-            mobile_number: null,
-            agency: null,
-            language: ctx.lang,
-            email_verified_at: null,
+            application_id: application.application_id,
+            user_id: invitee.id,
+            role: body.role,
+            organization: body.organization ? body.organization : null,
+            permissions: '[]',
+            invited_by: principal.userId,
             created_at: now,
-            updated_at: now,
           })
-          .returningAll()
-          .executeTakeFirstOrThrow());
-      await trx
-        .insertInto('memberships')
-        .values({
-          application_id: application.application_id,
-          user_id: invitee.id,
-          role: body.role,
-          organization: body.organization ? body.organization : null,
-          permissions: '[]',
-          invited_by: principal.userId,
-          created_at: now,
-        })
-        .execute();
-      return invitee;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw alreadyMember();
-    throw error;
-  }
+          .execute();
+        return invitee;
+      }),
+    alreadyMember,
+  );
 
   const inviter = principal.name || principal.email;
   if (user.password_hash) {
