@@ -266,10 +266,11 @@ export interface SegmentsTable {
   application_id: string;
   name: string;
   /**
-   * The name as names are compared (shared/contract segmentNameKey), unique per application (0026). Null only in
-   * rows written around the domain functions (test fixtures), which the rule then does not see.
+   * The name as names are compared (shared/contract segmentNameKey), unique per application (0026, which gave every
+   * earlier segment its key). Every write sets it; the column is not NOT NULL only because SQLite adds a column so
+   * constrained only with a default, and a default key would be one more name taken.
    */
-  name_key: string | null;
+  name_key: string;
   /** JSON of shared/contract SegmentRule. */
   rule: string;
   created_by: number | null;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery } from '../../server/delivery';
 import { resolveAudience } from '../../server/delivery/audience';
 import { countDeliveries } from '../../server/delivery/status';
+import { segmentNameKey } from '../../shared/contract';
 import { DEAD_RUN_AT, DbJobQueue } from '../../server/jobs/db-queue';
 import { start as startApns, type ApnsFake } from '../fakes/apns';
 import { start as startFcm, type FcmFake } from '../fakes/fcm';
@@ -474,7 +475,7 @@ describe('the audience', () => {
     const at = server.clock.now().toISOString();
     const segment = await db(server)
       .insertInto('segments')
-      .values({ application_id: app.id, name: 'Saved long ago', rule: JSON.stringify(kept('vn')), created_at: at, updated_at: at })
+      .values({ application_id: app.id, name: 'Saved long ago', name_key: segmentNameKey('Saved long ago'), rule: JSON.stringify(kept('vn')), created_at: at, updated_at: at })
       .returning('id')
       .executeTakeFirstOrThrow();
     const id = await create(app.id, { audience: { tags: ['kept'] }, draft: true });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_LOG_COUNT_CAP, type PlatformKind } from '../../shared/contract';
+import { DELIVERY_LOG_COUNT_CAP, type PlatformKind, segmentNameKey } from '../../shared/contract';
 import { transitionNotification } from '../../server/domain/notifications';
 import { recordDeliveryReport } from '../../server/delivery/reports';
 import { addMember, createApplication, createUser, db, startServer, type Answer, type TestServer, type TestUser } from './helpers';
@@ -215,7 +215,7 @@ describe('creating a message', () => {
     it("refuses another application's segment, template and campaign", async () => {
       const segment = await db(server)
         .insertInto('segments')
-        .values({ application_id: OTHER, name: 'Theirs', rule: '{"any":[]}', created_by: null, created_at: isoIn(0), updated_at: isoIn(0) })
+        .values({ application_id: OTHER, name: 'Theirs', name_key: segmentNameKey('Theirs'), rule: '{"any":[]}', created_by: null, created_at: isoIn(0), updated_at: isoIn(0) })
         .returning('id')
         .executeTakeFirstOrThrow();
       const answer = await create(message('web_push', { audience: { segment_id: Number(segment.id) } }));
@@ -485,7 +485,7 @@ describe("the audience's segment, by name", () => {
     const at = isoIn(0);
     const inserted = await db(server)
       .insertInto('segments')
-      .values({ application_id: applicationId, name, rule: '{"any":[]}', created_by: null, created_at: at, updated_at: at })
+      .values({ application_id: applicationId, name, name_key: segmentNameKey(name), rule: '{"any":[]}', created_by: null, created_at: at, updated_at: at })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(inserted.id);
@@ -548,7 +548,7 @@ describe('a saved segment as the audience, by role (spec §6: segments belong to
     for (const name of ['Buyers', 'Browsers']) {
       const inserted = await db(server)
         .insertInto('segments')
-        .values({ application_id: APP, name, rule: '{"any":[]}', created_by: null, created_at: at, updated_at: at })
+        .values({ application_id: APP, name, name_key: segmentNameKey(name), rule: '{"any":[]}', created_by: null, created_at: at, updated_at: at })
         .returning('id')
         .executeTakeFirstOrThrow();
       ids[name] = Number(inserted.id);

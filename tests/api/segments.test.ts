@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SegmentCondition, SegmentRule } from '../../shared/contract';
+import { type SegmentCondition, type SegmentRule, segmentNameKey } from '../../shared/contract';
 import { migrateToLatest } from '../../server/db';
 import { buildMigrations } from '../../server/db/migrations';
 import { matchingPlayerIds } from '../../server/domain/segments';
@@ -234,7 +234,7 @@ describe('attribute conditions', () => {
     // Date.parse reads "Sun, 22 Nov 2026 00:00:00 GMT"; a condition submitted now must say 2026-11-22.
     const kept = one(date('before', new Date(dayOf(10)).toUTCString()));
     const at = server.clock.now().toISOString();
-    const { id } = await db(server).insertInto('segments').values({ application_id: APP, name: 'Kept day', rule: JSON.stringify(kept), created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db(server).insertInto('segments').values({ application_id: APP, name: 'Kept day', name_key: segmentNameKey('Kept day'), rule: JSON.stringify(kept), created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
     const detail = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token });
     expect(detail.status, JSON.stringify(detail.body)).toBe(200);
     expect(detail.body.data.size).toBe(1);
@@ -517,7 +517,7 @@ describe('saved segments', () => {
     const at = server.clock.now().toISOString();
     const { id } = await db(server)
       .insertInto('segments')
-      .values({ application_id: APP, name: 'Saved long ago', rule: JSON.stringify(kept), created_at: at, updated_at: at })
+      .values({ application_id: APP, name: 'Saved long ago', name_key: segmentNameKey('Saved long ago'), rule: JSON.stringify(kept), created_at: at, updated_at: at })
       .returning('id')
       .executeTakeFirstOrThrow();
     const list = await server.call('GET', `/api/application/${APP}/segment`, { token: owner.token });
