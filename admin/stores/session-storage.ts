@@ -17,7 +17,8 @@ export interface PersistedState {
   appName: string | null;
 }
 
-function localStore(): Storage | null {
+/** The browser's localStorage, or null where there is none or it is refused. */
+export function localStore(): Storage | null {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage;
   } catch {

@@ -6,6 +6,7 @@ import { useAppStore } from '../../stores/store';
 import { type Call, answer, fakeApi, renderInConsole, writesOf } from '../../test-utils';
 import { player } from '../players/fixtures';
 import { PlayerInfoPage } from './playerinfo-page';
+import { VISITOR_LANGUAGE_KEY } from './visitor-language';
 
 const UNSUBSCRIBE = '/api/public/application/shop_one/playerinfo/v_8f2c1a9e77/unsubscribe';
 
@@ -25,6 +26,7 @@ const headersSent = () => vi.mocked(fetch).mock.calls.map(([, init]) => (init?.h
 
 beforeEach(() => {
   useAppStore.setState({ token: null, roles: [] });
+  localStorage.removeItem(VISITOR_LANGUAGE_KEY);
   browserSpeaks('en-US', 'en');
   // A record as a server that still sent the whole player would (tags included): the page shows none of them.
   record = { ...player, application_name: 'Trà Mộc Shop' };
@@ -222,5 +224,23 @@ describe('the language of the page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'English' }));
     expect(await screen.findByText('You do not receive notifications from Trà Mộc Shop.')).toBeTruthy();
     expect(useAppStore.getState().language).toBe('en');
+  });
+
+  it('keeps the language picked when the page is opened again on the device, over the browser and the console', async () => {
+    open('?device=v_8f2c1a9e77');
+    expect(await screen.findByText('Your device and notification settings at Trà Mộc Shop.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Tiếng Việt' }));
+    expect(await screen.findByText('Thiết bị và cài đặt thông báo của bạn tại Trà Mộc Shop.')).toBeTruthy();
+    // Opened again (a reload, the link tapped later): the browser still says English, the console is in English.
+    cleanup();
+    open('?device=v_8f2c1a9e77');
+    expect(await screen.findByText('Thiết bị và cài đặt thông báo của bạn tại Trà Mộc Shop.')).toBeTruthy();
+    expect(headersSent().at(-1)).toMatchObject({ 'Accept-Language': 'vi' });
+    expect(useAppStore.getState().language).toBe('en');
+    // Picked back, English is what is kept.
+    fireEvent.click(screen.getByRole('button', { name: 'English' }));
+    cleanup();
+    open('?device=v_8f2c1a9e77');
+    expect(await screen.findByText('Your device and notification settings at Trà Mộc Shop.')).toBeTruthy();
   });
 });

@@ -18,7 +18,7 @@ import { RouterLink } from '../../components/router-link';
 import { selectLanguage } from '../../stores/settings-slice';
 import { useAppStore } from '../../stores/store';
 import { PlatformLabel, SubscribedBadge } from '../players/player-bits';
-import { browserLanguages, visitorLanguage } from './visitor-language';
+import { browserLanguages, rememberVisitorChoice, visitorChoice, visitorLanguage } from './visitor-language';
 import { LanguageButtons } from '../../app/layout/language-switch';
 import { AuthLayout } from '../auth/auth-layout';
 
@@ -63,11 +63,11 @@ type State = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed'; error
  * in plain words, with a way to unsubscribe. Open to anyone: the device id is the key.
  *
  * A shopper reads it, not a member: it speaks the visitor's language (visitorLanguage: their browser's, else their
- * record's), or the one they pick on its switch, with its own translations and Polaris' own strings in it, and it
- * never reads or writes the console's language setting.
+ * record's), or the one they pick on its switch (remembered on the device, visitorChoice), with its own
+ * translations and Polaris' own strings in it, and it never reads or writes the console's language setting.
  */
 export function PlayerInfoPage() {
-  const [chosen, setChosen] = useState<Language | null>(null);
+  const [chosen, setChosen] = useState<Language | null>(visitorChoice);
   const [recordLanguage, setRecordLanguage] = useState<string | null>(null);
   const language = chosen ?? visitorLanguage(browserLanguages(), recordLanguage);
   // One instance a language, made once: switching gives the page the other one, already translated.
@@ -98,6 +98,7 @@ export function PlayerInfoPage() {
 
   function choose(next: Language) {
     setChosen(next);
+    rememberVisitorChoice(next);
     useAppStore.getState().showToast(instances[next].t('common.switchLanguageSuccess'));
   }
 
