@@ -81,8 +81,18 @@ describe('segments of a new merchant', () => {
 
     // Vietnamese visitors who added to the cart in the last 30 days.
     await page.getByLabel('Tên phân khúc').fill('Khách VN');
-    await page.getByLabel('Điều kiện 1.1: giá trị').fill('VN');
+    // The country is chosen by its name, in Vietnamese or in English; the rule keeps its code.
+    await page.getByLabel('Điều kiện 1.1: giá trị').fill('viet');
+    await page.getByRole('option', { name: 'Việt Nam (VN)' }).waitFor();
+    await shot(page, 'segments-editor-country-search-vi');
+    await resize(page, PHONE);
+    await page.getByRole('option', { name: 'Việt Nam (VN)' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, 'segments-editor-country-search-vi-375');
+    await resize(page, DESKTOP);
+    await page.getByRole('option', { name: 'Việt Nam (VN)' }).click();
     await page.getByText('2 trên 3 người dùng').waitFor();
+    expect(await page.getByLabel('Điều kiện 1.1: giá trị').inputValue()).toBe('Việt Nam (VN)');
     await page.getByRole('button', { name: 'Thêm điều kiện' }).click();
     await page.getByLabel('Điều kiện 1.2: loại').selectOption('event');
     await expect.poll(() => page.getByLabel('Điều kiện 1.2: sự kiện').evaluate((element) => element.tagName)).toBe('SELECT');
@@ -127,7 +137,10 @@ describe('segments of a new merchant', () => {
 
     // A condition added again, straight from the group, and the segment saved: it is then called by its name.
     await page.getByRole('button', { name: 'Thêm điều kiện' }).click();
-    await page.getByLabel('Điều kiện 1.1: giá trị').fill('VN');
+    // From the keyboard: the code typed, Enter takes the country it names.
+    await page.getByLabel('Điều kiện 1.1: giá trị').fill('vn');
+    await page.getByRole('option', { name: 'Việt Nam (VN)' }).waitFor();
+    await page.getByLabel('Điều kiện 1.1: giá trị').press('Enter');
     await page.getByText('2 trên 3 người dùng').waitFor();
     await page.getByRole('button', { name: 'Lưu' }).first().click();
     await page.waitForURL(/\/segment\/\d+$/);
@@ -147,6 +160,7 @@ describe('segments of a new merchant', () => {
     await page.getByRole('button', { name: 'Tạo phân khúc' }).click();
     await page.waitForURL(/\/segment\/new$/);
     await page.getByLabel('Tên phân khúc').fill('  KHÁCH   vn ');
+    // A code typed and the field left (for Save) takes the country it names.
     await page.getByLabel('Điều kiện 1.1: giá trị').fill('VN');
     await page.getByRole('button', { name: 'Lưu' }).first().click();
     const refusedVi = 'Đã có phân khúc khác mang tên này (không phân biệt chữ hoa, chữ thường và khoảng trắng). Hãy chọn tên khác.';

@@ -91,7 +91,7 @@ export function CountryFilter({ value, onChange }: CountryFilterProps) {
     onChange(found[0].code);
   }
 
-  const label = t('players.filters.countrySearch');
+  const label = t('common.countrySearch');
   return (
     <BlockStack gap="200">
       <div ref={field} onKeyDown={onKeyDown}>
@@ -109,7 +109,7 @@ export function CountryFilter({ value, onChange }: CountryFilterProps) {
       </div>
       {found.length === 0 ? (
         <Text as="p" tone="subdued">
-          {t('players.filters.noCountry', { query: query.trim() })}
+          {t('common.noCountry', { query: query.trim() })}
         </Text>
       ) : (
         <div style={{ maxHeight: LIST_HEIGHT, overflowY: 'auto' }}>

@@ -112,57 +112,102 @@ async function pickName(kind: 'event' | 'attribute', name: string): Promise<HTML
   return picker;
 }
 
+/**
+ * Row `number`'s country chosen as a merchant does: its name searched in the picker (`typed`), then the country
+ * the search found (`name`) clicked.
+ */
+async function chooseCountry(number: string, typed: string, name: string): Promise<void> {
+  const field = within(row(number)).getByLabelText(`Condition ${number}: value`);
+  fireEvent.focus(field);
+  fireEvent.change(field, { target: { value: typed } });
+  fireEvent.click(await screen.findByRole('option', { name }));
+}
+
 describe('the segment editor', () => {
   it('counts nothing while the first condition is empty, then counts it live once typing pauses', async () => {
     open();
     expect(await screen.findByText('Complete the conditions to see how many players match.')).toBeTruthy();
     expect(counts()).toHaveLength(0);
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await chooseCountry('1.1', 'viet', 'Vietnam (VN)');
     expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
     expect(counts()).toHaveLength(1);
     expect(counts()[0].rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] });
   });
 
-  it.each([
-    { field: 'country', what: 'a country as its two-letter code, in capitals', placeholder: 'VN', hint: '2-letter country code, e.g. VN', typed: 'vn', name: 'Vietnam (VN)', value: 'VN' },
-    { field: 'language', what: 'a language as its code, in small letters', placeholder: 'vi', hint: '2-letter language code, e.g. vi', typed: 'VI', name: 'Vietnamese (vi)', value: 'vi' },
-  ])('takes $what, and names it', async ({ field, placeholder, hint, typed, name, value }) => {
+  it('takes a language as its code, in small letters, and names it', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
-    // Country is the first row's field to begin with.
-    if (field !== 'country') fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: field } });
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'language' } });
     const input = within(row('1.1')).getByLabelText('Condition 1.1: value');
-    expect(input.getAttribute('placeholder')).toBe(placeholder);
-    expect(within(row('1.1')).getByText(hint)).toBeTruthy();
-    fireEvent.change(input, { target: { value: typed } });
-    expect(await within(row('1.1')).findByText(name)).toBeTruthy();
-    expect(within(row('1.1')).queryByText(hint)).toBeNull();
-    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field, op: 'eq', value }] }] }));
+    expect(input.getAttribute('placeholder')).toBe('vi');
+    expect(within(row('1.1')).getByText('2-letter language code, e.g. vi')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'VI' } });
+    expect(await within(row('1.1')).findByText('Vietnamese (vi)')).toBeTruthy();
+    expect(within(row('1.1')).queryByText('2-letter language code, e.g. vi')).toBeNull();
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'vi' }] }] }));
   });
 
-  it('says a country is its code when a name is typed, and counts nothing until it is one', async () => {
+  it('chooses a country by its name, in the console language or in English, and keeps its code in the rule', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'Vietnam' } });
-    expect(await within(row('1.1')).findByText('A country is its 2-letter code, e.g. VN')).toBeTruthy();
-    expect(within(row('1.1')).queryByText('2-letter country code, e.g. VN')).toBeNull();
-    // The row is marked: the count line asks to fix it.
-    expect(screen.getByText('Fix the conditions marked to see how many players match.')).toBeTruthy();
+    const field = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement;
+    expect(field.getAttribute('placeholder')).toBe('Search countries');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'kingdom' } });
+    // A word of a name finds it; what is typed is a search, nothing is counted for it.
+    expect(await screen.findByRole('option', { name: 'United Kingdom (GB)' })).toBeTruthy();
+    expect(screen.queryByRole('option', { name: 'Vietnam (VN)' })).toBeNull();
     expect(counts()).toHaveLength(0);
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'vn' } });
+    fireEvent.change(field, { target: { value: 'viet' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Vietnam (VN)' }));
     expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
-    expect(within(row('1.1')).queryByText('A country is its 2-letter code, e.g. VN')).toBeNull();
+    expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] });
+    expect(field.value).toBe('Vietnam (VN)');
+    // In Vietnamese the country is named in Vietnamese, and the English name still finds it.
+    act(() => useAppStore.getState().setLanguage('vi'));
+    const vi = within(screen.getByRole('group', { name: 'Điều kiện 1.1' })).getByLabelText('Điều kiện 1.1: giá trị') as HTMLInputElement;
+    expect(vi.value).toBe('Việt Nam (VN)');
+    fireEvent.focus(vi);
+    fireEvent.change(vi, { target: { value: 'france' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Pháp (FR)' }));
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'FR' }] }] }));
+  });
+
+  it('takes a code or a whole name typed as the field is left, and keeps the country chosen when the search names none', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    const field = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement;
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'vn' } });
+    fireEvent.blur(field);
+    expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
+    expect(field.value).toBe('Vietnam (VN)');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'Atlantis' } });
+    expect(await screen.findByText('No country matches “Atlantis”')).toBeTruthy();
+    fireEvent.blur(field);
+    expect(field.value).toBe('Vietnam (VN)');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'viet nam' } });
+    fireEvent.blur(field);
+    expect(field.value).toBe('Vietnam (VN)');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'france' } });
+    fireEvent.blur(field);
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'FR' }] }] }));
+    expect(field.value).toBe('France (FR)');
+    expect(counts().map((call) => (call.rule.any[0].all[0] as { value: string }).value)).not.toContain('Atlantis');
   });
 
   it('cancels a count in flight when the rule changes, and shows only the newest', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
     holdCounts = true;
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await chooseCountry('1.1', 'viet', 'Vietnam (VN)');
     await waitFor(() => expect(counts()).toHaveLength(1));
     expect(screen.getAllByText('Counting…').length).toBeGreaterThan(0);
     holdCounts = false;
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'FR' } });
+    await chooseCountry('1.1', 'fra', 'France (FR)');
     expect(await screen.findByText('56 of 5,000 players')).toBeTruthy();
     expect(counts()[0].signal.aborted).toBe(true);
     expect(counts()).toHaveLength(2);
@@ -199,7 +244,7 @@ describe('the segment editor', () => {
   it('builds OR groups of AND conditions over player fields, events and attributes', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await chooseCountry('1.1', 'viet', 'Vietnam (VN)');
     fireEvent.click(screen.getByRole('button', { name: 'Add condition' }));
     fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: what to test'), { target: { value: 'event' } });
     fireEvent.change(await within(row('1.2')).findByLabelText('Condition 1.2: event'), { target: { value: 'purchase' } });
@@ -229,7 +274,7 @@ describe('the segment editor', () => {
   it('shows a problem under its own row, and refuses to save an incomplete rule', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await chooseCountry('1.1', 'viet', 'Vietnam (VN)');
     fireEvent.click(screen.getByRole('button', { name: 'Add condition' }));
     fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: what to test'), { target: { value: 'tag' } });
     fireEvent.change(within(row('1.2')).getByLabelText('Condition 1.2: tag'), { target: { value: 'two words' } });
@@ -266,7 +311,7 @@ describe('the segment editor', () => {
     expect(screen.queryByRole('button', { name: 'Add OR group' })).toBeNull();
     expect(screen.getByText('A segment needs at least one condition. Add one to see how many players match.')).toBeTruthy();
     fireEvent.click(within(group).getByRole('button', { name: 'Add condition' }));
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await chooseCountry('1.1', 'viet', 'Vietnam (VN)');
     expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
     expect(screen.queryByText('No conditions yet.')).toBeNull();
     expect(screen.getByRole('button', { name: 'Add OR group' })).toBeTruthy();
@@ -339,7 +384,7 @@ describe('the segment editor', () => {
     const view = open();
     await screen.findByText('Complete the conditions to see how many players match.');
     fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'KHÁCH VN' } });
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await chooseCountry('1.1', 'viet', 'Vietnam (VN)');
     fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
     const refusal = 'Another segment already has this name (capitals and spacing aside). Choose a different one.';
     await waitFor(() => expect(screen.getAllByText(refusal)).toHaveLength(1));
@@ -368,7 +413,7 @@ describe('the segment editor', () => {
     const view = open();
     await screen.findByText('Complete the conditions to see how many players match.');
     fireEvent.change(screen.getByLabelText('Segment name'), { target: { value: 'Vietnam' } });
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await chooseCountry('1.1', 'viet', 'Vietnam (VN)');
     fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment/8'));
     expect(writes()[0]).toEqual({
@@ -502,7 +547,7 @@ describe('the segment editor', () => {
 
   it('writes the live count as the console language does, whatever the browser: 1.234 in Vietnamese, 1,234 in English', async () => {
     open();
-    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: value'), { target: { value: 'VN' } });
+    await chooseCountry('1.1', 'viet', 'Vietnam (VN)');
     expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
     act(() => useAppStore.getState().setLanguage('vi'));
     expect(await screen.findByText('1.234 trên 5.000 người dùng')).toBeTruthy();
