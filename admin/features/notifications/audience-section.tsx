@@ -7,7 +7,7 @@ import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
 import { useAllPages, wholeList } from '../../api/use-api-query';
 import { useLanguage } from '../../app/i18n';
 import { useAppStore } from '../../stores/store';
-import { checkRule } from '../segments/segment-editor-model';
+import { checkRule, conditionCount } from '../segments/segment-editor-model';
 import { LiveCountLine, SegmentEditor, problemsShown, useTouchedRows } from '../segments/segment-editor';
 import { useRuleChoices } from '../segments/use-rule-choices';
 import { useLiveCount } from '../segments/use-live-count';
@@ -142,7 +142,10 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
             ) : (
               <Text as="p" tone="subdued">
                 {draft.filtersOn && !check.rule
-                  ? t(problemsShown(draft.filters, check, showFilterErrors, touchedRows.touched) ? 'segments.count.fix' : 'segments.count.incomplete')
+                  ? // Every extra condition removed: nothing to complete, one to add (or the box to untick).
+                    conditionCount(draft.filters) === 0
+                    ? t('notificationUi.audience.filtersEmpty', { label: t('notificationUi.audience.filters') })
+                    : t(problemsShown(draft.filters, check, showFilterErrors, touchedRows.touched) ? 'segments.count.fix' : 'segments.count.incomplete')
                   : t('notificationUi.audience.noEstimate')}
               </Text>
             )}

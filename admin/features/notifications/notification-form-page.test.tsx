@@ -371,4 +371,28 @@ describe('the create form', () => {
     const count = calls.find((call) => call.path.endsWith('/segment/count'));
     expect(count?.body).toEqual({ rule: { any: [{ all: [{ kind: 'channel', channel: 'web_push', subscribed: true }] }] } });
   });
+
+  it('asks for a condition when the extra conditions have none, then estimates with the country chosen by name', async () => {
+    start();
+    open('/application/shop_one/notification/web_push');
+    await screen.findByText('420 of 1,000 players', {}, { timeout: 2000 });
+    fireEvent.click(screen.getByLabelText('Add conditions'));
+    // A new condition left empty is to complete.
+    expect(await screen.findByText('Complete the conditions to see how many players match.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove condition 1.1' }));
+    // None left: nothing to complete, one to add or the box to untick.
+    expect(await screen.findByText('No condition added yet. Add one to see the estimate, or untick “Add conditions”.')).toBeTruthy();
+    expect(screen.queryByText('Complete the conditions to see how many players match.')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add condition' }));
+    const country = screen.getByLabelText('Condition 1.1: value');
+    fireEvent.focus(country);
+    fireEvent.change(country, { target: { value: 'viet' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Vietnam (VN)' }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path.endsWith('/segment/count')).at(-1)?.body).toEqual({
+        rule: { any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }, { kind: 'channel', channel: 'web_push', subscribed: true }] }] },
+      }),
+    );
+    expect(screen.queryByText(/No condition added yet/)).toBeNull();
+  });
 });
