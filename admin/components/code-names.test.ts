@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PHONE_COUNTRIES } from '../../shared/validation/phone-countries';
-import { countryChoices, countryName, findCountries, searchText } from './code-names';
+import { LANGUAGE_CODES, countryChoices, countryName, findChoices, languageChoices, languageName, searchText } from './code-names';
 
-const codes = (query: string, language = 'en') => findCountries(countryChoices(language), query).map((choice) => choice.code);
+const codes = (query: string, language = 'en') => findChoices(countryChoices(language), query).map((choice) => choice.code);
 
 describe('the countries to choose from', () => {
   it('are every country the console knows, by name in the language, in its order', () => {
@@ -55,5 +55,26 @@ describe('a country code by name', () => {
     expect(countryName('VN', 'vi')).toBe('Việt Nam (VN)');
     expect(countryName('xy', 'en')).toBe('XY');
     expect(countryName(null, 'en')).toBeNull();
+  });
+});
+
+describe('the languages to choose from', () => {
+  const languages = (query: string, language = 'en') => findChoices(languageChoices(language), query).map((choice) => choice.code);
+
+  it('are named in the console language and found by their English name or a word of their name', () => {
+    expect(languageChoices('vi').find((choice) => choice.code === 'vi')?.name).toBe('Tiếng Việt');
+    expect(languages('vietnamese', 'vi')).toEqual(['vi']);
+    expect(languages('viet', 'vi')).toContain('vi');
+    expect(languages('japanese')).toEqual(['ja']);
+    expect(languages('ja')[0]).toBe('ja');
+  });
+
+  it('are the codes a player can be kept under, each once, with a name in both languages', () => {
+    expect(new Set(LANGUAGE_CODES).size).toBe(LANGUAGE_CODES.length);
+    expect(LANGUAGE_CODES.every((code) => /^[a-z]{2,3}$/.test(code))).toBe(true);
+    for (const code of LANGUAGE_CODES) {
+      expect(languageName(code, 'en'), code).not.toBe(code);
+      expect(languageName(code, 'vi'), code).not.toBe(code);
+    }
   });
 });

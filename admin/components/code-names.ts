@@ -48,9 +48,9 @@ export function languageName(code: string | null, language: string): string | nu
   return codeName('language', lower, language) ?? lower;
 }
 
-/** A country to choose: its code, as players carry it and the API takes it, and its name. */
-export interface CountryChoice {
-  /** ISO 3166-1 alpha-2, in capitals ("VN"). */
+/** A country or language to choose: its code, as players carry it and the API takes it, and its names. */
+export interface CodeChoice {
+  /** A country's ISO 3166-1 alpha-2 code in capitals ("VN"), a language's code in small letters ("vi"). */
   code: string;
   /** Its name in the console's language ("Việt Nam"), or the code when Intl has none. */
   name: string;
@@ -60,21 +60,28 @@ export interface CountryChoice {
   words: string[];
 }
 
-const countryLists = new Map<string, CountryChoice[]>();
-
 /**
- * Every country the console offers, by name in `language` and in that language's order. One list for every country
- * picker: the codes of shared/validation/phone-countries, every country and territory with a numbering plan (ISO
- * 3166-1 alpha-2, with Kosovo's XK), which is every one a player can be in.
+ * The languages the console offers by name: every ISO 639-1 language, and the few that devices report by a
+ * three-letter code for want of a two-letter one (Filipino, Cantonese, Cebuano, Hmong, Hawaiian). Players keep the
+ * language alone (shared/validation languageCode), so these are the codes a segment on language can match.
  */
-export function countryChoices(language: string): CountryChoice[] {
-  let list = countryLists.get(language);
+export const LANGUAGE_CODES: readonly string[] = [
+  ...'aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu'.split(' '),
+  ...['fil', 'yue', 'ceb', 'hmn', 'haw'],
+];
+
+const choiceLists = new Map<string, CodeChoice[]>();
+
+/** `codes` of one kind by name in `language` and in that language's order, made once per kind and language. */
+function choicesOf(type: 'region' | 'language', codes: readonly string[], language: string): CodeChoice[] {
+  const key = `${type}:${language}`;
+  let list = choiceLists.get(key);
   if (!list) {
     const collator = new Intl.Collator(language);
-    list = [...PHONE_COUNTRIES.keys()]
+    list = codes
       .map((code) => {
-        const name = intlName('region', code, language) ?? code;
-        const both = [name, intlName('region', code, 'en') ?? code];
+        const name = intlName(type, code, language) ?? code;
+        const both = [name, intlName(type, code, 'en') ?? code];
         return {
           code,
           name,
@@ -83,9 +90,23 @@ export function countryChoices(language: string): CountryChoice[] {
         };
       })
       .sort((a, b) => collator.compare(a.name, b.name));
-    countryLists.set(language, list);
+    choiceLists.set(key, list);
   }
   return list;
+}
+
+/**
+ * Every country the console offers, by name in `language` and in that language's order. One list for every country
+ * picker: the codes of shared/validation/phone-countries, every country and territory with a numbering plan (ISO
+ * 3166-1 alpha-2, with Kosovo's XK), which is every one a player can be in.
+ */
+export function countryChoices(language: string): CodeChoice[] {
+  return choicesOf('region', [...PHONE_COUNTRIES.keys()], language);
+}
+
+/** Every language the console offers (LANGUAGE_CODES), by name in `language` and in that language's order. */
+export function languageChoices(language: string): CodeChoice[] {
+  return choicesOf('language', LANGUAGE_CODES, language);
 }
 
 /**
@@ -102,15 +123,15 @@ export function searchText(text: string): string {
 }
 
 /**
- * The countries a search names, best first: the one whose code it is ("vn"), then those whose name begins with it
- * ("viet"), then those with a word that does ("kingdom" finds the United Kingdom), then those whose name holds it
- * anywhere. Names in the console's language and in English both count, so "vietnam" finds Việt Nam in Vietnamese
- * too. Within each, the list's own order; every country, in order, for an empty search.
+ * The countries or languages a search names, best first: the one whose code it is ("vn"), then those whose name
+ * begins with it ("viet"), then those with a word that does ("kingdom" finds the United Kingdom), then those whose
+ * name holds it anywhere. Names in the console's language and in English both count, so "vietnam" finds Việt Nam in
+ * Vietnamese too. Within each, the list's own order; every choice, in order, for an empty search.
  */
-export function findCountries(choices: readonly CountryChoice[], query: string): CountryChoice[] {
+export function findChoices(choices: readonly CodeChoice[], query: string): CodeChoice[] {
   const wanted = searchText(query);
   if (wanted === '') return [...choices];
-  const rank = (choice: CountryChoice): number => {
+  const rank = (choice: CodeChoice): number => {
     if (choice.code.toLowerCase() === wanted) return 0;
     if (choice.names.some((name) => name.startsWith(wanted))) return 1;
     if (choice.words.some((word) => word.startsWith(wanted))) return 2;

@@ -284,12 +284,11 @@ describe('the audience of a shop', () => {
     await page.getByRole('button', { name: 'Add condition' }).click();
     await page.getByLabel('Condition 1.4: field').selectOption('language');
     await page.getByLabel('Condition 1.4: operator').selectOption('eq');
-    // A name where the code goes is refused in words, and nothing is counted until it is a code.
-    await page.getByLabel('Condition 1.4: value').fill('Vietnamese');
-    await page.getByText('A language is its 2- or 3-letter code, e.g. vi').first().waitFor();
-    await page.getByText('Fix the conditions marked to see how many players match.').first().waitFor();
-    await page.getByLabel('Condition 1.4: value').fill('VI');
-    await page.getByText('Vietnamese (vi)').first().waitFor();
+    // The language is searched by name, and nothing is counted until one is chosen; the rule keeps its code.
+    await page.getByRole('combobox', { name: 'Condition 1.4: value' }).fill('viet');
+    await page.getByText('Complete the conditions to see how many players match.').first().waitFor();
+    await page.getByRole('option', { name: 'Vietnamese (vi)' }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Condition 1.4: value' }).inputValue()).toBe('Vietnamese (vi)');
 
     // The live count, against a count made directly in the database by hand-written SQL.
     const db = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });

@@ -152,7 +152,7 @@ describe('sending a message', () => {
     await page.getByLabel('Condition 1.1: what to test').selectOption('field');
     await page.getByLabel('Condition 1.1: field').selectOption('country');
     await page.getByLabel('Condition 1.1: operator').selectOption('eq');
-    await page.getByLabel('Condition 1.1: value').fill('vietnam');
+    await page.getByRole('combobox', { name: 'Condition 1.1: value' }).fill('vietnam');
     await page.getByRole('option', { name: 'Vietnam (VN)' }).click();
     await page.getByRole('button', { name: 'Save' }).first().click();
     await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/segment`)).data.items.length).toBe(1);

@@ -82,7 +82,7 @@ describe('segments of a new merchant', () => {
     // Vietnamese visitors who added to the cart in the last 30 days.
     await page.getByLabel('Tên phân khúc').fill('Khách VN');
     // The country is chosen by its name, in Vietnamese or in English; the rule keeps its code.
-    await page.getByLabel('Điều kiện 1.1: giá trị').fill('viet');
+    await page.getByRole('combobox', { name: 'Điều kiện 1.1: giá trị' }).fill('viet');
     await page.getByRole('option', { name: 'Việt Nam (VN)' }).waitFor();
     await shot(page, 'segments-editor-country-search-vi');
     await resize(page, PHONE);
@@ -92,7 +92,7 @@ describe('segments of a new merchant', () => {
     await resize(page, DESKTOP);
     await page.getByRole('option', { name: 'Việt Nam (VN)' }).click();
     await page.getByText('2 trên 3 người dùng').waitFor();
-    expect(await page.getByLabel('Điều kiện 1.1: giá trị').inputValue()).toBe('Việt Nam (VN)');
+    expect(await page.getByRole('combobox', { name: 'Điều kiện 1.1: giá trị' }).inputValue()).toBe('Việt Nam (VN)');
     await page.getByRole('button', { name: 'Thêm điều kiện' }).click();
     await page.getByLabel('Điều kiện 1.2: loại').selectOption('event');
     await expect.poll(() => page.getByLabel('Điều kiện 1.2: sự kiện').evaluate((element) => element.tagName)).toBe('SELECT');
@@ -138,9 +138,9 @@ describe('segments of a new merchant', () => {
     // A condition added again, straight from the group, and the segment saved: it is then called by its name.
     await page.getByRole('button', { name: 'Thêm điều kiện' }).click();
     // From the keyboard: the code typed, Enter takes the country it names.
-    await page.getByLabel('Điều kiện 1.1: giá trị').fill('vn');
+    await page.getByRole('combobox', { name: 'Điều kiện 1.1: giá trị' }).fill('vn');
     await page.getByRole('option', { name: 'Việt Nam (VN)' }).waitFor();
-    await page.getByLabel('Điều kiện 1.1: giá trị').press('Enter');
+    await page.getByRole('combobox', { name: 'Điều kiện 1.1: giá trị' }).press('Enter');
     await page.getByText('2 trên 3 người dùng').waitFor();
     await page.getByRole('button', { name: 'Lưu' }).first().click();
     await page.waitForURL(/\/segment\/\d+$/);
@@ -161,7 +161,7 @@ describe('segments of a new merchant', () => {
     await page.waitForURL(/\/segment\/new$/);
     await page.getByLabel('Tên phân khúc').fill('  KHÁCH   vn ');
     // A code typed and the field left (for Save) takes the country it names.
-    await page.getByLabel('Điều kiện 1.1: giá trị').fill('VN');
+    await page.getByRole('combobox', { name: 'Điều kiện 1.1: giá trị' }).fill('VN');
     await page.getByRole('button', { name: 'Lưu' }).first().click();
     const refusedVi = 'Đã có phân khúc khác mang tên này (không phân biệt chữ hoa, chữ thường và khoảng trắng). Hãy chọn tên khác.';
     await page.getByText(refusedVi).waitFor();
@@ -190,6 +190,13 @@ describe('segments of a new merchant', () => {
     await page.getByLabel('Condition 1.2: within days').fill('30');
     await page.getByText('1 of 3 players').waitFor();
     expect(await boxWidth(page, 'Condition 1.2: within days')).toBeLessThan(200);
+    // A language, chosen by its name as the country is: the three visitors' browsers are all in Vietnamese.
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.getByLabel('Condition 1.3: field').selectOption('language');
+    await page.getByRole('combobox', { name: 'Condition 1.3: value' }).fill('vietnamese');
+    await page.getByRole('option', { name: 'Vietnamese (vi)' }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Condition 1.3: value' }).inputValue()).toBe('Vietnamese (vi)');
+    await page.getByText('1 of 3 players').waitFor();
     await shot(page, 'segments-duplicate-name-en');
     await resize(page, PHONE);
     await page.getByText(refusedEn).waitFor();

@@ -3,7 +3,7 @@ import { SearchIcon } from '@shopify/polaris-icons';
 import { type KeyboardEvent, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../app/i18n';
-import { countryChoices, countryName, findCountries } from '../../components/code-names';
+import { countryChoices, countryName, findChoices } from '../../components/code-names';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 
 /**
@@ -77,7 +77,7 @@ export function CountryFilter({ value, onChange }: CountryFilterProps) {
   useFocusWhenShown(field);
   const all = countryChoices(lang);
   const found = useMemo(() => {
-    const matches = findCountries(all, query);
+    const matches = findChoices(all, query);
     // Unsearched, the country chosen leads the list rather than hiding two hundred rows down.
     if (query.trim() !== '' || !value) return matches;
     const chosen = matches.find((choice) => choice.code === value) ?? { code: value, name: value, names: [], words: [] };

@@ -27,9 +27,10 @@ export function SubscribedBadge({ subscribed }: { subscribed: boolean }) {
 
 /**
  * The fields that take a code, as players carry it: the country in capitals (VN), the language in small letters
- * (vi). Their input says so (a segment's condition): a placeholder, and under it `hint` (what to type) until the
- * letters typed name a country or language, then its name ("Thái Lan (TH)"). Under the field rather than as a
- * placeholder, which typing hides. (The player list chooses its country by name instead: filter-fields.tsx.)
+ * (vi). Where a code is typed (a segment's "contains" condition) the input says so: a placeholder, and under it
+ * `hint` (what to type) until the letters typed name a country or language, then its name ("Thái Lan (TH)"). Under
+ * the field rather than as a placeholder, which typing hides. Where one is chosen whole ("is", "is not", the player
+ * list's filter) it is chosen by name instead: components/code-picker.tsx, filter-fields.tsx.
  */
 export const CODE_FIELDS = {
   country: { ...PLAYER_CODE_FIELDS.country, placeholder: 'VN', hint: 'common.countryCodeHint', type: 'region' },

@@ -134,17 +134,35 @@ describe('the segment editor', () => {
     expect(counts()[0].rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] });
   });
 
-  it('takes a language as its code, in small letters, and names it', async () => {
+  it('chooses a language by its name or code, and takes a part of one as the code it is written in', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'language' } });
-    const input = within(row('1.1')).getByLabelText('Condition 1.1: value');
+    const field = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement;
+    expect(field.getAttribute('placeholder')).toBe('Search languages');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'viet' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Vietnamese (vi)' }));
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'vi' }] }] }));
+    expect(field.value).toBe('Vietnamese (vi)');
+    // A code typed is taken as the field is left; a search that names no language keeps the one chosen.
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'Klingon' } });
+    expect(await screen.findByText('No language matches “Klingon”')).toBeTruthy();
+    fireEvent.blur(field);
+    expect(field.value).toBe('Vietnamese (vi)');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'JA' } });
+    fireEvent.blur(field);
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'ja' }] }] }));
+    expect(field.value).toBe('Japanese (ja)');
+    // "contains" takes the code as typed, in small letters, and names it once it is one.
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: operator'), { target: { value: 'contains' } });
+    const input = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement;
     expect(input.getAttribute('placeholder')).toBe('vi');
-    expect(within(row('1.1')).getByText('2-letter language code, e.g. vi')).toBeTruthy();
     fireEvent.change(input, { target: { value: 'VI' } });
     expect(await within(row('1.1')).findByText('Vietnamese (vi)')).toBeTruthy();
-    expect(within(row('1.1')).queryByText('2-letter language code, e.g. vi')).toBeNull();
-    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'vi' }] }] }));
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'contains', value: 'vi' }] }] }));
   });
 
   it('chooses a country by its name, in the console language or in English, and keeps its code in the rule', async () => {

@@ -35,7 +35,7 @@ import {
   valueTypeOf,
 } from './segment-editor-model';
 import { CODE_FIELDS, typedCodeName } from '../players/player-bits';
-import { CountryPicker } from '../../components/country-picker';
+import { CodePicker } from '../../components/code-picker';
 import { V, isPlayerCodeField } from '../../../shared/validation';
 import type { LiveCount } from './use-live-count';
 import { useFormatNumber, useLanguage } from '../../app/i18n';
@@ -512,15 +512,16 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
   const lang = useLanguage();
   const input = valueInputFor(valueTypeOf(condition), condition.op);
   if (input === 'none') return null;
-  // "Country is / is not": one country, chosen by name.
-  if (condition.kind === 'field' && condition.field === 'country' && (condition.op === 'eq' || condition.op === 'neq')) {
+  // "Country / language is (not)": one country or language, chosen by name.
+  if (condition.kind === 'field' && isPlayerCodeField(condition.field) && (condition.op === 'eq' || condition.op === 'neq')) {
     return (
       <Part min={190}>
-        <CountryPicker label={label} labelHidden value={condition.value} onChange={onChange} error={error} />
+        <CodePicker field={condition.field} label={label} labelHidden value={condition.value} onChange={onChange} error={error} />
       </Part>
     );
   }
-  // Players carry their country and language as codes (VN, vi): the field says so, and names what is typed.
+  // A part of a code ("contains"): players carry their country and language as codes (VN, vi), so the field says
+  // so, and names what is typed.
   const code = condition.kind === 'field' && input === 'text' && isPlayerCodeField(condition.field) ? condition.field : null;
   return (
     <Part min={150}>
