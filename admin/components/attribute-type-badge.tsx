@@ -20,7 +20,8 @@ export interface AttributeTypeBadgeProps {
 export function AttributeTypeBadge({ type, size = 'medium' }: AttributeTypeBadgeProps) {
   const { t } = useTranslation();
   return (
-    <Badge tone={TYPE_TONES[type]} size={size}>
+    // Read out as "Type Number": Polaris would otherwise name the colour's tone ("Info Number"), which here means nothing.
+    <Badge tone={TYPE_TONES[type]} size={size} toneAndProgressLabelOverride={t('attributes.columns.type')}>
       {t(`attributes.types.${type}`)}
     </Badge>
   );

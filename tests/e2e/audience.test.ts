@@ -233,7 +233,7 @@ describe('the audience of a shop', () => {
     await visit.getByRole('link', { name: 'Áo dài' }).click();
     await visit.waitForURL(/ao-dai/);
     await collecting(visit);
-    await visit.evaluate(() => (window as unknown as { nudge: (...args: unknown[]) => void }).nudge('event', 'add_to_cart', { sku: 'AD-01', price: 350000 }));
+    await visit.evaluate(() => (window as unknown as { nudge: (...args: unknown[]) => void }).nudge('event', 'add_to_cart', { sku: 'AD-01', price: 350000, 'delivery.date': '2026-12-10' }));
     await visit.mouse.wheel(0, 5000);
     await visit.waitForTimeout(500);
     await visit.getByRole('link', { name: 'Cart' }).click();
@@ -262,6 +262,33 @@ describe('the audience of a shop', () => {
     await resize(page, PHONE);
     await shot(page, 'audience-player-detail-en-375');
     await resize(page, DESKTOP);
+
+    // The events the players sent, from the menu: the shopper's with its properties typed (a `.date` one as a date),
+    // counted as the database counts them, and those the SDK records by itself marked as automatic.
+    await page.getByRole('link', { name: 'Events', exact: true }).click();
+    await page.waitForURL(/\/event$/);
+    const cartRow = page.getByRole('row').filter({ hasText: 'add_to_cart' });
+    await cartRow.waitFor();
+    const events = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
+    const carts = (events.prepare("select count(*) as n from events where application_id = ? and name = 'add_to_cart'").get(APP) as { n: number }).n;
+    events.close();
+    expect(carts).toBeGreaterThan(0);
+    expect(await cartRow.getByRole('cell').nth(1).innerText()).toBe(String(carts));
+    const cartText = await cartRow.innerText();
+    // Each type read out as such ("price Type Number"), not as its badge's colour.
+    for (const typed of [/\bsku\s*Type\s*Text\b/, /\bprice\s*Type\s*Number\b/, /\bdelivery\.date\s*Type\s*Date\b/]) expect(cartText, cartText).toMatch(typed);
+    await page.getByRole('row').filter({ hasText: 'page_view' }).getByText('Automatic').waitFor();
+    await shot(page, 'audience-events-en');
+    await page.getByRole('button', { name: 'Tiếng Việt' }).click();
+    await page.getByText('Tự động').first().waitFor();
+    await resize(page, PHONE);
+    // On a phone each event is a block of lines rather than a table row.
+    expect(await page.getByText('delivery.date', { exact: true }).first().locator('..').innerText()).toMatch(/delivery\.date\s*Kiểu\s*Ngày/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, 'audience-events-vi-375');
+    await resize(page, DESKTOP);
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByText('Automatic').first().waitFor();
 
     // A segment: added to cart, plan gold, subscribed to web push, language Vietnamese.
     await page.goto(`${stack.url}/application/${APP}/segment`);

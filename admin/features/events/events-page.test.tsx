@@ -41,6 +41,8 @@ describe('the events screen', () => {
     expect(within(property('value')).getByText('Number')).toBeTruthy();
     expect(within(property('gift')).getByText('True/false')).toBeTruthy();
     expect(within(property('note')).getByText('Text')).toBeTruthy();
+    // Read out as "value Type Number", not with the name of the badge's colour ("Info").
+    expect(property('value').textContent).toBe('valueTypeNumber');
   });
 
   it('marks the events the SDK records by itself, and only those', async () => {
