@@ -95,13 +95,16 @@ function choicesOf(type: 'region' | 'language', codes: readonly string[], langua
   return list;
 }
 
+/** The countries' codes, listed once rather than on every call of countryChoices (each render of a picker). */
+const COUNTRY_CODES: readonly string[] = [...PHONE_COUNTRIES.keys()];
+
 /**
  * Every country the console offers, by name in `language` and in that language's order. One list for every country
  * picker: the codes of shared/validation/phone-countries, every country and territory with a numbering plan (ISO
  * 3166-1 alpha-2, with Kosovo's XK), which is every one a player can be in.
  */
 export function countryChoices(language: string): CodeChoice[] {
-  return choicesOf('region', [...PHONE_COUNTRIES.keys()], language);
+  return choicesOf('region', COUNTRY_CODES, language);
 }
 
 /** Every language the console offers (LANGUAGE_CODES), by name in `language` and in that language's order. */
