@@ -112,14 +112,18 @@ async function pickName(kind: 'event' | 'attribute', name: string): Promise<HTML
   return picker;
 }
 
+/** `typed` searched in a country or language picker as a merchant does: the field entered (it clears to a search), then typed in. */
+function search(field: HTMLElement, typed: string): void {
+  fireEvent.focus(field);
+  fireEvent.change(field, { target: { value: typed } });
+}
+
 /**
  * Row `number`'s country chosen as a merchant does: its name searched in the picker (`typed`), then the country
  * the search found (`name`) clicked.
  */
 async function chooseCountry(number: string, typed: string, name: string): Promise<void> {
-  const field = within(row(number)).getByLabelText(`Condition ${number}: value`);
-  fireEvent.focus(field);
-  fireEvent.change(field, { target: { value: typed } });
+  search(within(row(number)).getByLabelText(`Condition ${number}: value`), typed);
   fireEvent.click(await screen.findByRole('option', { name }));
 }
 
@@ -140,19 +144,16 @@ describe('the segment editor', () => {
     fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'language' } });
     const field = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement;
     expect(field.getAttribute('placeholder')).toBe('Search languages');
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: 'viet' } });
+    search(field, 'viet');
     fireEvent.click(await screen.findByRole('option', { name: 'Vietnamese (vi)' }));
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'vi' }] }] }));
     expect(field.value).toBe('Vietnamese (vi)');
     // A code typed is taken as the field is left; a search that names no language keeps the one chosen.
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: 'Klingon' } });
+    search(field, 'Klingon');
     expect(await screen.findByText('No language matches “Klingon”')).toBeTruthy();
     fireEvent.blur(field);
     expect(field.value).toBe('Vietnamese (vi)');
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: 'JA' } });
+    search(field, 'JA');
     fireEvent.blur(field);
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'language', op: 'eq', value: 'ja' }] }] }));
     expect(field.value).toBe('Japanese (ja)');
@@ -170,8 +171,7 @@ describe('the segment editor', () => {
     await screen.findByText('Complete the conditions to see how many players match.');
     const field = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement;
     expect(field.getAttribute('placeholder')).toBe('Search countries');
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: 'kingdom' } });
+    search(field, 'kingdom');
     // A word of a name finds it; what is typed is a search, nothing is counted for it.
     expect(await screen.findByRole('option', { name: 'United Kingdom (GB)' })).toBeTruthy();
     expect(screen.queryByRole('option', { name: 'Vietnam (VN)' })).toBeNull();
@@ -185,8 +185,7 @@ describe('the segment editor', () => {
     act(() => useAppStore.getState().setLanguage('vi'));
     const vi = within(screen.getByRole('group', { name: 'Điều kiện 1.1' })).getByLabelText('Điều kiện 1.1: giá trị') as HTMLInputElement;
     expect(vi.value).toBe('Việt Nam (VN)');
-    fireEvent.focus(vi);
-    fireEvent.change(vi, { target: { value: 'france' } });
+    search(vi, 'france');
     fireEvent.click(await screen.findByRole('option', { name: 'Pháp (FR)' }));
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'FR' }] }] }));
   });
@@ -195,22 +194,18 @@ describe('the segment editor', () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');
     const field = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLInputElement;
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: 'vn' } });
+    search(field, 'vn');
     fireEvent.blur(field);
     expect(await screen.findByText('1,234 of 5,000 players')).toBeTruthy();
     expect(field.value).toBe('Vietnam (VN)');
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: 'Atlantis' } });
+    search(field, 'Atlantis');
     expect(await screen.findByText('No country matches “Atlantis”')).toBeTruthy();
     fireEvent.blur(field);
     expect(field.value).toBe('Vietnam (VN)');
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: 'viet nam' } });
+    search(field, 'viet nam');
     fireEvent.blur(field);
     expect(field.value).toBe('Vietnam (VN)');
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: 'france' } });
+    search(field, 'france');
     fireEvent.blur(field);
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'FR' }] }] }));
     expect(field.value).toBe('France (FR)');
