@@ -101,6 +101,10 @@ describe('segments of a new merchant', () => {
     expect(await page.getByLabel('Điều kiện 1.2: thời gian').evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe('Mọi lúc');
     expect(await page.getByLabel('Điều kiện 1.2: trong số ngày').count()).toBe(0);
     await page.getByLabel('Điều kiện 1.2: thời gian').selectOption('within');
+    // The longest period accepted shows whole beside its unit ("3650", not "365" cut by "ngày qua").
+    const hidden = (label: string) => page.getByLabel(label).evaluate((input: HTMLInputElement) => input.scrollWidth - input.clientWidth);
+    await page.getByLabel('Điều kiện 1.2: trong số ngày').fill('3650');
+    expect(await hidden('Điều kiện 1.2: trong số ngày')).toBe(0);
     await page.getByLabel('Điều kiện 1.2: trong số ngày').fill('30');
     await page.getByText('1 trên 3 người dùng').waitFor();
     // "Trong vòng [30] ngày qua": the number's box is sized for a number, not stretched across the line.

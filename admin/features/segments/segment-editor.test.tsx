@@ -358,7 +358,7 @@ describe('the segment editor', () => {
     expect(within(row('1.1')).getByText('days')).toBeTruthy();
     // Sized for a few digits and their unit, not for what is left of the line.
     const part = days.closest('[style*="flex"]') as HTMLElement;
-    expect(part.style.flex).toBe('0 0 130px');
+    expect(part.style.flex).toBe('0 0 150px');
     fireEvent.change(days, { target: { value: '30' } });
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, within_days: 30 }] }] }));
     act(() => useAppStore.getState().setLanguage('vi'));

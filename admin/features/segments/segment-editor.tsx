@@ -71,10 +71,11 @@ export interface SegmentEditorProps {
 }
 
 /**
- * The width of a count typed in a row (times, days): a few digits and their unit ("ngày qua"), not the rest of the
- * line, which it would otherwise take when it wraps onto a line of its own.
+ * The width of a count typed in a row (times, days): its largest accepted value (3650 days, 1000000 times) whole
+ * beside its unit ("ngày qua"), not the rest of the line, which it would otherwise take when it wraps onto a line of
+ * its own. At 130 px, 3650 showed as "365" beside "ngày qua".
  */
-const NUMBER_WIDTH = 130;
+const NUMBER_WIDTH = 150;
 
 /** A control with room to shrink on a phone and to sit beside others on a wide screen. */
 function Part({ children, grow = 1, min = 150 }: { children: ReactNode; grow?: number; min?: number }) {
