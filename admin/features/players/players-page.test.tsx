@@ -215,6 +215,14 @@ describe('the player list', () => {
     expect(await screen.findByText('No players match')).toBeTruthy();
   });
 
+  it('says a search matches a whole ID, email or number when it finds nobody', async () => {
+    players = [];
+    open('/application/shop_one/player?q=customer-15');
+    expect(await screen.findByText('No player has exactly this ID, email or phone number')).toBeTruthy();
+    expect(screen.getByText(/not part of one/)).toBeTruthy();
+    expect(screen.queryByText('No players yet')).toBeNull();
+  });
+
   it('explains where players come from when the application has none', async () => {
     players = [];
     open();

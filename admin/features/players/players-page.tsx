@@ -300,7 +300,11 @@ export function PlayersPage() {
     ),
   );
 
-  const emptyState = filtered ? (
+  // A search matches a whole ID, email or number (indexed, at a million players), not a part: say so when it finds
+  // none, or "customer-15" finding nothing reads as if customer-1564 were not there.
+  const emptyState = filters.q ? (
+    <EmptySearchResult title={t('players.empty.searchedTitle')} description={t('players.empty.searchedBody')} withIllustration />
+  ) : filtered ? (
     <EmptySearchResult title={t('players.empty.filteredTitle')} description={t('players.empty.filteredBody')} withIllustration />
   ) : (
     <EmptyState heading={t('players.empty.title')} image={EMPTY_ILLUSTRATION}>
