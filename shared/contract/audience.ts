@@ -558,6 +558,7 @@ export const SEGMENT_FIELDS = {
   utm_medium: 'text',
   utm_campaign: 'text',
   utm_term: 'text',
+  utm_content: 'text',
   first_session_at: 'date',
   last_session_at: 'date',
   last_seen_at: 'date',

@@ -69,6 +69,7 @@ function randomCondition(random: ReturnType<typeof generator>): SegmentCondition
         ['browser', ['Chrome', 'Safari', 'Firefox']],
         ['utm_source', ['google', 'facebook', 'zalo']],
         ['utm_campaign', ['tet_sale', 'summer']],
+        ['utm_content', ['banner_a']],
         ['email', ['customer1@example.com']],
         ['external_user_id', ['customer-1']],
         ['timezone_offset', [420, -300, 0, 540]],

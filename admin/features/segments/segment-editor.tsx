@@ -46,7 +46,7 @@ const FIELD_GROUPS: { key: string; fields: SegmentField[] }[] = [
   { key: 'location', fields: ['country', 'city', 'language', 'timezone_offset'] },
   { key: 'device', fields: ['platform', 'device_type', 'os', 'browser', 'app_version'] },
   { key: 'identity', fields: ['external_user_id', 'email'] },
-  { key: 'utm', fields: ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term'] },
+  { key: 'utm', fields: ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] },
 ];
 
 export interface SegmentEditorProps {
