@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { isAppPlatform, NotificationContent, type FailureReason } from '../../shared/contract';
+import { isAppPlatform, NotificationContent, personalNames, personalize, type FailureReason } from '../../shared/contract';
 import type { JobContext } from '../jobs/types';
 import type { Database } from '../db/schema';
 import { webSubscriptionEnded } from '../domain/players-write';
@@ -278,6 +278,30 @@ async function unsubscribe(trx: Transaction<Database>, r: Recipient, now: string
 }
 
 /** The batch's still-queued deliveries with their players' current addresses. */
+/**
+ * The attribute values a personal message ({{plan | bạn}}) reads, by player: only the names it uses, for the
+ * batch's players (its player id range), read when the batch runs as its addresses are.
+ */
+async function personalValues(db: Kysely<Database>, applicationId: string, payload: BatchPayload, names: string[]): Promise<Map<number, Map<string, string>>> {
+  const rows = await db
+    .selectFrom('player_attributes')
+    .select(['player_id', 'name', 'value'])
+    .where('application_id', '=', applicationId)
+    .where('player_id', '>', payload.from_id)
+    .where('player_id', '<=', payload.to_id)
+    .where('name', 'in', names)
+    .execute();
+  const byPlayer = new Map<number, Map<string, string>>();
+  for (const row of rows) {
+    if (row.value === null) continue;
+    const id = Number(row.player_id);
+    let values = byPlayer.get(id);
+    if (!values) byPlayer.set(id, (values = new Map()));
+    values.set(row.name, row.value);
+  }
+  return byPlayer;
+}
+
 async function loadRecipients(db: Kysely<Database>, payload: BatchPayload): Promise<Recipient[]> {
   let query = db
     .selectFrom('deliveries')
@@ -385,12 +409,30 @@ async function sendBatch(engine: Engine, payload: BatchPayload, context: JobCont
       ttlSeconds: expiresAt === null ? 0 : Math.ceil((expiresAt - now) / 1000),
       expiresAt: expiresAt === null ? null : Math.floor(expiresAt / 1000),
     };
+    const channels = new Map<string, Channel>();
     const sends = new Map<string, Send | null>();
     for (const platform of new Set(recipients.map((r) => r.platform))) {
       const channel = await engine.channels.get(n.application_id, platform as Channel['kind']);
+      if (channel) channels.set(platform, channel);
       sends.set(platform, channel ? sendFor(channel, ctx) : null);
       if (!channel) s.log.error({ notificationId: n.id, applicationId: n.application_id, platform }, 'platform not configured or inactive: its deliveries fail');
     }
+    // A personal message's heading and text differ by player: its payload is built for each wording the batch
+    // needs (players with the same values share one), the rest of the message as for everyone.
+    const names = personalNames(ctx.content.heading, ctx.content.content);
+    const values = names.length ? await personalValues(s.db, n.application_id, payload, names) : null;
+    const worded = new Map<string, Send>();
+    const sendTo = (r: Recipient): Send | null | undefined => {
+      const send = sends.get(r.platform);
+      const channel = channels.get(r.platform);
+      if (!send || !values || !channel) return send;
+      const mine = values.get(r.playerId);
+      const content = { ...ctx.content, heading: personalize(ctx.content.heading, mine), content: personalize(ctx.content.content, mine) };
+      const key = `${r.platform}\u0000${content.heading}\u0000${content.content}`;
+      let personal = worded.get(key);
+      if (!personal) worded.set(key, (personal = sendFor(channel, { ...ctx, content })));
+      return personal;
+    };
 
     const refused = new Set<string>();
     let rateLimitedMs: number | null = null;
@@ -400,7 +442,7 @@ async function sendBatch(engine: Engine, payload: BatchPayload, context: JobCont
         await writer.room(2 * options.flushEvery);
         if (rateLimitedMs !== null || engine.stopping.aborted || context.signal.aborted) return;
         const r = recipients[next++];
-        const send = sends.get(r.platform);
+        const send = sendTo(r);
         if (!send || refused.has(r.platform)) {
           writer.add(r, { kind: 'failed', reason: 'auth' });
           continue;

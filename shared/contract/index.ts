@@ -9,3 +9,4 @@ export * from './embed';
 export * from './messaging';
 export * from './message-stats';
 export * from './webhook';
+export * from './personalize';

@@ -4,6 +4,7 @@ import { ApplicationParams } from './application';
 import { PageQuery, Timestamp, page } from './common';
 import { APP_PLATFORMS, DeviceId, DeviceParams, SegmentRule, StoredSegmentRule, Tag } from './audience';
 import type { PlatformKind } from './platform';
+import { personalTags } from './personalize';
 
 /**
  * Messaging (issue 6): notifications over four channels, templates, campaigns, the REST send API, and what the
@@ -167,6 +168,10 @@ export function checkContent(type: NotificationType, content: NotificationConten
     problems.push({ path: 'heading', message: V.required });
   }
   if (type === 'sms' && content.content.length > SMS_CONTENT_MAX) problems.push({ path: 'content', message: V.tooLong });
+  // Personal values ({{plan | bạn}}): a tag typed wrong would reach every player as it is.
+  for (const path of ['heading', 'content'] as const) {
+    if (fieldsOf(type).includes(path) && personalTags(content[path]) === null) problems.push({ path, message: V.personalTag });
+  }
   return problems;
 }
 

@@ -26,8 +26,14 @@ function valueAt(tree: unknown, key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], tree);
 }
 
+/**
+ * Texts that show a message's personal-value syntax ({{first_name | bạn}}) as the merchant types it: literal
+ * double braces, which neither translate() nor the console's i18next reads as a placeholder.
+ */
+const LITERAL_DOUBLE_BRACES = new Set<string>([V.personalTag, 'notificationUi.content.personal.help']);
+
 function placeholders(text: string): string[] {
-  return [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+  return [...text.replace(/\{\{[^{}]*\}\}/g, '').matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 }
 
 describe('the dictionaries', () => {
@@ -59,8 +65,13 @@ describe('the dictionaries', () => {
   });
 
   it('write placeholders with single braces, as translate() reads them', () => {
-    const doubled = (tree: unknown, keys: string[]) => keys.filter((key) => /\{\{|\}\}/.test(String(valueAt(tree, key))));
+    const doubled = (tree: unknown, keys: string[]) => keys.filter((key) => !LITERAL_DOUBLE_BRACES.has(key) && /\{\{|\}\}/.test(String(valueAt(tree, key))));
     expect([...doubled(en, enKeys), ...doubled(vi, viKeys)]).toEqual([]);
+  });
+
+  it('keep the personal-value syntax they show whole, in both translate() and the console', () => {
+    expect(translate('vi', V.personalTag)).toContain('{{tên_thuộc_tính | mặc định}}');
+    expect(translate('en', 'notificationUi.content.personal.help')).toMatch(/^\{\{first_name \| there\}\} /);
   });
 
   it('name keys without dots or spaces inside a segment', () => {

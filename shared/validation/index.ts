@@ -330,6 +330,8 @@ export const V = {
   /** A number above its inclusive most ({max}). */
   atMost: 'validation.atMost',
   tag: 'validation.tag',
+  /** A personal tag in a message ({{name}} or {{name | default}}) typed wrong. */
+  personalTag: 'validation.personalTag',
   date: 'validation.date',
   conditionsEmpty: 'validation.conditionsEmpty',
   /** An event's, a property's or an attribute's name (NAME_PATTERN). */

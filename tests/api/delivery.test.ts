@@ -14,7 +14,7 @@ import { start as startSms, type SmsFake } from '../fakes/sms';
 import { testCertificates } from '../fakes/tls';
 import { start as startWebPush, type FakeSubscription, type WebPushFake } from '../fakes/webpush';
 import { createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
-import { daysAgo, insertPlayer, insertTags, type PlayerFields } from './players-fixtures';
+import { daysAgo, insertAttribute, insertPlayer, insertTags, type PlayerFields } from './players-fixtures';
 
 /**
  * The delivery engine end to end: messages created through the API, the engine running in this process on the
@@ -268,6 +268,60 @@ describe('a web push message', () => {
     const victim = rows.find((d) => d.player_id === subscribers[5].playerId)!;
     await swReport({ key: app.key, kind: 'clicked', message_id: `d_${victim.id}`, endpoint: subscribers[6].sub.endpoint });
     expect((await deliveriesOf(id)).find((d) => d.id === victim.id)!.status).toBe('sent');
+  });
+});
+
+describe('a personal message', () => {
+  it("greets each player with their own attribute values, the tag's default where they have none", async () => {
+    const app = await newApp();
+    const vapid = await enableWebPush(app.id);
+    const lan = await webSubscriber(app.id, vapid);
+    const minh = await webSubscriber(app.id, vapid);
+    const stranger = await webSubscriber(app.id, vapid);
+    await insertAttribute(server, app.id, lan.playerId, 'first_name', 'Lan');
+    await insertAttribute(server, app.id, lan.playerId, 'plan', 'gold');
+    await insertAttribute(server, app.id, minh.playerId, 'first_name', 'Minh');
+    await insertAttribute(server, app.id, minh.playerId, 'plan', 'silver');
+    // Another attribute of the same name in another application is not read.
+    const other = await newApp();
+    await insertAttribute(server, other.id, await insertPlayer(server, other.id, deviceId()), 'first_name', 'Khác');
+    const id = await send(app.id, { content: { ...CONTENT, heading: 'Chào {{first_name | bạn}}', content: 'Ưu đãi hạng {{ plan | thành viên }} hôm nay' } });
+    await waitStatus(id);
+    const shown = (sub: FakeSubscription) => {
+      const { title, body } = JSON.parse(pushesTo(sub)[0].text!);
+      return [title, body];
+    };
+    expect(shown(lan.sub)).toEqual(['Chào Lan', 'Ưu đãi hạng gold hôm nay']);
+    expect(shown(minh.sub)).toEqual(['Chào Minh', 'Ưu đãi hạng silver hôm nay']);
+    expect(shown(stranger.sub)).toEqual(['Chào bạn', 'Ưu đãi hạng thành viên hôm nay']);
+    expect(await expectCountersMatch(id)).toMatchObject({ targeted: 3, sent: 3, failed: 0 });
+  });
+
+  it('texts each player their own SMS', async () => {
+    const app = await newApp();
+    await put(app.id, 'sms', { status: 'active', username: 'nudge', password: 'secret', brand_name: 'NUDGE' });
+    const lan = await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84901110001' });
+    await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84901110002' });
+    await insertAttribute(server, app.id, lan, 'code', 'LAN50');
+    const id = await send(app.id, { type: 'sms', content: { content: 'Mã của bạn: {{code | TET10}}' } });
+    await waitStatus(id);
+    expect(sms.received.filter((m) => m.to.startsWith('+8490111000')).map((m) => [m.to, m.text]).sort()).toEqual([
+      ['+84901110001', 'Mã của bạn: LAN50'],
+      ['+84901110002', 'Mã của bạn: TET10'],
+    ]);
+  });
+
+  it('is refused, with nothing saved, when a tag is typed wrong', async () => {
+    const app = await newApp();
+    await enableWebPush(app.id);
+    const answer = await server.call('POST', `/api/application/${app.id}/notification`, {
+      token: owner.token,
+      headers: { 'accept-language': 'vi' },
+      body: { type: 'web_push', content: { ...CONTENT, heading: 'Chào {{first_name}' }, draft: false },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.fields).toEqual([{ path: 'content.heading', message: expect.stringContaining('{{tên_thuộc_tính | mặc định}}') }]);
+    expect(await db(server).selectFrom('notifications').select('id').where('application_id', '=', app.id).execute()).toEqual([]);
   });
 });
 

@@ -144,6 +144,8 @@ describe('sending a message', () => {
     const hanoi = await subscriber(`hanoi-${stamp}`, 'VN', '+84901234567');
     const saigon = await subscriber(`saigon-${stamp}`, 'VN');
     const boston = await subscriber(`boston-${stamp}`, 'US');
+    // The Hanoi shopper's app told the shop her first name.
+    await deviceApi('PUT', `/v1/devices/hanoi-${stamp}/attributes`, { attributes: { first_name: 'Hoa' } });
 
     // A segment built in the console.
     await page.goto(`${stack.url}/application/${APP}/segment`);
@@ -158,7 +160,17 @@ describe('sending a message', () => {
     await expect.poll(async () => (await api(stack, token, 'GET', `/application/${APP}/segment`)).data.items.length).toBe(1);
 
     // The web push, written in the create form.
-    await writeMessage(page, 'Web push', 'Áo dài sale', 'Everything −30 % until Sunday');
+    await writeMessage(page, 'Web push', 'Áo dài sale', 'Hi , everything −30 % until Sunday');
+    // Personal: the first name from the attributes, where the cursor is, then a default for shoppers without one.
+    const text = page.getByLabel('Message', { exact: true });
+    await text.evaluate((element: HTMLTextAreaElement) => element.setSelectionRange(3, 3));
+    await page.getByRole('button', { name: 'Add a personal value' }).click();
+    await page.getByRole('button', { name: /^first_name/ }).click();
+    await expect.poll(() => text.inputValue()).toBe('Hi {{first_name}}, everything −30 % until Sunday');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.type(' | friend');
+    expect(await text.inputValue()).toBe('Hi {{first_name | friend}}, everything −30 % until Sunday');
     await page.getByLabel('Link').fill('https://lan.example/sale');
     await page.getByLabel('Segment').selectOption({ label: 'Vietnam' });
     await shot(page, 'messaging-create-web-push-en');
@@ -186,8 +198,9 @@ describe('sending a message', () => {
     const received = push.received.filter((item) => item.text?.includes('Áo dài sale'));
     expect(received.map((item) => item.endpoint).sort()).toEqual([hanoi.endpoint, saigon.endpoint].sort());
     expect(received.some((item) => item.endpoint === boston.endpoint)).toBe(false);
-    const payload = JSON.parse(received[0].text!);
-    expect(payload).toMatchObject({ title: 'Áo dài sale', body: 'Everything −30 % until Sunday', url: 'https://lan.example/sale' });
+    const payloadTo = (endpoint: string) => JSON.parse(received.find((item) => item.endpoint === endpoint)!.text!);
+    expect(payloadTo(hanoi.endpoint)).toMatchObject({ title: 'Áo dài sale', body: 'Hi Hoa, everything −30 % until Sunday', url: 'https://lan.example/sale' });
+    expect(payloadTo(saigon.endpoint)).toMatchObject({ title: 'Áo dài sale', body: 'Hi friend, everything −30 % until Sunday' });
 
     // The webhook heard the start and the end, signed the Standard Webhooks way, the end with the numbers.
     await expect.poll(() => hooks.map((item) => item.body.type).sort(), { timeout: 30_000 }).toEqual(['delivery_completed', 'delivery_started']);

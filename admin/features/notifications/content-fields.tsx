@@ -1,9 +1,10 @@
-import { Banner, BlockStack, Button, Collapsible, FormLayout, InlineError, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
+import { ActionList, Banner, BlockStack, Button, Collapsible, FormLayout, InlineError, InlineGrid, InlineStack, Popover, Text, TextField } from '@shopify/polaris';
 import { PlusIcon } from '@shopify/polaris-icons';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ADDITIONAL_DATA_MAX,
+  type AttributeDefinition,
   BUTTONS_MAX,
   CONTENT_MAX,
   HEADING_MAX,
@@ -35,6 +36,11 @@ export interface ContentFieldsProps {
   /** The plan whose button cap is shown. */
   plan: Plan;
   disabled?: boolean;
+  /**
+   * The application's attributes, offered as personal values ({{name}}) for the heading and the text; undefined
+   * while they load or for a role that may not list them (the syntax can still be typed).
+   */
+  attributes?: readonly AttributeDefinition[];
 }
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'term'] as const;
@@ -43,7 +49,7 @@ const UTM_KEYS = ['source', 'medium', 'campaign', 'term'] as const;
  * What a message says, with the fields its type uses (fieldsOf): heading, text, link, pictures, buttons,
  * UTM parameters and additional data. The create form and the template editor both use it.
  */
-export function ContentFields({ type, value, onChange, problems, plan, disabled }: ContentFieldsProps) {
+export function ContentFields({ type, value, onChange, problems, plan, disabled, attributes }: ContentFieldsProps) {
   const { t } = useTranslation();
   const fields = new Set<string>(fieldsOf(type));
   const [advanced, setAdvanced] = useState(() => Boolean(value.additional_data || value.additional_data_b || Object.values(value.utm).some(Boolean)));
@@ -52,15 +58,33 @@ export function ContentFields({ type, value, onChange, problems, plan, disabled 
   const error = (path: string) => problemText(t, problems[path]);
   const sms = type === 'sms' ? smsSize(smsText(value)) : null;
   const link = value.target_url.trim() ? withUtm(value.target_url.trim(), value.utm) : '';
+  const headingId = useId();
+  const contentId = useId();
+  // Where a personal value goes: the heading or the text, whichever was edited last (the text to begin with).
+  const personalTarget = useRef<'heading' | 'content'>('content');
+  const insertPersonal = (name: string) => {
+    const key = personalTarget.current;
+    const element = document.getElementById(key === 'heading' ? headingId : contentId) as HTMLInputElement | HTMLTextAreaElement | null;
+    const text = value[key];
+    const at = element?.selectionStart ?? text.length;
+    const tag = `{{${name}}}`;
+    onChange({ ...value, [key]: text.slice(0, at) + tag + text.slice(element?.selectionEnd ?? at) });
+    requestAnimationFrame(() => {
+      element?.focus();
+      element?.setSelectionRange(at + tag.length, at + tag.length);
+    });
+  };
 
   return (
     <FormLayout>
       {fields.has('heading') ? (
         <TextField
+          id={headingId}
           label={t('notificationUi.content.heading')}
           helpText={type === 'facebook' ? t('notificationUi.content.headingOptional') : undefined}
           value={value.heading}
           onChange={set('heading')}
+          onFocus={() => (personalTarget.current = 'heading')}
           autoComplete="off"
           maxLength={HEADING_MAX}
           showCharacterCount
@@ -70,9 +94,11 @@ export function ContentFields({ type, value, onChange, problems, plan, disabled 
         />
       ) : null}
       <TextField
+        id={contentId}
         label={t('notificationUi.content.body')}
         value={value.content}
         onChange={set('content')}
+        onFocus={() => (personalTarget.current = 'content')}
         multiline={4}
         autoComplete="off"
         maxLength={type === 'sms' ? SMS_CONTENT_MAX : CONTENT_MAX}
@@ -86,6 +112,7 @@ export function ContentFields({ type, value, onChange, problems, plan, disabled 
         }
         error={error('content')}
       />
+      <PersonalValues attributes={attributes} onInsert={insertPersonal} disabled={disabled} />
       {fields.has('target_url') ? (
         <TextField
           label={t('notificationUi.content.targetUrl')}
@@ -349,6 +376,47 @@ function ButtonsEditor({
           {t('notificationUi.buttons.used', { count: buttons.length, number: Math.min(cap, BUTTONS_MAX) })}
         </Text>
       </InlineStack>
+    </BlockStack>
+  );
+}
+
+/**
+ * Personal values: how to write one ({{first_name | bạn}}), and the application's attributes to add one from, where
+ * the cursor was in the heading or the text.
+ */
+function PersonalValues({ attributes, onInsert, disabled }: { attributes: readonly AttributeDefinition[] | undefined; onInsert(name: string): void; disabled?: boolean }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <BlockStack gap="100">
+      {attributes && attributes.length > 0 ? (
+        <div>
+          <Popover
+            active={open}
+            onClose={() => setOpen(false)}
+            autofocusTarget="first-node"
+            activator={
+              <Button disclosure={open ? 'up' : 'down'} onClick={() => setOpen((was) => !was)} disabled={disabled} size="slim">
+                {t('notificationUi.content.personal.insert')}
+              </Button>
+            }
+          >
+            <ActionList
+              items={attributes.map((attribute) => ({
+                content: attribute.name,
+                suffix: <Text as="span" tone="subdued" variant="bodySm">{t(`attributes.types.${attribute.type}`)}</Text>,
+                onAction: () => {
+                  setOpen(false);
+                  onInsert(attribute.name);
+                },
+              }))}
+            />
+          </Popover>
+        </div>
+      ) : null}
+      <Text as="p" tone="subdued" variant="bodySm">
+        {t('notificationUi.content.personal.help')}
+      </Text>
     </BlockStack>
   );
 }

@@ -93,6 +93,28 @@ describe('the create form', () => {
     await waitFor(() => expect(errorOf('Heading')).toBeNull());
   });
 
+  it("adds a personal value from the application's attributes where the cursor is, and refuses a tag typed wrong", async () => {
+    const attribute = (id: number, name: string, type: string) => ({ id, name, type, description: null, source: 'sdk', players: 3, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' });
+    start({ 'GET /api/application/shop_one/attribute': () => pageOf([attribute(1, 'first_name', 'text'), attribute(2, 'plan', 'text')]) });
+    open('/application/shop_one/notification/web_push');
+    await screen.findByLabelText('Heading');
+    type('Heading', 'Hi , your deal');
+    const heading = field('Heading');
+    fireEvent.focus(heading);
+    heading.setSelectionRange(3, 3);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a personal value' }));
+    fireEvent.click(screen.getByRole('button', { name: /^first_name/ }));
+    expect(field('Heading').value).toBe('Hi {{first_name}}, your deal');
+    // The syntax is explained beside it, default included.
+    expect(screen.getByText('{{first_name | there}} writes each player’s own first_name attribute, or “there” where they have none.')).toBeTruthy();
+    type('Message', 'Your plan: {{plan | member}');
+    await act(async () => {
+      fireEvent.click(screen.getAllByRole('button', { name: 'Send now' })[0]);
+    });
+    expect(errorOf('Message')).toBe('Write a personal value as {{attribute_name}} or {{attribute_name | default}}, with both pairs of braces');
+    expect(posted()).toHaveLength(0);
+  });
+
   it('says additional data is not valid JSON while it is typed, and refuses to send it', async () => {
     start();
     open('/application/shop_one/notification/web_push');

@@ -22,6 +22,7 @@ import { useApplicationPlan, useCurrentApplication } from '../../app/application
 import { useAppStore } from '../../stores/store';
 import { AudienceSection } from './audience-section';
 import { ContentFields } from './content-fields';
+import { useAttributeChoices } from '../segments/use-rule-choices';
 import { StatusBadge, typeAvailable, useVisitedViewTitle } from './notification-bits';
 import {
   type ContentDraft,
@@ -163,6 +164,7 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   const campaigns = useAllPages(`${base}/campaign`, CampaignPage);
   const templates = useAllPages(`${base}/template`, TemplatePage, { type });
   const startTemplate = useApiQuery(fillFromTemplate !== null ? `${base}/template/${fillFromTemplate}` : null, Template);
+  const attributes = useAttributeChoices(base, !readOnly && !locked);
 
   const patch = (next: Partial<NotificationDraft>) => setDraft((current) => ({ ...current, ...next }));
   const setContent = (content: ContentDraft) => patch({ content });
@@ -365,7 +367,7 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
               </FormLayout>
             </SectionCard>
             <SectionCard title={t('notificationUi.content.title')}>
-              <ContentFields type={type} value={draft.content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={plan} disabled={disabled} />
+              <ContentFields type={type} value={draft.content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={plan} disabled={disabled} attributes={attributes} />
             </SectionCard>
             <AudienceSection
               applicationId={applicationId}

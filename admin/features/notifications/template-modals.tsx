@@ -7,6 +7,7 @@ import { FormModal } from '../../components/form-modal';
 import { useApplicationPlan, useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { ContentFields } from './content-fields';
+import { useAttributeChoices } from '../segments/use-rule-choices';
 import { type ContentDraft, type Problems, contentDraftOf, emptyContent, problemText, problemsUnder, serverProblems, toTemplateInput } from './notification-form-model';
 import { NotificationPreview } from './notification-preview';
 import { FailureBanner } from '../../components/failure-banner';
@@ -113,6 +114,7 @@ export function TemplateEditorModal({ applicationId, template, onClose, onSaved,
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const base = `/application/${encodeURIComponent(applicationId)}/template`;
+  const attributes = useAttributeChoices(`/application/${encodeURIComponent(applicationId)}`, !readOnly);
 
   async function submit() {
     setSaving(true);
@@ -164,7 +166,7 @@ export function TemplateEditorModal({ applicationId, template, onClose, onSaved,
                   helpText={template ? t('notificationUi.templates.typeFixed') : undefined}
                 />
               </InlineGrid>
-              <ContentFields type={type} value={content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={plan} disabled={readOnly || saving} />
+              <ContentFields type={type} value={content} onChange={setContent} problems={problemsUnder(problems, 'content')} plan={plan} disabled={readOnly || saving} attributes={attributes} />
             </BlockStack>
             <NotificationPreview type={type} content={content} appName={application?.name ?? ''} />
           </InlineGrid>

@@ -12,8 +12,15 @@ import type { SegmentEditorProps } from './segment-editor';
  */
 export function useRuleChoices(base: string, enabled = true): Pick<SegmentEditorProps, 'attributes' | 'events'> {
   const roles = useAppStore((state) => state.roles);
-  const attributes = useAllPages(enabled && canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition));
+  const attributes = useAttributeChoices(base, enabled);
   const events = useAllPages(enabled && canAccessRoute(roles, { roles: AREA_ROLES.events }) ? `${base}/event` : null, page(EventDefinition));
   const eventNames = useMemo(() => wholeList(events.data)?.map((event) => event.name), [events.data]);
-  return { attributes: wholeList(attributes.data), events: eventNames };
+  return { attributes, events: eventNames };
+}
+
+/** The application's attribute definitions, for a role with their area and once the whole list loaded (a message's personal values too). */
+export function useAttributeChoices(base: string, enabled = true): readonly AttributeDefinition[] | undefined {
+  const roles = useAppStore((state) => state.roles);
+  const attributes = useAllPages(enabled && canAccessRoute(roles, { roles: AREA_ROLES.attributes }) ? `${base}/attribute` : null, page(AttributeDefinition));
+  return wholeList(attributes.data);
 }
