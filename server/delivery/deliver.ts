@@ -277,7 +277,6 @@ async function unsubscribe(trx: Transaction<Database>, r: Recipient, now: string
   }
 }
 
-/** The batch's still-queued deliveries with their players' current addresses. */
 /**
  * The attribute values a personal message ({{plan | bạn}}) reads, by player: only the names it uses, for the
  * batch's players (its player id range), read when the batch runs as its addresses are.
@@ -302,6 +301,7 @@ async function personalValues(db: Kysely<Database>, applicationId: string, paylo
   return byPlayer;
 }
 
+/** The batch's still-queued deliveries with their players' current addresses. */
 async function loadRecipients(db: Kysely<Database>, payload: BatchPayload): Promise<Recipient[]> {
   let query = db
     .selectFrom('deliveries')
@@ -409,29 +409,26 @@ async function sendBatch(engine: Engine, payload: BatchPayload, context: JobCont
       ttlSeconds: expiresAt === null ? 0 : Math.ceil((expiresAt - now) / 1000),
       expiresAt: expiresAt === null ? null : Math.floor(expiresAt / 1000),
     };
-    const channels = new Map<string, Channel>();
-    const sends = new Map<string, Send | null>();
+    const channels = new Map<string, Channel | null>();
     for (const platform of new Set(recipients.map((r) => r.platform))) {
       const channel = await engine.channels.get(n.application_id, platform as Channel['kind']);
-      if (channel) channels.set(platform, channel);
-      sends.set(platform, channel ? sendFor(channel, ctx) : null);
+      channels.set(platform, channel);
       if (!channel) s.log.error({ notificationId: n.id, applicationId: n.application_id, platform }, 'platform not configured or inactive: its deliveries fail');
     }
-    // A personal message's heading and text differ by player: its payload is built for each wording the batch
-    // needs (players with the same values share one), the rest of the message as for everyone.
+    // What each recipient is sent, built once per platform; a personal message's heading and text differ by player,
+    // so its payload is built once per wording the batch needs (players with the same values share one).
     const names = personalNames(ctx.content.heading, ctx.content.content);
     const values = names.length ? await personalValues(s.db, n.application_id, payload, names) : null;
-    const worded = new Map<string, Send>();
-    const sendTo = (r: Recipient): Send | null | undefined => {
-      const send = sends.get(r.platform);
+    const sends = new Map<string, Send>();
+    const sendTo = (r: Recipient): Send | null => {
       const channel = channels.get(r.platform);
-      if (!send || !values || !channel) return send;
-      const mine = values.get(r.playerId);
-      const content = { ...ctx.content, heading: personalize(ctx.content.heading, mine), content: personalize(ctx.content.content, mine) };
-      const key = `${r.platform}\u0000${content.heading}\u0000${content.content}`;
-      let personal = worded.get(key);
-      if (!personal) worded.set(key, (personal = sendFor(channel, { ...ctx, content })));
-      return personal;
+      if (!channel) return null;
+      const mine = values?.get(r.playerId);
+      const content = values ? { ...ctx.content, heading: personalize(ctx.content.heading, mine), content: personalize(ctx.content.content, mine) } : ctx.content;
+      const key = values ? `${r.platform}\u0000${content.heading}\u0000${content.content}` : r.platform;
+      let send = sends.get(key);
+      if (!send) sends.set(key, (send = sendFor(channel, { ...ctx, content })));
+      return send;
     };
 
     const refused = new Set<string>();

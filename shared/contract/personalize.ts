@@ -16,18 +16,10 @@ export interface PersonalTag {
 
 /** The personal tags of a text, in order, or null when one is malformed (a bad name, `{{` without its `}}`). */
 export function personalTags(text: string): PersonalTag[] | null {
-  const tags: PersonalTag[] = [];
-  let rest = '';
-  let at = 0;
-  for (const match of text.matchAll(PERSONAL_TAG)) {
-    rest += text.slice(at, match.index);
-    at = match.index + match[0].length;
-    const name = match[1].trim();
-    if (!name || name.length > NAME_MAX_LENGTH || !NAME_PATTERN.test(name)) return null;
-    tags.push({ name, fallback: (match[2] ?? '').trim() });
-  }
-  rest += text.slice(at);
+  const tags = [...text.matchAll(PERSONAL_TAG)].map((match) => ({ name: match[1].trim(), fallback: (match[2] ?? '').trim() }));
+  if (tags.some(({ name }) => !name || name.length > NAME_MAX_LENGTH || !NAME_PATTERN.test(name))) return null;
   // What is left holds no tag: a stray `{{` or `}}` is a tag typed wrong, which would reach players as it is.
+  const rest = text.replace(PERSONAL_TAG, '');
   return rest.includes('{{') || rest.includes('}}') ? null : tags;
 }
 

@@ -80,6 +80,11 @@ async function put(appId: string, path: string, body: unknown) {
   return answer.body.data;
 }
 
+/** Turns the SMS platform on, with the credentials the SMS fake takes. */
+async function enableSms(appId: string): Promise<void> {
+  await put(appId, 'sms', { status: 'active', username: 'nudge', password: 'secret', brand_name: 'NUDGE' });
+}
+
 /** Web push on, and the application's VAPID public key (the browser subscribes with it). */
 async function enableWebPush(appId: string): Promise<string> {
   await put(appId, 'web_push', {
@@ -299,7 +304,7 @@ describe('a personal message', () => {
 
   it('texts each player their own SMS', async () => {
     const app = await newApp();
-    await put(app.id, 'sms', { status: 'active', username: 'nudge', password: 'secret', brand_name: 'NUDGE' });
+    await enableSms(app.id);
     const lan = await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84901110001' });
     await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84901110002' });
     await insertAttribute(server, app.id, lan, 'code', 'LAN50');
@@ -687,7 +692,7 @@ describe('mobile push', () => {
 describe('SMS', () => {
   it('sends the text with the link (with UTM) through the provider, and 429 waits its Retry-After', async () => {
     const app = await newApp();
-    await put(app.id, 'sms', { status: 'active', username: 'nudge', password: 'secret', brand_name: 'NUDGE' });
+    await enableSms(app.id);
     const first = await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84901234567' });
     const second = await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84907654321' });
     await insertPlayer(server, app.id, deviceId(), { mobile_number: null });
@@ -708,7 +713,7 @@ describe('SMS', () => {
 
   it('drops a number the gateway says opted out from its player, so no later message texts it', async () => {
     const app = await newApp();
-    await put(app.id, 'sms', { status: 'active', username: 'nudge', password: 'secret', brand_name: 'NUDGE' });
+    await enableSms(app.id);
     const optedOut = await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84912000001' });
     const fine = await insertPlayer(server, app.id, deviceId(), { mobile_number: '+84912000002' });
     sms.optOut('+84912000001');

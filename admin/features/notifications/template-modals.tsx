@@ -113,8 +113,9 @@ export function TemplateEditorModal({ applicationId, template, onClose, onSaved,
   const [problems, setProblems] = useState<Problems>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const base = `/application/${encodeURIComponent(applicationId)}/template`;
-  const attributes = useAttributeChoices(`/application/${encodeURIComponent(applicationId)}`, !readOnly);
+  const applicationBase = `/application/${encodeURIComponent(applicationId)}`;
+  const base = `${applicationBase}/template`;
+  const attributes = useAttributeChoices(applicationBase, !readOnly);
 
   async function submit() {
     setSaving(true);
