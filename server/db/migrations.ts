@@ -9,6 +9,9 @@ export type Dialect = 'sqlite' | 'postgres';
 /** Players' columns most players have no value in, looked up by value only: indexed where set (0016). */
 const SPARSE_PLAYER_COLUMNS = ['external_user_id', 'email', 'push_endpoint', 'mobile_number'] as const;
 
+/** Players' columns the player list's search finds by their beginning: indexed in byte order on PostgreSQL (0027). */
+const PREFIX_SEARCHED_COLUMNS = ['external_user_id', 'email', 'mobile_number'] as const;
+
 /**
  * SQLite (0017): player_days copied into a new table of the same columns and key, `options` after its definition
  * (`without rowid`, or nothing for a rowid table), which then takes its name.
@@ -1092,6 +1095,30 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         // The renamed segments keep their new names: which of them were alike is not kept.
         await db.schema.dropIndex('segments_application_name_key').ifExists().execute();
         await db.schema.alterTable('segments').dropColumn('name_key').execute();
+      },
+    },
+    '0027_players_identity_prefix_indexes': {
+      async up(db: Kysely<any>) {
+        // The player list finds players whose user id, email or mobile number begins with what was typed
+        // (playersNamed): a range of each column's index in byte order. SQLite's columns compare so (BINARY).
+        // PostgreSQL's default indexes are ordered by the database's collation, in which a range is no prefix (in
+        // glibc's en_US, whose first level ignores punctuation, "customer10" lies between "customer-1" and
+        // "customer-2"); text_pattern_ops orders by bytes, serves the pattern operators
+        // (~>=~, ~<~) and the lookups by `=` all the same. Still only of the players that have a value (0016).
+        if (dialect !== 'postgres') return;
+        for (const column of PREFIX_SEARCHED_COLUMNS) {
+          const name = `players_application_${column}`;
+          await sql`drop index if exists ${sql.raw(name)}`.execute(db);
+          await sql`create index ${sql.raw(name)} on players (application_id, ${sql.raw(column)} text_pattern_ops) where ${sql.raw(column)} is not null`.execute(db);
+        }
+      },
+      async down(db: Kysely<any>) {
+        if (dialect !== 'postgres') return;
+        for (const column of PREFIX_SEARCHED_COLUMNS) {
+          const name = `players_application_${column}`;
+          await db.schema.dropIndex(name).ifExists().execute();
+          await db.schema.createIndex(name).on('players').columns(['application_id', column]).where(sql.ref(column), 'is not', null).execute();
+        }
       },
     },
   };

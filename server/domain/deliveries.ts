@@ -34,9 +34,9 @@ type Db = Kysely<Database>;
 /** A player's devices an exact search names (device id, external user id, email or mobile number): at most this many. */
 const SEARCH_PLAYERS_MAX = 500;
 
-/** The application's players whose device id, external user id, email or mobile number is exactly `q` (playersNamed). */
-async function searchedPlayers(db: Db, applicationId: string, search: PlayerSearch): Promise<number[]> {
-  const rows = await playersNamed(db, applicationId, search).limit(SEARCH_PLAYERS_MAX).execute();
+/** The application's players whose device id, external user id, email or mobile number is exactly `q` (playersNamed, exact). */
+async function searchedPlayers(s: Pick<Services, 'db' | 'dialect'>, applicationId: string, search: PlayerSearch): Promise<number[]> {
+  const rows = await playersNamed(s, applicationId, search, 'exact').limit(SEARCH_PLAYERS_MAX).execute();
   return [...new Set(rows.map((row) => Number(row.id)))];
 }
 
@@ -65,7 +65,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
   }
   let players: number[] | null = null;
   if (query.q) {
-    players = await searchedPlayers(db, applicationId, { q: query.q, phoneCountry: access.application.phone_country });
+    players = await searchedPlayers(ctx.s, applicationId, { q: query.q, phoneCountry: access.application.phone_country });
     if (players.length === 0) return empty;
   }
   if (query.player_id) {

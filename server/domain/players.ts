@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { audienceIndexes, bumpAudienceEpoch, type PlayerListSelection } from './audience-index';
 import {
   booleanValue,
@@ -20,7 +20,7 @@ import {
 } from '../../shared/contract';
 import type { Role } from '../../shared/permissions';
 import { DAY_MS, isDateFieldName, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
-import { internationalNumber } from '../../shared/validation/phone';
+import { internationalNumber, numberPrefixes } from '../../shared/validation/phone';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount } from '../db';
 import type { Database, PlayersTable } from '../db/schema';
@@ -163,19 +163,58 @@ export interface PlayerSearch {
 }
 
 /**
- * The ids of the application's players whose device id, external user id, email or mobile number is `q` exactly,
- * the email and number also in their stored forms (normalizeEmail; internationalNumber, a national number read in
- * the application's country, and without separators only, as numbers were kept before version 0023 for one that
- * reads as no possible number): the player list's and the recipients' log's search. One indexed lookup per
- * column, united: an OR of the four would let SQLite walk the sort index instead.
+ * The first string after every string that begins with `prefix`, in code point order (UTF-8's byte order, in which
+ * SQLite's BINARY and PostgreSQL's pattern operators compare): its last code point one higher, a last code point
+ * that has none higher dropped first. Null when there is none (nothing but U+10FFFF).
  */
-export function playersNamed(db: Kysely<Database>, applicationId: string, { q, phoneCountry }: PlayerSearch) {
-  const by = (column: 'device_id' | 'external_user_id' | 'email' | 'mobile_number', values: string[]) =>
-    db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(`players.${column}`, 'in', [...new Set(values)]);
-  return by('device_id', [q])
-    .unionAll(by('external_user_id', [q]))
-    .unionAll(by('email', [q, normalizeEmail(q)]))
-    .unionAll(by('mobile_number', [q, normalizeMobileNumber(q), internationalNumber(q, phoneCountry)]));
+export function prefixEnd(prefix: string): string | null {
+  const points = [...prefix];
+  while (points.length > 0) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last === 0x10ffff) continue;
+    // The surrogates are no characters: after U+D7FF comes U+E000.
+    return points.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+  }
+  return null;
+}
+
+/**
+ * The ids of the application's players whose device id is `q`, and whose external user id, email or mobile number
+ * is `q` (`exact`) or begins with it (`prefix`), the email and number also in their stored forms (normalizeEmail;
+ * a number read in the application's country, numberPrefixes, and without separators only, as numbers were kept
+ * before version 0023): the player list's search by prefix, the recipients' log's exactly (it names at most a few
+ * hundred players). One indexed lookup per column and form, united: an OR of them would let SQLite walk the sort
+ * index instead. A prefix is a range of the column's index in byte order: SQLite's BINARY collation, PostgreSQL's
+ * pattern operators and text_pattern_ops indexes (migration 0027), whatever the database's collation.
+ */
+export function playersNamed(
+  { db, dialect }: Pick<Services, 'db' | 'dialect'>,
+  applicationId: string,
+  { q, phoneCountry }: PlayerSearch,
+  match: 'exact' | 'prefix',
+) {
+  type Column = 'device_id' | 'external_user_id' | 'email' | 'mobile_number';
+  const ids = () => db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId);
+  const exact = (column: Column, values: string[]) => ids().where(`players.${column}`, 'in', [...new Set(values)]);
+  const [atLeast, below] = dialect === 'postgres' ? ['~>=~', '~<~'] : ['>=', '<'];
+  const begins = (column: Column, prefixes: string[]) =>
+    [...new Set(prefixes)]
+      .map((prefix) => {
+        const end = prefixEnd(prefix);
+        const from = ids().where(sql<boolean>`${sql.ref(`players.${column}`)} ${sql.raw(atLeast)} ${prefix}`);
+        return end === null ? from : from.where(sql<boolean>`${sql.ref(`players.${column}`)} ${sql.raw(below)} ${end}`);
+      })
+      .reduce((all, next) => all.unionAll(next));
+  if (match === 'exact') {
+    return exact('device_id', [q])
+      .unionAll(exact('external_user_id', [q]))
+      .unionAll(exact('email', [q, normalizeEmail(q)]))
+      .unionAll(exact('mobile_number', [q, normalizeMobileNumber(q), internationalNumber(q, phoneCountry)]));
+  }
+  return exact('device_id', [q])
+    .unionAll(begins('external_user_id', [q]))
+    .unionAll(begins('email', [q, normalizeEmail(q)]))
+    .unionAll(begins('mobile_number', [q, ...numberPrefixes(q, phoneCountry)]));
 }
 
 /** The player list's page and total by SQL (listPlayers), for a search (`q`) and for audiences not held in memory. */
@@ -198,7 +237,7 @@ export async function playerPageBySql(
       eb.selectFrom('player_tags').select('player_tags.player_id').where('player_tags.application_id', '=', applicationId).where('player_tags.tag', '=', tag),
     );
   }
-  if (search?.q) base = base.where('players.id', 'in', playersNamed(db, applicationId, search));
+  if (search?.q) base = base.where('players.id', 'in', playersNamed(s, applicationId, search, 'prefix'));
 
   const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const { desc } = selection;

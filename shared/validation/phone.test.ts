@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
-import { internationalNumber, numberDigitForms, withInternationalNumbers } from './phone';
+import { internationalNumber, numberDigitForms, numberPrefixes, withInternationalNumbers } from './phone';
 import { PHONE_COUNTRIES, isPhoneCountry } from './phone-countries';
 
 describe('a mobile number in its international form (internationalNumber)', () => {
@@ -35,6 +35,25 @@ describe('the digits one number may be kept under (numberDigitForms)', () => {
 
   it('gives only the digits of a number that is not possible', () => {
     expect(numberDigitForms('12-34', 'VN')).toEqual(['1234']);
+  });
+});
+
+describe('how the beginning of a number begins where numbers are stored (numberPrefixes)', () => {
+  it('gives the beginning as typed and in international form, read in the country', () => {
+    expect(numberPrefixes('0912 34', 'VN')).toEqual(['091234', '+8491234']);
+    expect(numberPrefixes('0084 91', 'VN')).toEqual(['008491', '+8491']);
+    expect(numberPrefixes('07700 9', 'GB')).toEqual(['077009', '+4477009']);
+    expect(numberPrefixes('+84 91', 'VN')).toEqual(['+8491']);
+  });
+
+  it('gives a whole number’s international form however it was typed', () => {
+    expect(numberPrefixes('84912345678', 'VN')).toEqual(['84912345678', '+84912345678']);
+    expect(numberPrefixes('0912.345.678', 'VN')).toEqual(['0912345678', '+84912345678']);
+  });
+
+  it('leaves what is no number as typed', () => {
+    expect(numberPrefixes('0', 'VN')).toEqual(['0']);
+    expect(numberPrefixes('hoa@', 'VN')).toEqual(['hoa@']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { INTERNATIONAL_NUMBER_BUTTONS, type ContactButton } from '../contract/widget';
 import { isMobileNumber, normalizeMobileNumber } from './index';
-import { isPhoneCountry } from './phone-countries';
+import { PHONE_COUNTRIES, isPhoneCountry } from './phone-countries';
 
 /**
  * Mobile numbers in their international form (E.164, "+84912345678"), the one form players, spins and SMS gateways
@@ -31,6 +31,22 @@ function possibleNumber(value: string, country: string) {
 export function internationalNumber(value: string, country: string): string {
   const number = possibleNumber(value, country);
   return number ? number.number : normalizeMobileNumber(value);
+}
+
+/**
+ * How the beginning of a number, typed as someone would ("0912 3", "+84 91", "0084 9"), begins in the forms numbers
+ * are stored in: as typed without separators, and for the digits of a national ("0912…") or 00-prefixed number, the
+ * international form's beginning ("+84912…" in Vietnam: 0 is the trunk prefix of most countries' plans, and a
+ * form with it where it is not, "+10…" in the United States, begins no number). A whole
+ * number also gives its international form (internationalNumber), whatever way it was typed. The player list's search.
+ */
+export function numberPrefixes(value: string, country: string): string[] {
+  const typed = normalizeMobileNumber(value);
+  const forms = [typed, internationalNumber(value, country)];
+  const code = PHONE_COUNTRIES.get(country);
+  if (/^00\d/.test(typed)) forms.push(`+${typed.slice(2)}`);
+  else if (/^0\d/.test(typed) && code) forms.push(`+${code}${typed.slice(1)}`);
+  return [...new Set(forms)];
 }
 
 /**

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
+import { playersNamed } from '../../server/domain/players';
 
 /** The console's /player screens through the real server: the list's filters and order, a player's page, tags, deletion, roles. */
 const APP = 'player_app';
@@ -128,11 +129,12 @@ describe('the player list', () => {
     expect((await list('?country=')).total).toBe(4);
   });
 
-  it('finds a player by exact device id, user id, email or mobile number', async () => {
+  it('finds a player by its whole device id, or its user id, email or mobile number whole', async () => {
     expect(order(await list('?q=ios-install-0002'))).toEqual(['ios']);
     expect(order(await list('?q=customer-42'))).toEqual(['ios']);
     expect(order(await list('?q=LAN@example.com'))).toEqual(['web']);
     expect(order(await list(`?q=${encodeURIComponent('+15550001')}`))).toEqual(['ios']);
+    // A device id is an install's random key, copied whole: part of one finds nothing.
     expect((await list('?q=ios-install')).total).toBe(0);
   });
 
@@ -189,6 +191,74 @@ describe('the player list', () => {
     ]);
     const vi = await server.call('GET', `${base}?limit=0`, { token: owner.token, lang: 'vi' });
     expect(vi.body.fields).toEqual([{ path: 'limit', message: 'Phải từ 1 trở lên' }]);
+  });
+});
+
+describe('searching players by the beginning of their user id, email or mobile number', () => {
+  const SEARCH = 'player_search';
+  const found = {} as Record<string, number>;
+
+  beforeAll(async () => {
+    await createApplication(server, owner, SEARCH, 'Search');
+    const players: [string, Parameters<typeof insertPlayer>[3]][] = [
+      ['customer-1', { external_user_id: 'customer-1' }],
+      ['customer-10', { external_user_id: 'customer-10', email: 'hoa.nguyen@shop.vn' }],
+      ['customer10', { external_user_id: 'customer10', email: 'hoang@shop.vn' }],
+      ['customer-2', { external_user_id: 'customer-2', mobile_number: '+84912345678' }],
+      ['khach', { external_user_id: 'khách-ơi', mobile_number: '+84913000000' }],
+    ];
+    for (const [name, fields] of players) found[name] = await insertPlayer(server, SEARCH, `device-${name}`, fields);
+  });
+
+  async function search(q: string, lang = 'en') {
+    const answer = await server.call('GET', `/api/application/${SEARCH}/player?q=${encodeURIComponent(q)}`, { token: owner.token, lang });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const page = answer.body.data as { items: { id: number }[]; total: number };
+    const names = page.items.map((item) => Object.entries(found).find(([, id]) => id === item.id)?.[0]).sort();
+    expect(page.total, q).toBe(names.length);
+    return names;
+  }
+
+  it('finds the user ids that begin with what was typed, hyphen and case as typed', async () => {
+    // In glibc's en_US order (first level without punctuation) customer10 lies between customer-1 and customer-2:
+    // the search compares bytes, whatever the database's collation.
+    expect(await search('customer-1')).toEqual(['customer-1', 'customer-10']);
+    expect(await search('customer1')).toEqual(['customer10']);
+    expect(await search('customer')).toEqual(['customer-1', 'customer-10', 'customer-2', 'customer10']);
+    expect(await search('Customer')).toEqual([]);
+    expect(await search('khá')).toEqual(['khach']);
+  });
+
+  it('finds emails by their beginning in any case', async () => {
+    expect(await search('Hoa')).toEqual(['customer-10', 'customer10']);
+    expect(await search('HOA.')).toEqual(['customer-10']);
+    expect(await search('hoa.nguyen@shop.vn')).toEqual(['customer-10']);
+    expect(await search('shop.vn')).toEqual([]);
+  });
+
+  it('finds a mobile number by its beginning typed nationally, internationally or with 00, with separators', async () => {
+    for (const typed of ['0912 34', '+84 91234', '0084912', '+84912345678', '84912345678', '0912.345.678']) {
+      expect(await search(typed), typed).toEqual(['customer-2']);
+    }
+    expect(await search('091')).toEqual(['customer-2', 'khach']);
+    expect(await search('0914')).toEqual([]);
+  });
+
+  it('reads each prefix from an index of the players that have a value, not the whole application', async () => {
+    const postgres = server.app.services.dialect === 'postgres';
+    const query = playersNamed(server.app.services, SEARCH, { q: '0912', phoneCountry: 'VN' }, 'prefix').compile();
+    const plan = await db(server)
+      .transaction()
+      .execute(async (trx) => {
+        if (postgres) await sql`set local enable_seqscan = off`.execute(trx);
+        const rows = await trx.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`${postgres ? 'explain' : 'explain query plan'} ${query.sql}`, [...query.parameters]));
+        return rows.rows.map((row) => String(row['QUERY PLAN'] ?? row.detail)).join('\n');
+      });
+    for (const column of ['external_user_id', 'email', 'mobile_number']) {
+      // The prefix is the index's range, not a filter over every row of the application read through it.
+      const range = postgres ? new RegExp(`Index Cond: .*${column} ~>=~`) : new RegExp(`USING (COVERING )?INDEX players_application_${column} \\(application_id=\\? AND ${column}>\\? AND ${column}<\\?\\)`);
+      expect(plan, column).toMatch(range);
+    }
   });
 });
 

@@ -9,8 +9,8 @@ import { BENCH_APPLICATION, BENCH_NOW, BENCH_PLAYERS, measure, startBenchServer 
  * PostgreSQL: the default list (last seen first, with its exact total), each filter and each sort. A large
  * audience is listed from its in-memory copy (server/domain/audience-index.ts), built once per process in the
  * background: it is built first, and every answer is checked against the SQL listing (its time is printed
- * too: what the list costs while the copy is being built). The dashboard's and the attribute list's times are
- * printed after, without a target.
+ * too: what the list costs while the copy is being built). A search is listed by SQL (playersNamed) whatever the copy.
+ * The dashboard's and the attribute list's times are printed after, without a target.
  * Run alone with `npx tsx tests/bench/player-list.ts`.
  */
 export const PLAYER_LIST_TARGET_MS = 100;
@@ -25,6 +25,10 @@ const QUERIES = [
   '?sort=session_count&order=asc',
   '?sort=created_at&country=US',
   '?page=50',
+  // Searches, by SQL: an id whole, and prefixes that a fifth (user ids) and a tenth (numbers) of the players begin with.
+  '?q=customer-123456',
+  '?q=customer-1',
+  '?q=0910%2000',
 ];
 
 export async function benchPlayerList(): Promise<boolean> {

@@ -250,9 +250,12 @@ describe('the audience of a shop', () => {
     expect(player).toMatchObject({ external_user_id: 'kh-001', mobile_number: '+84912345678', session_count: 1, subscribed: true, device_type: 'desktop', language: 'vi' });
     await shopper.close();
 
-    // The merchant finds the shopper in /player by the phone number, written the way they wrote it, and their record.
+    // The merchant finds the shopper in /player by the beginning of the phone number, written the way they write it
+    // (the number is kept as +84912345678), and their record.
     await page.goto(`${stack.url}/application/${APP}/player`);
-    await page.getByPlaceholder('Search device ID, user ID, email or phone').fill('0912 345 678');
+    await page.getByPlaceholder('Search device ID, user ID, email or phone').fill('0912 34');
+    await page.waitForURL(/[?&]q=0912(\+|%20)34/);
+    await expect.poll(() => page.locator('a[href*="/player/"]').count()).toBe(1);
     await page.getByText(player.device_id).first().click();
     await page.getByText('+84912345678').first().waitFor();
     await page.getByText('add_to_cart').first().waitFor();
