@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import {
   DELIVERY_LOG_COUNT_CAP,
   DELIVERY_LOG_MAX_ROWS,
@@ -15,7 +15,6 @@ import {
 } from '../../shared/contract';
 import type { ApplicationContext, Ctx, Services } from '../context';
 import { toCount } from '../db';
-import type { Database } from '../db/schema';
 import { AppError, noSuch } from '../errors';
 import { V } from '../../shared/validation';
 import { playersNamed, type PlayerSearch } from './players';
@@ -29,15 +28,28 @@ import { playersNamed, type PlayerSearch } from './players';
  * rows costs what the first does.
  */
 
-type Db = Kysely<Database>;
 
-/** A player's devices an exact search names (device id, external user id, email or mobile number): at most this many. */
+/** The players a search of the log may name (their deliveries are then read by player): at most this many. */
 const SEARCH_PLAYERS_MAX = 500;
 
-/** The application's players whose device id, external user id, email or mobile number is exactly `q` (playersNamed, exact). */
-async function searchedPlayers(s: Pick<Services, 'db' | 'dialect'>, applicationId: string, search: PlayerSearch): Promise<number[]> {
-  const rows = await playersNamed(s, applicationId, search, 'exact').limit(SEARCH_PLAYERS_MAX).execute();
-  return [...new Set(rows.map((row) => Number(row.id)))];
+/**
+ * The application's players a search of the log names, as the player list's search does (playersNamed, prefix); a
+ * search that more than SEARCH_PLAYERS_MAX players begin with is refused, saying to type more, rather than answered
+ * with the deliveries of some of them.
+ */
+async function searchedPlayers(ctx: Ctx, applicationId: string, search: PlayerSearch): Promise<number[]> {
+  const { db } = ctx.s;
+  const rows = await db
+    .selectFrom(playersNamed(ctx.s, applicationId, search, 'prefix').as('named'))
+    .select('named.id')
+    .distinct()
+    .limit(SEARCH_PLAYERS_MAX + 1)
+    .execute();
+  if (rows.length > SEARCH_PLAYERS_MAX) {
+    const number = new Intl.NumberFormat(ctx.lang === 'vi' ? 'vi-VN' : 'en-US').format(SEARCH_PLAYERS_MAX);
+    throw new AppError('INVALID_PARAM', 'notification.searchTooBroad', { params: { number, q: search.q } });
+  }
+  return rows.map((row) => Number(row.id));
 }
 
 /**
@@ -65,7 +77,7 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
   }
   let players: number[] | null = null;
   if (query.q) {
-    players = await searchedPlayers(ctx.s, applicationId, { q: query.q, phoneCountry: access.application.phone_country });
+    players = await searchedPlayers(ctx, applicationId, { q: query.q, phoneCountry: access.application.phone_country });
     if (players.length === 0) return empty;
   }
   if (query.player_id) {

@@ -849,7 +849,12 @@ describe("a message's report and the recipients' log", () => {
     ['q=customer-7', ['anna-iphone-0001', 'anna-ipad-0002', 'anna-iphone-0001']],
     ['q=BINH@example.com', ['binh-android-03', 'binh-android-03']],
     ['q=%2B84902222222', ['chi-android-004']],
-    ['q=anna', []],
+    // A device id whole; a user id, email or number also by its beginning, as the player list searches.
+    ['q=anna-ipad', []],
+    ['q=anna', ['anna-iphone-0001', 'anna-iphone-0001']],
+    ['q=customer', ['anna-iphone-0001', 'anna-ipad-0002', 'anna-iphone-0001']],
+    ['q=Binh', ['binh-android-03', 'binh-android-03']],
+    ['q=0902%2022', ['chi-android-004']],
     ['status=failed', ['em-iphone-00006', 'dung-android-05', 'chi-android-004']],
     ['status=queued', ['anna-iphone-0001']],
     ['notification_id=SMALL', ['binh-android-03', 'anna-iphone-0001']],
@@ -866,6 +871,34 @@ describe("a message's report and the recipients' log", () => {
     expect(answer.status).toBe(200);
     expect(devices(answer)).toEqual(expected);
     expect(answer.body.data.total).toBe(expected.length);
+  });
+
+  it('refuses a search more than 500 players begin with, saying to type more, in the caller’s language', async () => {
+    const BROAD = 'messaging_log_broad';
+    await createApplication(server, owner(), BROAD, 'Broad');
+    const now = server.clock.now().toISOString();
+    const rows = Array.from({ length: 501 }, (_, index) => ({
+      application_id: BROAD,
+      device_id: `device-${index}`,
+      external_user_id: `member-${index}`,
+      platform: 'ios',
+      device_type: 'mobile',
+      created_at: now,
+      updated_at: now,
+    }));
+    await db(server).insertInto('players').values(rows).execute();
+    for (const [lang, message] of [
+      ['en', 'More than 500 players begin with “member”: type more of the ID, email or phone number'],
+      ['vi', 'Hơn 500 người dùng bắt đầu bằng “member”: hãy nhập thêm ID, email hoặc số điện thoại'],
+    ]) {
+      const answer = await server.call('GET', `/api/application/${BROAD}/message?q=member`, { token: owner().token, lang });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ error: 'INVALID_PARAM', message });
+    }
+    // 111 of them begin with member-1: searched, they have received nothing.
+    const narrower = await server.call('GET', `/api/application/${BROAD}/message?q=member-1`, { token: owner().token });
+    expect(narrower.status).toBe(200);
+    expect(narrower.body.data.total).toBe(0);
   });
 
   it("pages through one message's recipients across statuses", async () => {
