@@ -2,7 +2,7 @@
  * Runs one provider fake in its own process for the benchmarks, so the sender's process is what is
  * measured. Started by `startFakeProcess(kind, targets)`; answers its connection details over IPC and, on
  * request, how many messages it accepted and its CPU time. Also the benchmarks' shared measuring helpers:
- * `drive`, `rateLine`, `cpuTimeMs`, `collectGarbage`, `quantile`, `machineCpuSince`.
+ * `drive`, `rateLine`, `cpuTimeMs`, `collectGarbage`, `quantile`, `machineCpuSince`, `serverNodeFlags`, `serverFlagsNote`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,22 @@ export function collectGarbage(): void {
   }
   gc();
   gc();
+}
+
+/**
+ * The Node.js flags the server runs with (package.json `config.server_node_flags`, which `npm start`, `serve` and `dev`
+ * pass to it): `npm run bench` runs every benchmark with them, since they measure the server as it runs.
+ */
+export function serverNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config?: { server_node_flags?: string } };
+  return (manifest.config?.server_node_flags ?? '').split(/\s+/).filter(Boolean);
+}
+
+/** A line to print when this process lacks some of serverNodeFlags (a benchmark run alone with `npx tsx`); null when it has them. */
+export function serverFlagsNote(): string | null {
+  const missing = serverNodeFlags().filter((flag) => !process.execArgv.includes(flag));
+  if (missing.length === 0) return null;
+  return `NOTE: this process runs without the server's ${missing.join(' ')} (package.json config.server_node_flags): its figures are not the server's as it runs. Run it through \`npm run bench\`, or as \`node ${missing.join(' ')} --import tsx ${process.argv[1] ?? ''}\`.`;
 }
 
 /** CPU time, ms: of this process so far, or of a `process.cpuUsage(since)` difference. */

@@ -11,7 +11,7 @@ import { parseTextAsJson } from '../../server/routes/common';
 import { loadConfig } from '../../server/config';
 import { migrateToLatest, toCount, type Dialect } from '../../server/db';
 import { ensureSeedApplication, seedAudience } from '../../scripts/seed-lib';
-import { collectGarbage, cpuTimeMs, quantile, type MachineShare } from './fake-process';
+import { collectGarbage, cpuTimeMs, quantile, serverFlagsNote, type MachineShare } from './fake-process';
 
 /**
  * Ingestion throughput (issue 5 "Speed"): the real server on 127.0.0.1, a load generator in a child process
@@ -44,6 +44,17 @@ import { collectGarbage, cpuTimeMs, quantile, type MachineShare } from './fake-p
  * missed, and whether the event loop (near a whole core) or the machine (every core busy) is the limit; and for
  * the single-event runs of (b) and (c), how the machine's cores spent them (busy, stolen by the hypervisor, waiting
  * on the disk, idle), measured by the load generator over exactly its run.
+ *
+ * The server here runs with the flags `npm start` gives it (package.json config.server_node_flags; `npm run bench`
+ * passes them, a run alone prints a note when they are missing): V8's young generation raised to 64 MB semi-spaces
+ * (--max-semi-space-size=64, the default being 16). At (c)'s rates the server allocates about 200 MB/s, and with
+ * 16 MB the scavenges came every ~80 ms: the objects of requests waiting for their group's write survived two of them
+ * and were promoted, and the old generation filled and was compacted again and again. On PostgreSQL (two cores,
+ * 2026-12-05, one machine, runs alternating) the event loop's GC went from 93–113 pauses and 234–270 ms per (c) run
+ * in four runs without the flag to 21–30 pauses and 43–171 ms in five with it, and (c)'s p99 from 37–50 ms (batches,
+ * median 41) and 35–41 ms (single events, median 38) to 17–46 ms (median 23) and 21–32 ms (median 27): better, and
+ * still over 25 ms in three runs of five. 128 MB did no better (36 and 23 ms). It costs 40–90 MB more resident
+ * memory. The writer thread (PostgreSQL) has the same flags: V8's flags are the process's.
  *
  * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
  * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
@@ -495,6 +506,8 @@ async function loopbackFloor(): Promise<void> {
 /** Runs on SQLite, then on PostgreSQL when a URL is given (or on the one named); true when every target is met. */
 export async function benchIngest(only?: Dialect): Promise<boolean> {
   let ok = true;
+  const note = serverFlagsNote();
+  if (note) console.log(note);
   await loopbackFloor();
   if (only !== 'postgres') ok = await benchOne('SQLite', {});
   if (only === 'sqlite') return ok;

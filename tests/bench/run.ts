@@ -4,10 +4,12 @@
  *
  * Each benchmark runs in a process of its own, as the server and the worker do in production, so none measures
  * a heap that the ones before it filled (the 1M-player audience copy, their databases, their garbage), and one
- * that crashes does not take the rest with it.
+ * that crashes does not take the rest with it. Each runs with the server's Node.js flags (serverNodeFlags), as
+ * `npm start` and `npm run serve` give them to the server.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { serverNodeFlags } from './fake-process';
 
 const benches: { name: string; file: string }[] = [
   { name: 'storefront bundle sizes (gzipped, against their budgets)', file: 'widget-sizes.ts' },
@@ -23,7 +25,7 @@ let failed = 0;
 for (const bench of benches) {
   console.log(`\n## ${bench.name}`);
   // Each file runs its benchmark when it is the entry point and exits 0 when every target is met.
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, bench.file)], {
+  const run = spawnSync(process.execPath, [...serverNodeFlags(), '--import', 'tsx', join(import.meta.dirname, bench.file)], {
     cwd: join(import.meta.dirname, '../..'),
     stdio: 'inherit',
   });
