@@ -181,6 +181,37 @@ describe('a batch from the storefront', () => {
   });
 });
 
+describe('text a shopper typed', () => {
+  it('is stored as sent, quotes, backslashes, commas, braces and the word NULL included', async () => {
+    // On PostgreSQL a group's rows travel as array literals (server/db/rows.ts arrayLiteral), where these are special.
+    const visitor = id('visitor');
+    const odd = 'C:\\shop\\"sale", {50%} \\" NULL';
+    const answer = await track({
+      key,
+      visitor_id: visitor,
+      device: { platform: 'web', browser: 'NULL' },
+      items: [
+        { type: 'page', id: id('p'), at: now(), session_id: 'session "1", {a}', url: 'https://shop.example.net/search?q=%22x%22', title: odd },
+        { type: 'event', id: id('e'), at: now(), name: 'search', properties: { query: odd, empty: 'NULL' } },
+        { type: 'set', id: id('a'), at: now(), attributes: { nickname: odd, nothing: 'NULL' } },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    const player = await playerOf(visitor);
+    expect(player?.browser).toBe('NULL');
+    const events = await eventsOf(Number(player?.id));
+    expect(events.map((event) => [event.session_id, JSON.parse(event.properties as string)])).toEqual([
+      ['session "1", {a}', { url: 'https://shop.example.net/search?q=%22x%22', title: odd }],
+      [null, { query: odd, empty: 'NULL' }],
+    ]);
+    const attributes = await db(server).selectFrom('player_attributes').select(['name', 'value']).where('player_id', '=', Number(player?.id)).orderBy('name').execute();
+    expect(attributes).toEqual([
+      { name: 'nickname', value: odd },
+      { name: 'nothing', value: 'NULL' },
+    ]);
+  });
+});
+
 describe("an application's timezone", () => {
   it("counts a visit's activity on the days of the application's timezone, not UTC's", async () => {
     const hanoi = (await createApplication(server, owner, 'track_hanoi', 'Hanoi shop', 420)).client_key;
