@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { audienceIndexes, bumpAudienceEpoch, type PlayerListSelection } from './audience-index';
 import {
   booleanValue,
@@ -22,7 +22,7 @@ import type { Role } from '../../shared/permissions';
 import { DAY_MS, isDateFieldName, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
 import { internationalNumber, numberPrefixes } from '../../shared/validation/phone';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
-import { toCount } from '../db';
+import { toCount, type Dialect } from '../db';
 import type { Database, PlayersTable } from '../db/schema';
 import { AppError, noSuch } from '../errors';
 import { withinWindows } from '../security/rate-windows';
@@ -178,44 +178,64 @@ export function prefixEnd(prefix: string): string | null {
   return null;
 }
 
+type NameColumn = 'device_id' | 'external_user_id' | 'email' | 'mobile_number';
+
 /**
- * The ids of the application's players whose device id is `q`, and whose external user id, email or mobile number
- * is `q` (`exact`) or begins with it (`prefix`), the email and number also in their stored forms (normalizeEmail;
- * a number read in the application's country, numberPrefixes, and without separators only, as numbers were kept
- * before version 0023): the player list's search by prefix, the recipients' log's exactly (it names at most a few
- * hundred players). One indexed lookup per column and form, united: an OR of them would let SQLite walk the sort
- * index instead. A prefix is a range of the column's index in byte order: SQLite's BINARY collation, PostgreSQL's
- * pattern operators and text_pattern_ops indexes (migration 0027), whatever the database's collation.
+ * How a search names players: one test per column and form, its value whole (`values`) or its beginning (`prefix`).
+ * The device id is `q` whole; the external user id, email and mobile number are `q` (`exact`) or begin with it
+ * (`prefix`), the email and number also in their stored forms (normalizeEmail; a number read in the application's
+ * country, numberPrefixes, and without separators only, as numbers were kept before version 0023).
  */
-export function playersNamed(
-  { db, dialect }: Pick<Services, 'db' | 'dialect'>,
-  applicationId: string,
-  { q, phoneCountry }: PlayerSearch,
-  match: 'exact' | 'prefix',
-) {
-  type Column = 'device_id' | 'external_user_id' | 'email' | 'mobile_number';
-  const ids = () => db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId);
-  const exact = (column: Column, values: string[]) => ids().where(`players.${column}`, 'in', [...new Set(values)]);
-  const [atLeast, below] = dialect === 'postgres' ? ['~>=~', '~<~'] : ['>=', '<'];
-  const begins = (column: Column, prefixes: string[]) =>
-    [...new Set(prefixes)]
-      .map((prefix) => {
-        const end = prefixEnd(prefix);
-        const from = ids().where(sql<boolean>`${sql.ref(`players.${column}`)} ${sql.raw(atLeast)} ${prefix}`);
-        return end === null ? from : from.where(sql<boolean>`${sql.ref(`players.${column}`)} ${sql.raw(below)} ${end}`);
-      })
-      .reduce((all, next) => all.unionAll(next));
+function nameTests({ q, phoneCountry }: PlayerSearch, match: 'exact' | 'prefix'): ({ column: NameColumn; values: string[] } | { column: NameColumn; prefix: string })[] {
+  const whole = (column: NameColumn, values: string[]) => ({ column, values: [...new Set(values)] });
+  const begins = (column: NameColumn, prefixes: string[]) => [...new Set(prefixes)].map((prefix) => ({ column, prefix }));
   if (match === 'exact') {
-    return exact('device_id', [q])
-      .unionAll(exact('external_user_id', [q]))
-      .unionAll(exact('email', [q, normalizeEmail(q)]))
-      .unionAll(exact('mobile_number', [q, normalizeMobileNumber(q), internationalNumber(q, phoneCountry)]));
+    return [
+      whole('device_id', [q]),
+      whole('external_user_id', [q]),
+      whole('email', [q, normalizeEmail(q)]),
+      whole('mobile_number', [q, normalizeMobileNumber(q), internationalNumber(q, phoneCountry)]),
+    ];
   }
-  return exact('device_id', [q])
-    .unionAll(begins('external_user_id', [q]))
-    .unionAll(begins('email', [q, normalizeEmail(q)]))
-    .unionAll(begins('mobile_number', [q, ...numberPrefixes(q, phoneCountry)]));
+  return [whole('device_id', [q]), ...begins('external_user_id', [q]), ...begins('email', [q, normalizeEmail(q)]), ...begins('mobile_number', [q, ...numberPrefixes(q, phoneCountry)])];
 }
+
+/**
+ * Each of nameTests as a condition on players. A prefix is a range of the column's index in byte order: SQLite's
+ * BINARY collation, PostgreSQL's pattern operators and text_pattern_ops indexes (migration 0027), whatever the
+ * database's collation.
+ */
+function nameConditions(dialect: Dialect, search: PlayerSearch, match: 'exact' | 'prefix') {
+  const [atLeast, below] = dialect === 'postgres' ? ['~>=~', '~<~'] : ['>=', '<'];
+  return nameTests(search, match).map((test) => {
+    const column = sql.ref(`players.${test.column}`);
+    if ('values' in test) return sql<SqlBool>`${column} in (${sql.join(test.values)})`;
+    const end = prefixEnd(test.prefix);
+    const from = sql<SqlBool>`${column} ${sql.raw(atLeast)} ${test.prefix}`;
+    return end === null ? from : sql<SqlBool>`(${from} and ${column} ${sql.raw(below)} ${end})`;
+  });
+}
+
+/**
+ * The ids of the application's players a search names (nameTests): the player list's search by prefix, the
+ * recipients' log's too. One indexed lookup per test, united: an OR of them would let SQLite walk the sort index
+ * instead (PostgreSQL's player list uses the OR: playerPageBySql).
+ */
+export function playersNamed({ db, dialect }: Pick<Services, 'db' | 'dialect'>, applicationId: string, search: PlayerSearch, match: 'exact' | 'prefix') {
+  return nameConditions(dialect, search, match)
+    .map((condition) => db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(condition))
+    .reduce((all, next) => all.unionAll(next));
+}
+
+/**
+ * PostgreSQL: a searched page is sorted from the matching rows (a bitmap scan of the search's indexes, then the page's
+ * top rows) while at most this many players match, beyond which the planner may walk the sort's index and keep the
+ * matching rows, as many as the page needs. Walking the index costs in proportion to how rare the matches are, and
+ * the planner's estimate of a prefix's matches comes from a histogram of a hundred buckets: 'customer-123' (207 of
+ * 1M players) was taken for 2,000 and its first page took 647 ms by the index against 0.3 ms from its matches.
+ * Sorting the matches costs in proportion to their number: 22,382 took 21 ms.
+ */
+export const SEARCH_SORTED_FROM_MATCHES_MAX = 50_000;
 
 /** The player list's page and total by SQL (listPlayers), for a search (`q`) and for audiences not held in memory. */
 export async function playerPageBySql(
@@ -237,11 +257,23 @@ export async function playerPageBySql(
       eb.selectFrom('player_tags').select('player_tags.player_id').where('player_tags.application_id', '=', applicationId).where('player_tags.tag', '=', tag),
     );
   }
-  if (search?.q) base = base.where('players.id', 'in', playersNamed(s, applicationId, search, 'prefix'));
+  // The search: on PostgreSQL the OR of its tests, which it counts from a bitmap of their index ranges. A broad prefix
+  // (22,382 of 1M players begin with 'customer-1') took 62 ms to count and 92 ms to page as ids looked up one by one
+  // (playersNamed's union), 16 and 21 ms so. SQLite takes the union (see playersNamed).
+  if (search?.q) {
+    base =
+      dialect === 'postgres'
+        ? base.where((eb) => eb.or(nameConditions(dialect, search, 'prefix')))
+        : base.where('players.id', 'in', playersNamed(s, applicationId, search, 'prefix'));
+  }
 
   const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const total = toCount(count?.n);
   const { desc } = selection;
-  const rows = await base
+  // OFFSET 0 keeps the planner from walking the sort's index for the page (SEARCH_SORTED_FROM_MATCHES_MAX).
+  const fromMatches = dialect === 'postgres' && search?.q && total <= SEARCH_SORTED_FROM_MATCHES_MAX;
+  const source = fromMatches ? db.selectFrom(base.selectAll('players').offset(0).as('players')) : base;
+  const rows = await source
     .selectAll('players')
     // SQLite puts nulls first ascending and last descending; PostgreSQL is told to do the same, which is also
     // the order of its index (migration 0006).
@@ -254,7 +286,7 @@ export async function playerPageBySql(
     .limit(selection.limit)
     .offset(selection.offset)
     .execute();
-  return { rows, total: toCount(count?.n) };
+  return { rows, total };
 }
 
 async function findPlayer(ctx: Ctx, access: ApplicationContext, playerId: number): Promise<PlayerRow> {
