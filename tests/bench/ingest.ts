@@ -506,6 +506,13 @@ async function loopbackFloor(): Promise<void> {
 
 const databaseUrl = () => process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
+/** What a run prints before any database's: a note when the server's flags are missing, then the loopback floor. */
+async function beforeDatabases(): Promise<void> {
+  const note = serverFlagsNote();
+  if (note) console.log(note);
+  await loopbackFloor();
+}
+
 /**
  * The loopback floor, then each database in a process of its own (this file again, naming it), as a server runs
  * one database and as `npm run bench` runs each benchmark (tests/bench/run.ts). In one process, PostgreSQL's runs
@@ -516,9 +523,7 @@ const databaseUrl = () => process.env.DATABASE_URL ?? process.env.TEST_DATABASE_
  * True when every target is met.
  */
 async function benchEachDatabase(): Promise<boolean> {
-  const note = serverFlagsNote();
-  if (note) console.log(note);
-  await loopbackFloor();
+  await beforeDatabases();
   const own = (database: Dialect) =>
     spawnSync(process.execPath, [...process.execArgv, process.argv[1], database, 'alone'], { stdio: 'inherit', cwd: join(import.meta.dirname, '../..') }).status === 0;
   let ok = own('sqlite');
@@ -533,11 +538,7 @@ async function benchEachDatabase(): Promise<boolean> {
  */
 async function benchIngest(only: Dialect, floor = true): Promise<boolean> {
   let ok = true;
-  if (floor) {
-    const note = serverFlagsNote();
-    if (note) console.log(note);
-    await loopbackFloor();
-  }
+  if (floor) await beforeDatabases();
   if (only === 'sqlite') return benchOne('SQLite', {});
   const base = databaseUrl();
   if (base) {

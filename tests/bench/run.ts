@@ -21,11 +21,12 @@ const benches: { name: string; file: string }[] = [
   { name: 'delivery-100k: 100,000 web push subscribers, send → last delivery row settled ≤ 30 s', file: 'delivery.ts' },
 ];
 
+const flags = serverNodeFlags();
 let failed = 0;
 for (const bench of benches) {
   console.log(`\n## ${bench.name}`);
   // Each file runs its benchmark when it is the entry point and exits 0 when every target is met.
-  const run = spawnSync(process.execPath, [...serverNodeFlags(), '--import', 'tsx', join(import.meta.dirname, bench.file)], {
+  const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', join(import.meta.dirname, bench.file)], {
     cwd: join(import.meta.dirname, '../..'),
     stdio: 'inherit',
   });
