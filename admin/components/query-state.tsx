@@ -169,6 +169,7 @@ export function usePagination(
   total: number | undefined,
   pageSize: number,
   setPageNumber: (update: (n: number) => number) => void,
+  capped = false,
 ) {
   const pages = Math.max(1, Math.ceil((total ?? 0) / pageSize));
   const pastTheEnd = total !== undefined && pageNumber > pages;
@@ -177,12 +178,13 @@ export function usePagination(
     // setPageNumber may be a new function on every render (a URL's filters): only the numbers decide.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pastTheEnd, pages]);
-  return tablePagination(t, pageNumber, total ?? 0, pageSize, setPageNumber);
+  return tablePagination(t, pageNumber, total ?? 0, pageSize, setPageNumber, capped);
 }
 
 /**
  * The pagination of a list's IndexTable: previous/next within `pages`, "page x of y", nothing when one page
- * holds everything.
+ * holds everything. `capped`: the server counted up to a cap and more match, so `total` and the page count are floors
+ * ("page x of more than y"); the pages go no further than the cap.
  */
 export function tablePagination(
   t: (key: string, params?: Record<string, string | number>) => string,
@@ -190,6 +192,7 @@ export function tablePagination(
   total: number,
   pageSize: number,
   setPageNumber: (update: (n: number) => number) => void,
+  capped = false,
 ) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (total <= pageSize) return undefined;
@@ -198,7 +201,7 @@ export function tablePagination(
     hasNext: pageNumber < pages,
     onPrevious: () => setPageNumber((n) => Math.max(1, n - 1)),
     onNext: () => setPageNumber((n) => Math.min(pages, n + 1)),
-    label: t('common.pageOf', { page: pageNumber, pages }),
+    label: t(capped ? 'common.pageOfMore' : 'common.pageOf', { page: pageNumber, pages }),
     accessibilityLabels: { previous: t('common.previousPage'), next: t('common.nextPage') },
   };
 }

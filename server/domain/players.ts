@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type AliasedSelectQueryBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { audienceIndexes, bumpAudienceEpoch, type PlayerListSelection } from './audience-index';
 import {
   booleanValue,
@@ -15,7 +15,9 @@ import {
   type PlayerEventsPage,
   type PlayerEventsQuery,
   type PlayerListQuery,
+  type PlayerPage,
   type PlayerPlatform,
+  PLAYER_SEARCH_COUNT_CAP,
   type ScalarValue,
 } from '../../shared/contract';
 import type { Role } from '../../shared/permissions';
@@ -26,7 +28,6 @@ import { toCount, type Dialect } from '../db';
 import type { Database, PlayersTable } from '../db/schema';
 import { AppError, noSuch } from '../errors';
 import { withinWindows } from '../security/rate-windows';
-import type { Page } from './applications';
 import { webSubscriptionEnded } from './players-write';
 
 /** A page of a player's events (their page shows the newest page first, then older ones on asking). */
@@ -113,22 +114,23 @@ async function tagsOf(ctx: Ctx, playerIds: number[]): Promise<Map<number, string
 
 /**
  * The player list: filters, then one page in the chosen order (ties by id, never-seen players last when
- * sorting by last seen, in both databases), with the exact total. A large audience (audience-index.ts) is
- * filtered, counted and ordered in memory, and only the page's rows are read: at a million players a filter's
- * count or an unindexed sort took SQL a third of a second. A search (`q`) and small audiences go to SQL.
+ * sorting by last seen, in both databases), with its total: exact, or for a search up to a cap (playerPageBySql).
+ * A large audience (audience-index.ts) is filtered, counted and ordered in memory, and only the page's rows are
+ * read: at a million players a filter's count or an unindexed sort took SQL a third of a second. A search (`q`)
+ * and small audiences go to SQL.
  */
-export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: PlayerListQuery): Promise<Page<Player>> {
+export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: PlayerListQuery): Promise<PlayerPage> {
   const applicationId = access.application.application_id;
   const selection = playerListSelection(query, ctx.s.clock());
   const fromMemory = query.q ? null : await audienceIndexes(ctx.s).read(applicationId, (index) => index.list(selection));
-  let page: { rows: PlayerRow[]; total: number };
+  let page: { rows: PlayerRow[]; total: number; capped: boolean };
   if (fromMemory) {
     const found = fromMemory.ids.length
       ? await ctx.s.db.selectFrom('players').selectAll().where('application_id', '=', applicationId).where('id', 'in', fromMemory.ids).execute()
       : [];
     const byId = new Map(found.map((row) => [Number(row.id), row]));
     // A player deleted since is left out of the page (the deletion rebuilds the copy for the next one).
-    page = { rows: fromMemory.ids.flatMap((id) => byId.get(id) ?? []), total: fromMemory.total };
+    page = { rows: fromMemory.ids.flatMap((id) => byId.get(id) ?? []), total: fromMemory.total, capped: false };
   } else {
     page = await playerPageBySql(ctx.s, applicationId, selection, query.q ? { q: query.q, phoneCountry: access.application.phone_country } : undefined);
   }
@@ -136,6 +138,7 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
   return {
     items: page.rows.map((row) => toPlayer(row, tags.get(Number(row.id)) ?? [])),
     total: page.total,
+    total_capped: page.capped,
     page: query.page,
     limit: query.limit,
   };
@@ -217,9 +220,9 @@ function nameConditions(dialect: Dialect, search: PlayerSearch, match: 'exact' |
 }
 
 /**
- * The ids of the application's players a search names (nameTests): the player list's search by prefix, the
- * recipients' log's too. One indexed lookup per test, united: an OR of them would let SQLite walk the sort index
- * instead (PostgreSQL's player list uses the OR: playerPageBySql).
+ * The ids of the application's players a search names (nameTests): the recipients' log's search, and on SQLite the
+ * player list's page of a search that few players match. One indexed lookup per test, united: an OR of them would
+ * let SQLite walk the sort index instead (playerPageBySql).
  */
 export function playersNamed({ db, dialect }: Pick<Services, 'db' | 'dialect'>, applicationId: string, search: PlayerSearch, match: 'exact' | 'prefix') {
   return nameConditions(dialect, search, match)
@@ -228,22 +231,27 @@ export function playersNamed({ db, dialect }: Pick<Services, 'db' | 'dialect'>, 
 }
 
 /**
- * PostgreSQL: a searched page is sorted from the matching rows (a bitmap scan of the search's indexes, then the page's
- * top rows) while at most this many players match, beyond which the planner may walk the sort's index and keep the
- * matching rows, as many as the page needs. Walking the index costs in proportion to how rare the matches are, and
- * the planner's estimate of a prefix's matches comes from a histogram of a hundred buckets: 'customer-123' (207 of
- * 1M players) was taken for 2,000 and its first page took 647 ms by the index against 0.3 ms from its matches.
- * Sorting the matches costs in proportion to their number: 22,382 took 21 ms.
+ * The player list's page and total by SQL (listPlayers), for a search (`q`) and for audiences not held in memory.
+ * Without a search the total is exact. A search's players are counted up to PLAYER_SEARCH_COUNT_CAP (`capped` when
+ * more match), reading until one more than the cap are found: 'customer', which 200,684 of 1M players begin with,
+ * took 100 ms on PostgreSQL and 340 ms on SQLite to count exactly.
+ * The page then comes one of two ways, by how many match:
+ * - at most the cap: sorted from the matches. PostgreSQL reads them as the OR of the tests (a bitmap of their index
+ *   ranges) under OFFSET 0, which keeps its planner from walking the sort's index instead: its estimate of a
+ *   prefix's matches comes from a histogram, and 'customer-123' (207 of 1M) was taken for 2,000 and paged by the
+ *   index in 647 ms against 0.3 ms from its matches. SQLite looks the ids up by the union (playersNamed): with an
+ *   OR it walks the sort's index whatever the count.
+ * - more than the cap: by walking the sort's index and keeping the rows that match (the OR), as many as the page
+ *   needs: with more than 1 in 100 players matching, a few thousand index entries for a first page, where sorting
+ *   200,000 matches took 100 ms and more. Its weakness: matches that all sit at the far end of the order (user ids
+ *   given out in one old import, sorted newest first) make the walk long.
  */
-export const SEARCH_SORTED_FROM_MATCHES_MAX = 50_000;
-
-/** The player list's page and total by SQL (listPlayers), for a search (`q`) and for audiences not held in memory. */
 export async function playerPageBySql(
   s: Pick<Services, 'db' | 'dialect'>,
   applicationId: string,
   selection: PlayerListSelection,
   search?: PlayerSearch,
-): Promise<{ rows: PlayerRow[]; total: number }> {
+): Promise<{ rows: PlayerRow[]; total: number; capped: boolean }> {
   const { db, dialect } = s;
   let base = db.selectFrom('players').where('players.application_id', '=', applicationId);
   for (const [field, value] of Object.entries(selection.equals)) {
@@ -257,22 +265,40 @@ export async function playerPageBySql(
       eb.selectFrom('player_tags').select('player_tags.player_id').where('player_tags.application_id', '=', applicationId).where('player_tags.tag', '=', tag),
     );
   }
-  // The search: on PostgreSQL the OR of its tests, which it counts from a bitmap of their index ranges. A broad prefix
-  // (22,382 of 1M players begin with 'customer-1') took 62 ms to count and 92 ms to page as ids looked up one by one
-  // (playersNamed's union), 16 and 21 ms so. SQLite takes the union (see playersNamed).
+
+  let total: number;
+  let capped = false;
+  let source = base;
   if (search?.q) {
-    base =
+    const tests = nameConditions(dialect, search, 'prefix');
+    const matching = base.where((eb) => eb.or(tests));
+    // Up to the cap and one: on PostgreSQL the OR, which it reads from a bitmap of the tests' ranges or, when many
+    // match, from the table until it has enough ('customer': 10 ms, where a union of the ranges kept once took 540);
+    // on SQLite each test's range in turn, their ids kept once (3 ms; its planner took an OR through unrelated indexes).
+    const countOf = (limited: { as: (alias: 'counted') => AliasedSelectQueryBuilder<object, 'counted'> }) =>
+      db.selectFrom(limited.as('counted')).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const count =
       dialect === 'postgres'
-        ? base.where((eb) => eb.or(nameConditions(dialect, search, 'prefix')))
-        : base.where('players.id', 'in', playersNamed(s, applicationId, search, 'prefix'));
+        ? await countOf(matching.select(sql.lit(1).as('one')).limit(PLAYER_SEARCH_COUNT_CAP + 1))
+        : await countOf(
+            db
+              .selectFrom(tests.map((test) => base.select('players.id').where(test)).reduce((all, next) => all.unionAll(next)).as('named'))
+              .select('named.id')
+              .distinct()
+              .limit(PLAYER_SEARCH_COUNT_CAP + 1),
+          );
+    const counted = toCount(count?.n);
+    capped = counted > PLAYER_SEARCH_COUNT_CAP;
+    total = Math.min(counted, PLAYER_SEARCH_COUNT_CAP);
+    if (total === 0) return { rows: [], total, capped };
+    if (capped) source = matching;
+    else if (dialect === 'postgres') source = db.selectFrom(matching.selectAll('players').offset(0).as('players'));
+    else source = base.where('players.id', 'in', playersNamed(s, applicationId, search, 'prefix'));
+  } else {
+    total = toCount((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
   }
 
-  const count = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-  const total = toCount(count?.n);
   const { desc } = selection;
-  // OFFSET 0 keeps the planner from walking the sort's index for the page (SEARCH_SORTED_FROM_MATCHES_MAX).
-  const fromMatches = dialect === 'postgres' && search?.q && total <= SEARCH_SORTED_FROM_MATCHES_MAX;
-  const source = fromMatches ? db.selectFrom(base.selectAll('players').offset(0).as('players')) : base;
   const rows = await source
     .selectAll('players')
     // SQLite puts nulls first ascending and last descending; PostgreSQL is told to do the same, which is also
@@ -286,7 +312,7 @@ export async function playerPageBySql(
     .limit(selection.limit)
     .offset(selection.offset)
     .execute();
-  return { rows, total };
+  return { rows, total, capped };
 }
 
 async function findPlayer(ctx: Ctx, access: ApplicationContext, playerId: number): Promise<PlayerRow> {

@@ -9,11 +9,11 @@ import {
   OwnPlayer,
   PlayerInfoParams,
   PlayerListQuery,
+  PlayerPage,
   PlayerParams,
   PlayerTagParams,
   PlayerTagsBody,
   ok,
-  page,
 } from '../../shared/contract';
 import {
   addPlayerTags,
@@ -46,7 +46,7 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
         security: signedIn,
         params: ApplicationParams,
         querystring: PlayerListQuery,
-        response: { 200: ok(page(Player)), ...failures },
+        response: { 200: ok(PlayerPage), ...failures },
       },
     },
     async (request) => ({ success: true as const, data: await listPlayers(ctxOf(request), applicationOf(request), request.query) }),

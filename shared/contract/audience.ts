@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APNS_TOKEN_PATTERN, DAY_MS, NAME_MAX_LENGTH, NAME_PATTERN, PLAYER_CODE_FIELDS, TIMEZONE_OFFSET_MAX, TIMEZONE_OFFSET_MIN, TRACK_BATCH_MAX, V, dateNameProblem, dateValueMs, isDateFieldName, isDateValue, isEmail, isLanguageTag, isMobileNumber, isPlayerCodeField, isTimezoneName, languageCode } from '../validation';
 import { ApplicationParams } from './application';
-import { PageQuery, Timestamp } from './common';
+import { PageQuery, Timestamp, page } from './common';
 
 /** The most days a condition or filter looks back (ten years). */
 export const DAYS_MAX = 3650;
@@ -241,10 +241,21 @@ export const PlayerListQuery = PageQuery.extend({
   /** Seen within the last N days. */
   seen_within_days: z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), DaysBack).optional(),
   tag: z.string().trim().max(TAG_MAX_LENGTH).optional(),
-  /** Exact device id, external user id, email or mobile number. */
+  /** A device id typed whole, or the beginning of an external user id, email or mobile number. */
   q: z.string().trim().max(254).optional(),
 });
 export type PlayerListQuery = z.infer<typeof PlayerListQuery>;
+
+/**
+ * A search of the player list (`q`) counts its players up to this many and no further: a prefix that a fifth of a
+ * million players begin with took 100 to 350 ms to count exactly, a count of at most this many a few. Past it the
+ * page says `total_capped` (and `total` is this cap); the list without a search is counted exactly.
+ */
+export const PLAYER_SEARCH_COUNT_CAP = 10_000;
+
+/** GET /application/{id}/player: a page of the list, its total (up to PLAYER_SEARCH_COUNT_CAP for a search: `total_capped`). */
+export const PlayerPage = page(Player).extend({ total_capped: z.boolean() });
+export type PlayerPage = z.infer<typeof PlayerPage>;
 
 export const PlayerEvent = z.object({
   id: z.number().int(),

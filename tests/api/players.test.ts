@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
 import { playersNamed } from '../../server/domain/players';
+import { PLAYER_SEARCH_COUNT_CAP } from '../../shared/contract';
 
 /** The console's /player screens through the real server: the list's filters and order, a player's page, tags, deletion, roles. */
 const APP = 'player_app';
@@ -259,6 +260,89 @@ describe('searching players by the beginning of their user id, email or mobile n
       const range = postgres ? new RegExp(`Index Cond: .*${column} ~>=~`) : new RegExp(`USING (COVERING )?INDEX players_application_${column} \\(application_id=\\? AND ${column}>\\? AND ${column}<\\?\\)`);
       expect(plan, column).toMatch(range);
     }
+  });
+});
+
+describe(`a search that more than ${PLAYER_SEARCH_COUNT_CAP.toLocaleString('en')} players match`, () => {
+  const BIG = 'player_search_cap';
+  /** Every player of BIG as the test made it, to work out the answers apart from the server's SQL. */
+  const made: { id: number; user: string; country: string; last_seen_at: string | null }[] = [];
+
+  beforeAll(async () => {
+    await createApplication(server, owner, BIG, 'Search cap');
+    const at = server.clock.now().toISOString();
+    // 10,050 members whose user id and email both begin with "member" (found twice, counted once), last seen in an
+    // order unlike their ids' (one in seven never), a third of them in Vietnam; and 100 guests no search here finds.
+    const rows = [
+      ...Array.from({ length: PLAYER_SEARCH_COUNT_CAP + 50 }, (_, i) => {
+        const user = `member-${String(i).padStart(5, '0')}`;
+        const seen = i % 7 === 3 ? null : new Date(Date.parse(at) - ((i * 7919) % 100_000) * 60_000).toISOString();
+        return { user, email: `${user}@shop.vn`, country: i % 3 === 0 ? 'VN' : 'US', last_seen_at: seen };
+      }),
+      ...Array.from({ length: 100 }, (_, i) => ({ user: `guest-${i}`, email: null, country: 'VN', last_seen_at: at })),
+    ];
+    for (let from = 0; from < rows.length; from += 500) {
+      const batch = rows.slice(from, from + 500);
+      const inserted = await db(server)
+        .insertInto('players')
+        .values(
+          batch.map((row) => ({
+            application_id: BIG,
+            device_id: `device-${row.user}`,
+            platform: 'web',
+            device_type: 'desktop',
+            external_user_id: row.user,
+            email: row.email,
+            country: row.country,
+            last_seen_at: row.last_seen_at,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
+        .returning('id')
+        .execute();
+      inserted.forEach((row, i) => made.push({ id: Number(row.id), user: batch[i].user, country: batch[i].country, last_seen_at: batch[i].last_seen_at }));
+    }
+  });
+
+  /** The ids of `players` in the list's order by last seen: never-seen last descending and first ascending, ties by id. */
+  function inOrder(players: typeof made, order: 'desc' | 'asc') {
+    const sign = order === 'desc' ? -1 : 1;
+    // Never seen sorts lowest; two of them compare as NaN, falsy, and go by id.
+    const seen = (player: (typeof made)[number]) => (player.last_seen_at === null ? -Infinity : Date.parse(player.last_seen_at));
+    return [...players].sort((a, b) => sign * (seen(a) - seen(b) || a.id - b.id)).map((player) => player.id);
+  }
+
+  async function list(query: string) {
+    const answer = await server.call('GET', `/api/application/${BIG}/player?${query}`, { token: owner.token });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body.data as { items: { id: number }[]; total: number; total_capped: boolean };
+  }
+
+  it('counts them up to the cap and says there are more, and pages them in order as far as the cap', async () => {
+    const members = made.filter((player) => player.user.startsWith('member'));
+    const first = await list('q=member&limit=20');
+    expect(first).toMatchObject({ total: PLAYER_SEARCH_COUNT_CAP, total_capped: true });
+    expect(first.items.map((item) => item.id)).toEqual(inOrder(members, 'desc').slice(0, 20));
+    const third = await list('q=member&limit=20&page=3');
+    expect(third).toMatchObject({ total: PLAYER_SEARCH_COUNT_CAP, total_capped: true });
+    expect(third.items.map((item) => item.id)).toEqual(inOrder(members, 'desc').slice(40, 60));
+    // Ascending: the never-seen first.
+    const ascending = await list('q=member&limit=20&order=asc');
+    expect(ascending.items.map((item) => item.id)).toEqual(inOrder(members, 'asc').slice(0, 20));
+  });
+
+  it('counts exactly while at most the cap match, a player found by its user id and its email once', async () => {
+    // member-00010 … member-00019, each found by both: 10, not 20.
+    const ten = await list('q=member-0001&limit=5');
+    expect(ten).toMatchObject({ total: 10, total_capped: false });
+    const tens = made.filter((player) => player.user.startsWith('member-0001'));
+    expect(ten.items.map((item) => item.id)).toEqual(inOrder(tens, 'desc').slice(0, 5));
+    // The filters count too: a third of the members are in Vietnam, under the cap, and the guests there are not found.
+    const vietnam = made.filter((player) => player.user.startsWith('member') && player.country === 'VN');
+    const filtered = await list('q=member&country=VN&limit=20');
+    expect(filtered).toMatchObject({ total: vietnam.length, total_capped: false });
+    expect(filtered.items.map((item) => item.id)).toEqual(inOrder(vietnam, 'desc').slice(0, 20));
   });
 });
 

@@ -814,4 +814,50 @@ describe('the audience of a shop', () => {
     expect(refused?.retryAfter).toMatch(/^[1-9]\d*$/);
     await shopper.close();
   });
+
+  it('says "more than 10,000" for a search that many members match, and pages it, on a phone and a laptop', async () => {
+    // A shop with 10,050 members whose user ids begin with "member", written straight into the database (through the
+    // API it would take minutes), last seen a minute apart.
+    const BIG = `members_${stamp}`;
+    await api(stack, token, 'POST', '/application', { application_id: BIG, name: 'Hội viên' });
+    const writer = new Database(join(stack.dataDir, 'nudge.db'));
+    writer.pragma('busy_timeout = 5000');
+    const insert = writer.prepare(
+      `insert into players (application_id, device_id, platform, device_type, external_user_id, last_seen_at, created_at, updated_at) values (?, ?, 'web', 'mobile', ?, ?, ?, ?)`,
+    );
+    const now = Date.now();
+    writer.transaction(() => {
+      for (let i = 0; i < 10_050; i += 1) {
+        const at = new Date(now - i * 60_000).toISOString();
+        insert.run(BIG, `member-device-${i}`, `member-${String(i).padStart(5, '0')}`, at, at, at);
+      }
+    })();
+    writer.close();
+
+    const { context, page } = await newPage(stack.browser, PHONE);
+    await signIn(page, stack, owner.email, PASSWORD);
+    await page.goto(`${stack.url}/application/${BIG}/player`);
+    await page.getByText('10.050 người dùng').first().waitFor();
+    await page.getByPlaceholder(/Tìm/).first().fill('member');
+    await page.waitForURL(/q=member/);
+    // The count stops at the cap; the list is the members last seen most recently, in order.
+    await page.getByText('Hơn 10.000 người dùng').first().waitFor();
+    await page.getByText('Trang 1/hơn 500').first().waitFor();
+    await expect.poll(() => page.locator('a[data-primary-link]').first().innerText()).toBe('member-device-0');
+    await shot(page, 'audience-players-search-more-vi-375');
+    await page.getByRole('button', { name: 'Trang sau' }).click();
+    await page.getByText('Trang 2/hơn 500').first().waitFor();
+    await expect.poll(() => page.locator('a[data-primary-link]').first().innerText()).toBe('member-device-20');
+    // Typed further, the search counts exactly again.
+    await page.getByPlaceholder(/Tìm/).first().fill('member-0001');
+    await page.getByText('10 người dùng').first().waitFor();
+
+    await page.getByRole('button', { name: 'English' }).click();
+    await resize(page, DESKTOP);
+    await page.goto(`${stack.url}/application/${BIG}/player?q=member`);
+    await page.getByText('More than 10,000 players').first().waitFor();
+    await page.getByText('Page 1 of more than 500').first().waitFor();
+    await shot(page, 'audience-players-search-more-en');
+    await context.close();
+  });
 });

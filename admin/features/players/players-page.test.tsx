@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Player } from '../../../shared/contract';
@@ -22,7 +22,7 @@ beforeEach(() => {
     {
       'GET /api/application/shop_one/player': (call) => {
         if (searchesFail && call.query.get('q')) return answer({ success: false, error: 'INTERNAL', message: 'Something went wrong.' }, 500);
-        return pageOf(call.query.get('country') === 'FR' ? [] : players);
+        return { ...pageOf(call.query.get('country') === 'FR' ? [] : players), total_capped: false };
       },
     },
     application,
@@ -199,7 +199,7 @@ describe('the player list', () => {
         'GET /api/application/shop_one/player': (call) => {
           const page = Number(call.query.get('page') ?? 1);
           const limit = Number(call.query.get('limit') ?? 20);
-          return { items: players.slice((page - 1) * limit, page * limit), total: players.length, page, limit };
+          return { items: players.slice((page - 1) * limit, page * limit), total: players.length, total_capped: false, page, limit };
         },
       },
       application,
@@ -208,6 +208,29 @@ describe('the player list', () => {
     expect(await screen.findByRole('link', { name: 'v_021' })).toBeTruthy();
     expect(screen.getByText('Page 2 of 2')).toBeTruthy();
     expect(listCalls().map((query) => query.get('page'))).toEqual(['9', '2']);
+  });
+
+  it('says "more than" the count of a search the server counted only up to its cap, and pages on to the cap', async () => {
+    calls = fakeApi(
+      {
+        'GET /api/application/shop_one/player': (call) => {
+          const page = Number(call.query.get('page') ?? 1);
+          const limit = Number(call.query.get('limit') ?? 20);
+          const items = Array.from({ length: limit }, (_, index) => ({ ...player, id: (page - 1) * limit + index + 1, device_id: `v_${(page - 1) * limit + index + 1}` }));
+          return { items, total: 10_000, total_capped: true, page, limit };
+        },
+      },
+      application,
+    );
+    const view = open('/application/shop_one/player?q=customer');
+    expect(await screen.findByText('More than 10,000 players')).toBeTruthy();
+    expect(screen.getByText('Page 1 of more than 500')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(view.location()).toContain('page=2'));
+    expect(await screen.findByText('Page 2 of more than 500')).toBeTruthy();
+    act(() => useAppStore.getState().setLanguage('vi'));
+    expect(await screen.findByText('Hơn 10.000 người dùng')).toBeTruthy();
+    expect(screen.getByText('Trang 2/hơn 500')).toBeTruthy();
   });
 
   it('says no player matches when the filters leave none', async () => {

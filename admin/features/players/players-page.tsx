@@ -22,7 +22,7 @@ import { SearchIcon } from '@shopify/polaris-icons';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
-import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, Player, page } from '../../../shared/contract';
+import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerPage, type Player } from '../../../shared/contract';
 import { formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -36,7 +36,6 @@ import { CountryFilter, TextFilter } from './filter-fields';
 import { countryName } from '../../components/code-names';
 import { useLanguage } from '../../app/i18n';
 
-const PlayerPage = page(Player);
 const SEEN_CHOICES = [1, 7, 30, 90, 365];
 const SORT_ORDERS = ['desc', 'asc'] as const;
 const TAGS_SHOWN = 3;
@@ -86,7 +85,9 @@ export function PlayersPage() {
   const players = useApiQuery(`${base}/player`, PlayerPage, { ...filters }, { showsFailure: true });
   const items = players.data?.items ?? [];
   const total = players.data?.total ?? 0;
-  const pagination = usePagination(t, filters.page, players.data?.total, filters.limit, (update) => setFilters({ ...filters, page: update(filters.page) }));
+  // A search's total is counted up to PLAYER_SEARCH_COUNT_CAP: past it, "more than" that many, in pages as far as the cap.
+  const capped = players.data?.total_capped ?? false;
+  const pagination = usePagination(t, filters.page, players.data?.total, filters.limit, (update) => setFilters({ ...filters, page: update(filters.page) }), capped);
   const filtered = isFiltered(filters);
 
   const set = <K extends PlayerFilterKey>(key: K) => (value: PlayerFilters[K] | undefined) => setFilters(withFilter(filters, key, value));
@@ -313,7 +314,7 @@ export function PlayersPage() {
   );
 
   return (
-    <Page fullWidth title={t('menu.players')} subtitle={players.data ? t('players.total', { count: formatNumber(total, lang) }) : t('players.subtitle')}>
+    <Page fullWidth title={t('menu.players')} subtitle={players.data ? t(capped ? 'players.totalMore' : 'players.total', { count: formatNumber(total, lang) }) : t('players.subtitle')}>
       <Card padding="0">
         {/*
           The search field is the list's own, not Filters' built-in one: that one is slim (28 px) and drops its magnifier
