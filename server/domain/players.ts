@@ -125,14 +125,11 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
   const fromMemory = query.q ? null : await audienceIndexes(ctx.s).read(applicationId, (index) => index.list(selection));
   let page: { rows: PlayerRow[]; total: number; capped: boolean };
   if (fromMemory) {
-    const found = fromMemory.ids.length
-      ? await ctx.s.db.selectFrom('players').selectAll().where('application_id', '=', applicationId).where('id', 'in', fromMemory.ids).execute()
-      : [];
-    const byId = new Map(found.map((row) => [Number(row.id), row]));
-    // A player deleted since is left out of the page (the deletion rebuilds the copy for the next one).
-    page = { rows: fromMemory.ids.flatMap((id) => byId.get(id) ?? []), total: fromMemory.total, capped: false };
+    page = { rows: await rowsInOrder(ctx.s, applicationId, fromMemory.ids), total: fromMemory.total, capped: false };
   } else {
-    page = await playerPageBySql(ctx.s, applicationId, selection, query.q ? { q: query.q, phoneCountry: access.application.phone_country } : undefined);
+    // A broad search sorted by what no index holds takes the order from the copy, when there is one.
+    const inOrder = (first: number) => audienceIndexes(ctx.s).read(applicationId, (index) => index.list({ ...selection, offset: 0, limit: first }).ids);
+    page = await playerPageBySql(ctx.s, applicationId, selection, query.q ? { q: query.q, phoneCountry: access.application.phone_country } : undefined, inOrder);
   }
   const tags = await tagsOf(ctx, page.rows.map((row) => Number(row.id)));
   return {
@@ -142,6 +139,14 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
     page: query.page,
     limit: query.limit,
   };
+}
+
+/** The players of a page the in-memory copy ordered, in its order; a player deleted since is left out (the deletion rebuilds the copy for the next one). */
+async function rowsInOrder({ db }: Pick<Services, 'db'>, applicationId: string, ids: number[]): Promise<PlayerRow[]> {
+  if (ids.length === 0) return [];
+  const found = await db.selectFrom('players').selectAll().where('application_id', '=', applicationId).where('id', 'in', ids).execute();
+  const byId = new Map(found.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The list's filters and page, read once from the query: what both the in-memory copy (AudienceIndex.list) and playerPageBySql take. */
@@ -230,6 +235,53 @@ export function playersNamed({ db, dialect }: Pick<Services, 'db' | 'dialect'>, 
     .reduce((all, next) => all.unionAll(next));
 }
 
+/** The player list's sorts that an index of players holds (migration 0006): a broad search walks it for its page. */
+const INDEXED_SORTS: ReadonlySet<string> = new Set(['last_seen_at', 'created_at']);
+
+/** How many of the in-memory order's players one query checks against a search. */
+const ORDER_CHECK_CHUNK = 1_000;
+
+/** The most of the in-memory order a search's page is looked for in before SQL sorts the matches instead. */
+const ORDER_CHECK_MAX = 64_000;
+
+/**
+ * A page of a search that more than PLAYER_SEARCH_COUNT_CAP players match, in an order no index holds (sessions,
+ * page views): the players of the in-memory copy's order (filters applied there), a thousand at a time, kept where
+ * the search matches them, until the page is full. Sorting 200,684 matches by page views took SQL 180-350 ms; when
+ * matches are 1 in 100 or more, the first page is in the first few thousand. Null when there is no copy, or when
+ * ORDER_CHECK_MAX players of the order hold too few matches (they sit at the far end): SQL sorts them then.
+ */
+async function matchesInOrder(
+  { db }: Pick<Services, 'db'>,
+  applicationId: string,
+  tests: ReturnType<typeof nameConditions>,
+  selection: PlayerListSelection,
+  inOrder: (first: number) => Promise<number[] | null>,
+): Promise<number[] | null> {
+  const wanted = selection.offset + selection.limit;
+  const matched: number[] = [];
+  let checked = 0;
+  for (let first = Math.min(ORDER_CHECK_MAX, Math.max(4 * ORDER_CHECK_CHUNK, 20 * wanted)); ; first = Math.min(ORDER_CHECK_MAX, first * 4)) {
+    const ordered = await inOrder(first);
+    if (!ordered) return null;
+    for (; checked < ordered.length && matched.length < wanted; checked += ORDER_CHECK_CHUNK) {
+      const chunk = ordered.slice(checked, checked + ORDER_CHECK_CHUNK);
+      const rows = await db
+        .selectFrom('players')
+        .select('players.id')
+        .where('players.application_id', '=', applicationId)
+        .where('players.id', 'in', chunk)
+        .where((eb) => eb.or(tests))
+        .execute();
+      const hits = new Set(rows.map((row) => Number(row.id)));
+      for (const id of chunk) if (hits.has(id)) matched.push(id);
+    }
+    // The order ran out (fewer players than asked for pass the filters), or the page is full.
+    if (matched.length >= wanted || ordered.length < first) return matched.slice(selection.offset, wanted);
+    if (first >= ORDER_CHECK_MAX) return null;
+  }
+}
+
 /**
  * The player list's page and total by SQL (listPlayers), for a search (`q`) and for audiences not held in memory.
  * Without a search the total is exact. A search's players are counted up to PLAYER_SEARCH_COUNT_CAP (`capped` when
@@ -244,13 +296,15 @@ export function playersNamed({ db, dialect }: Pick<Services, 'db' | 'dialect'>, 
  * - more than the cap: by walking the sort's index and keeping the rows that match (the OR), as many as the page
  *   needs: with more than 1 in 100 players matching, a few thousand index entries for a first page, where sorting
  *   200,000 matches took 100 ms and more. Its weakness: matches that all sit at the far end of the order (user ids
- *   given out in one old import, sorted newest first) make the walk long.
+ *   given out in one old import, sorted newest first) make the walk long. Sessions and page views have no index:
+ *   their order comes from the in-memory copy when there is one (`inOrder`, matchesInOrder), else SQL sorts.
  */
 export async function playerPageBySql(
   s: Pick<Services, 'db' | 'dialect'>,
   applicationId: string,
   selection: PlayerListSelection,
   search?: PlayerSearch,
+  inOrder?: (first: number) => Promise<number[] | null>,
 ): Promise<{ rows: PlayerRow[]; total: number; capped: boolean }> {
   const { db, dialect } = s;
   let base = db.selectFrom('players').where('players.application_id', '=', applicationId);
@@ -291,6 +345,10 @@ export async function playerPageBySql(
     capped = counted > PLAYER_SEARCH_COUNT_CAP;
     total = Math.min(counted, PLAYER_SEARCH_COUNT_CAP);
     if (total === 0) return { rows: [], total, capped };
+    if (capped && inOrder && !INDEXED_SORTS.has(selection.sort)) {
+      const ids = await matchesInOrder(s, applicationId, tests, selection, inOrder);
+      if (ids) return { rows: await rowsInOrder(s, applicationId, ids), total, capped };
+    }
     if (capped) source = matching;
     else if (dialect === 'postgres') source = db.selectFrom(matching.selectAll('players').offset(0).as('players'));
     else source = base.where('players.id', 'in', playersNamed(s, applicationId, search, 'prefix'));

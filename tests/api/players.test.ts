@@ -2,8 +2,9 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
-import { playersNamed } from '../../server/domain/players';
-import { PLAYER_SEARCH_COUNT_CAP } from '../../shared/contract';
+import { AudienceIndex } from '../../server/domain/audience-index';
+import { playerListSelection, playerPageBySql, playersNamed } from '../../server/domain/players';
+import { PLAYER_SEARCH_COUNT_CAP, PlayerListQuery } from '../../shared/contract';
 
 /** The console's /player screens through the real server: the list's filters and order, a player's page, tags, deletion, roles. */
 const APP = 'player_app';
@@ -266,7 +267,7 @@ describe('searching players by the beginning of their user id, email or mobile n
 describe(`a search that more than ${PLAYER_SEARCH_COUNT_CAP.toLocaleString('en')} players match`, () => {
   const BIG = 'player_search_cap';
   /** Every player of BIG as the test made it, to work out the answers apart from the server's SQL. */
-  const made: { id: number; user: string; country: string; last_seen_at: string | null }[] = [];
+  const made: { id: number; user: string; country: string; last_seen_at: string | null; page_views: number }[] = [];
 
   beforeAll(async () => {
     await createApplication(server, owner, BIG, 'Search cap');
@@ -277,9 +278,9 @@ describe(`a search that more than ${PLAYER_SEARCH_COUNT_CAP.toLocaleString('en')
       ...Array.from({ length: PLAYER_SEARCH_COUNT_CAP + 50 }, (_, i) => {
         const user = `member-${String(i).padStart(5, '0')}`;
         const seen = i % 7 === 3 ? null : new Date(Date.parse(at) - ((i * 7919) % 100_000) * 60_000).toISOString();
-        return { user, email: `${user}@shop.vn`, country: i % 3 === 0 ? 'VN' : 'US', last_seen_at: seen };
+        return { user, email: `${user}@shop.vn`, country: i % 3 === 0 ? 'VN' : 'US', last_seen_at: seen, page_views: (i * 37) % 500 };
       }),
-      ...Array.from({ length: 100 }, (_, i) => ({ user: `guest-${i}`, email: null, country: 'VN', last_seen_at: at })),
+      ...Array.from({ length: 100 }, (_, i) => ({ user: `guest-${i}`, email: null, country: 'VN', last_seen_at: at, page_views: 1_000 + i })),
     ];
     for (let from = 0; from < rows.length; from += 500) {
       const batch = rows.slice(from, from + 500);
@@ -295,13 +296,14 @@ describe(`a search that more than ${PLAYER_SEARCH_COUNT_CAP.toLocaleString('en')
             email: row.email,
             country: row.country,
             last_seen_at: row.last_seen_at,
+            page_views: row.page_views,
             created_at: at,
             updated_at: at,
           })),
         )
         .returning('id')
         .execute();
-      inserted.forEach((row, i) => made.push({ id: Number(row.id), user: batch[i].user, country: batch[i].country, last_seen_at: batch[i].last_seen_at }));
+      inserted.forEach((row, i) => made.push({ id: Number(row.id), ...batch[i] }));
     }
   });
 
@@ -330,6 +332,35 @@ describe(`a search that more than ${PLAYER_SEARCH_COUNT_CAP.toLocaleString('en')
     // Ascending: the never-seen first.
     const ascending = await list('q=member&limit=20&order=asc');
     expect(ascending.items.map((item) => item.id)).toEqual(inOrder(members, 'asc').slice(0, 20));
+  });
+
+  it('pages them by page views, which no index holds, from the in-memory copy\'s order as SQL sorts them', async () => {
+    // Most page views first, ties by id; the guests (the most of all) are not found.
+    const byViews = made
+      .filter((player) => player.user.startsWith('member'))
+      .sort((a, b) => b.page_views - a.page_views || b.id - a.id)
+      .map((player) => player.id);
+    // By SQL: this application is under the copy's size (the route), and with a copy that has not loaded.
+    const sorted = await list('q=member&sort=page_views&limit=20&page=2');
+    expect(sorted).toMatchObject({ total: PLAYER_SEARCH_COUNT_CAP, total_capped: true });
+    expect(sorted.items.map((item) => item.id)).toEqual(byViews.slice(20, 40));
+    // From a copy of the application, as one of a million players has.
+    const index = new AudienceIndex(db(server), server.app.services.dialect, BIG);
+    await index.build();
+    const asked: number[] = [];
+    const inOrder = async (first: number) => {
+      asked.push(first);
+      return index.list({ ...selection, offset: 0, limit: first }).ids;
+    };
+    const selection = playerListSelection(PlayerListQuery.parse({ q: 'member', sort: 'page_views', limit: '20', page: '2' }), server.clock.now());
+    const fromCopy = await playerPageBySql(server.app.services, BIG, selection, { q: 'member', phoneCountry: 'VN' }, inOrder);
+    expect(fromCopy).toMatchObject({ total: PLAYER_SEARCH_COUNT_CAP, capped: true });
+    expect(fromCopy.rows.map((row) => Number(row.id))).toEqual(byViews.slice(20, 40));
+    expect(asked.length).toBeGreaterThan(0);
+    // Ascending: the fewest page views first.
+    const ascending = playerListSelection(PlayerListQuery.parse({ q: 'member', sort: 'page_views', order: 'asc', limit: '5' }), server.clock.now());
+    const fewest = await playerPageBySql(server.app.services, BIG, ascending, { q: 'member', phoneCountry: 'VN' }, async (first) => index.list({ ...ascending, offset: 0, limit: first }).ids);
+    expect(fewest.rows.map((row) => Number(row.id))).toEqual([...byViews].reverse().slice(0, 5));
   });
 
   it('counts exactly while at most the cap match, a player found by its user id and its email once', async () => {
