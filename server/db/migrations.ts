@@ -1100,7 +1100,7 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
     '0027_players_identity_prefix_indexes': {
       async up(db: Kysely<any>) {
         // The player list finds players whose user id, email or mobile number begins with what was typed
-        // (playersNamed): a range of each column's index in byte order. SQLite's columns compare so (BINARY).
+        // (searchedIds): a range of each column's index in byte order. SQLite's columns compare so (BINARY).
         // PostgreSQL's default indexes are ordered by the database's collation, in which a range is no prefix (in
         // glibc's en_US, whose first level ignores punctuation, "customer10" lies between "customer-1" and
         // "customer-2"); text_pattern_ops orders by bytes, serves the pattern operators

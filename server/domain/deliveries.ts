@@ -17,7 +17,7 @@ import type { ApplicationContext, Ctx, Services } from '../context';
 import { toCount } from '../db';
 import { AppError, noSuch } from '../errors';
 import { V } from '../../shared/validation';
-import { playersNamed, type PlayerSearch } from './players';
+import { searchedIds, type PlayerSearch } from './players';
 
 /*
  * What the engine recorded per recipient (the deliveries table): the recipients' log (/message) and the
@@ -33,16 +33,13 @@ import { playersNamed, type PlayerSearch } from './players';
 const SEARCH_PLAYERS_MAX = 500;
 
 /**
- * The application's players a search of the log names, as the player list's search does (playersNamed, prefix); a
+ * The application's players a search of the log names, as the player list's search does (searchedIds); a
  * search that more than SEARCH_PLAYERS_MAX players begin with is refused, saying to type more, rather than answered
  * with the deliveries of some of them.
  */
 async function searchedPlayers(ctx: Ctx, applicationId: string, search: PlayerSearch): Promise<number[]> {
   const { db } = ctx.s;
-  const rows = await db
-    .selectFrom(playersNamed(ctx.s, applicationId, search, 'prefix').as('named'))
-    .select('named.id')
-    .distinct()
+  const rows = await searchedIds(ctx.s, db.selectFrom('players').where('players.application_id', '=', applicationId), search)
     .limit(SEARCH_PLAYERS_MAX + 1)
     .execute();
   if (rows.length > SEARCH_PLAYERS_MAX) {

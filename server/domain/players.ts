@@ -1,4 +1,4 @@
-import { sql, type AliasedSelectQueryBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { audienceIndexes, bumpAudienceEpoch, type PlayerListSelection } from './audience-index';
 import {
   booleanValue,
@@ -21,8 +21,8 @@ import {
   type ScalarValue,
 } from '../../shared/contract';
 import type { Role } from '../../shared/permissions';
-import { DAY_MS, isDateFieldName, normalizeEmail, normalizeMobileNumber } from '../../shared/validation';
-import { internationalNumber, numberPrefixes } from '../../shared/validation/phone';
+import { DAY_MS, isDateFieldName, normalizeEmail } from '../../shared/validation';
+import { numberPrefixes } from '../../shared/validation/phone';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount, type Dialect } from '../db';
 import type { Database, PlayersTable } from '../db/schema';
@@ -189,23 +189,14 @@ export function prefixEnd(prefix: string): string | null {
 type NameColumn = 'device_id' | 'external_user_id' | 'email' | 'mobile_number';
 
 /**
- * How a search names players: one test per column and form, its value whole (`values`) or its beginning (`prefix`).
- * The device id is `q` whole; the external user id, email and mobile number are `q` (`exact`) or begin with it
- * (`prefix`), the email and number also in their stored forms (normalizeEmail; a number read in the application's
- * country, numberPrefixes, and without separators only, as numbers were kept before version 0023).
+ * How a search names players: one test per column, its value whole (`values`) or its beginning (`prefix`). The
+ * device id is `q` whole; the external user id, email and mobile number begin with it, the email and number also
+ * in their stored forms (normalizeEmail; a number read in the application's country, and without separators only,
+ * as numbers were kept before version 0023: numberPrefixes).
  */
-function nameTests({ q, phoneCountry }: PlayerSearch, match: 'exact' | 'prefix'): ({ column: NameColumn; values: string[] } | { column: NameColumn; prefix: string })[] {
-  const whole = (column: NameColumn, values: string[]) => ({ column, values: [...new Set(values)] });
+function nameTests({ q, phoneCountry }: PlayerSearch): ({ column: NameColumn; values: string[] } | { column: NameColumn; prefix: string })[] {
   const begins = (column: NameColumn, prefixes: string[]) => [...new Set(prefixes)].map((prefix) => ({ column, prefix }));
-  if (match === 'exact') {
-    return [
-      whole('device_id', [q]),
-      whole('external_user_id', [q]),
-      whole('email', [q, normalizeEmail(q)]),
-      whole('mobile_number', [q, normalizeMobileNumber(q), internationalNumber(q, phoneCountry)]),
-    ];
-  }
-  return [whole('device_id', [q]), ...begins('external_user_id', [q]), ...begins('email', [q, normalizeEmail(q)]), ...begins('mobile_number', [q, ...numberPrefixes(q, phoneCountry)])];
+  return [{ column: 'device_id', values: [q] }, ...begins('external_user_id', [q]), ...begins('email', [q, normalizeEmail(q)]), ...begins('mobile_number', [q, ...numberPrefixes(q, phoneCountry)])];
 }
 
 /**
@@ -213,9 +204,9 @@ function nameTests({ q, phoneCountry }: PlayerSearch, match: 'exact' | 'prefix')
  * BINARY collation, PostgreSQL's pattern operators and text_pattern_ops indexes (migration 0027), whatever the
  * database's collation.
  */
-function nameConditions(dialect: Dialect, search: PlayerSearch, match: 'exact' | 'prefix') {
+export function nameConditions(dialect: Dialect, search: PlayerSearch) {
   const [atLeast, below] = dialect === 'postgres' ? ['~>=~', '~<~'] : ['>=', '<'];
-  return nameTests(search, match).map((test) => {
+  return nameTests(search).map((test) => {
     const column = sql.ref(`players.${test.column}`);
     if ('values' in test) return sql<SqlBool>`${column} in (${sql.join(test.values)})`;
     const end = prefixEnd(test.prefix);
@@ -225,14 +216,19 @@ function nameConditions(dialect: Dialect, search: PlayerSearch, match: 'exact' |
 }
 
 /**
- * The ids of the application's players a search names (nameTests): the recipients' log's search, and on SQLite the
- * player list's page of a search that few players match. One indexed lookup per test, united: an OR of them would
- * let SQLite walk the sort index instead (playerPageBySql).
+ * The ids of the players of `base` (the application's, filtered) that a search names, each once, read so that a
+ * LIMIT stops the reading early: the player list counts a search up to PLAYER_SEARCH_COUNT_CAP with it, the
+ * recipients' log takes at most SEARCH_PLAYERS_MAX players; on SQLite the page of a search that few players match
+ * is sorted from them (an OR would let it walk the sort's index). PostgreSQL: the OR of nameConditions, read from a bitmap
+ * of their ranges or, when many match, from the table until there are enough ('customer' up to 10,001 in 10 ms; the
+ * union of the ranges kept once took 540, hashing every match first). SQLite: each test's range in turn, the ids
+ * kept once as they come (3 ms; its planner took the OR through unrelated indexes, 109 ms at 220,000 players).
  */
-export function playersNamed({ db, dialect }: Pick<Services, 'db' | 'dialect'>, applicationId: string, search: PlayerSearch, match: 'exact' | 'prefix') {
-  return nameConditions(dialect, search, match)
-    .map((condition) => db.selectFrom('players').select('players.id').where('players.application_id', '=', applicationId).where(condition))
-    .reduce((all, next) => all.unionAll(next));
+export function searchedIds({ db, dialect }: Pick<Services, 'db' | 'dialect'>, base: SelectQueryBuilder<Database, 'players', object>, search: PlayerSearch) {
+  const tests = nameConditions(dialect, search);
+  if (dialect === 'postgres') return db.selectFrom(base.where((eb) => eb.or(tests)).select('players.id').as('named')).select('named.id');
+  const union = tests.map((test) => base.select('players.id').where(test)).reduce((all, next) => all.unionAll(next));
+  return db.selectFrom(union.as('named')).select('named.id').distinct();
 }
 
 /** The player list's sorts that an index of players holds (migration 0006): a broad search walks it for its page. */
@@ -291,8 +287,8 @@ async function matchesInOrder(
  * - at most the cap: sorted from the matches. PostgreSQL reads them as the OR of the tests (a bitmap of their index
  *   ranges) under OFFSET 0, which keeps its planner from walking the sort's index instead: its estimate of a
  *   prefix's matches comes from a histogram, and 'customer-123' (207 of 1M) was taken for 2,000 and paged by the
- *   index in 647 ms against 0.3 ms from its matches. SQLite looks the ids up by the union (playersNamed): with an
- *   OR it walks the sort's index whatever the count.
+ *   index in 647 ms against 0.3 ms from its matches. SQLite looks the ids up by searchedIds: with an OR it walks
+ *   the sort's index whatever the count.
  * - more than the cap: by walking the sort's index and keeping the rows that match (the OR), as many as the page
  *   needs: with more than 1 in 100 players matching, a few thousand index entries for a first page, where sorting
  *   200,000 matches took 100 ms and more. Its weakness: matches that all sit at the far end of the order (user ids
@@ -324,23 +320,12 @@ export async function playerPageBySql(
   let capped = false;
   let source = base;
   if (search?.q) {
-    const tests = nameConditions(dialect, search, 'prefix');
+    const tests = nameConditions(dialect, search);
     const matching = base.where((eb) => eb.or(tests));
-    // Up to the cap and one: on PostgreSQL the OR, which it reads from a bitmap of the tests' ranges or, when many
-    // match, from the table until it has enough ('customer': 10 ms, where a union of the ranges kept once took 540);
-    // on SQLite each test's range in turn, their ids kept once (3 ms; its planner took an OR through unrelated indexes).
-    const countOf = (limited: { as: (alias: 'counted') => AliasedSelectQueryBuilder<object, 'counted'> }) =>
-      db.selectFrom(limited.as('counted')).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-    const count =
-      dialect === 'postgres'
-        ? await countOf(matching.select(sql.lit(1).as('one')).limit(PLAYER_SEARCH_COUNT_CAP + 1))
-        : await countOf(
-            db
-              .selectFrom(tests.map((test) => base.select('players.id').where(test)).reduce((all, next) => all.unionAll(next)).as('named'))
-              .select('named.id')
-              .distinct()
-              .limit(PLAYER_SEARCH_COUNT_CAP + 1),
-          );
+    const count = await db
+      .selectFrom(searchedIds(s, base, search).limit(PLAYER_SEARCH_COUNT_CAP + 1).as('counted'))
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
     const counted = toCount(count?.n);
     capped = counted > PLAYER_SEARCH_COUNT_CAP;
     total = Math.min(counted, PLAYER_SEARCH_COUNT_CAP);
@@ -351,7 +336,7 @@ export async function playerPageBySql(
     }
     if (capped) source = matching;
     else if (dialect === 'postgres') source = db.selectFrom(matching.selectAll('players').offset(0).as('players'));
-    else source = base.where('players.id', 'in', playersNamed(s, applicationId, search, 'prefix'));
+    else source = base.where('players.id', 'in', searchedIds(s, base, search));
   } else {
     total = toCount((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
   }

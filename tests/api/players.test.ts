@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
 import { AudienceIndex } from '../../server/domain/audience-index';
-import { playerListSelection, playerPageBySql, playersNamed } from '../../server/domain/players';
+import { nameConditions, playerListSelection, playerPageBySql } from '../../server/domain/players';
 import { PLAYER_SEARCH_COUNT_CAP, PlayerListQuery } from '../../shared/contract';
 
 /** The console's /player screens through the real server: the list's filters and order, a player's page, tags, deletion, roles. */
@@ -248,20 +248,28 @@ describe('searching players by the beginning of their user id, email or mobile n
 
   it('reads each prefix from an index of the players that have a value, not the whole application', async () => {
     const postgres = server.app.services.dialect === 'postgres';
-    const query = playersNamed(server.app.services, SEARCH, { q: '0912', phoneCountry: 'VN' }, 'prefix').compile();
-    const plan = await db(server)
-      .transaction()
-      .execute(async (trx) => {
-        if (postgres) await sql`set local enable_seqscan = off`.execute(trx);
-        const rows = await trx.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`${postgres ? 'explain' : 'explain query plan'} ${query.sql}`, [...query.parameters]));
-        return rows.rows.map((row) => String(row['QUERY PLAN'] ?? row.detail)).join('\n');
-      });
+    // Each of the search's tests on its own: how the planner combines them (a bitmap OR, the sort's index) depends on
+    // the table's size, and the benchmark's million players show it; here, that each one is an index's range.
+    const plans: string[] = [];
+    for (const condition of nameConditions(server.app.services.dialect, { q: '0912', phoneCountry: 'VN' })) {
+      const query = db(server).selectFrom('players').select('players.id').where('players.application_id', '=', SEARCH).where(condition).compile();
+      plans.push(
+        await db(server)
+          .transaction()
+          .execute(async (trx) => {
+            if (postgres) await sql`set local enable_seqscan = off`.execute(trx);
+            const rows = await trx.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`${postgres ? 'explain' : 'explain query plan'} ${query.sql}`, [...query.parameters]));
+            return rows.rows.map((row) => String(row['QUERY PLAN'] ?? row.detail)).join('\n');
+          }),
+      );
+    }
     for (const column of ['external_user_id', 'email', 'mobile_number']) {
       // The prefix is the index's range, not a filter over every row of the application read through it.
       const range = postgres ? new RegExp(`Index Cond: .*${column} ~>=~`) : new RegExp(`USING (COVERING )?INDEX players_application_${column} \\(application_id=\\? AND ${column}>\\? AND ${column}<\\?\\)`);
-      expect(plan, column).toMatch(range);
+      expect(plans.join('\n'), column).toMatch(range);
     }
   });
+
 });
 
 describe(`a search that more than ${PLAYER_SEARCH_COUNT_CAP.toLocaleString('en')} players match`, () => {

@@ -2,7 +2,7 @@ import { PLAYER_SEARCH_COUNT_CAP, PlayerListQuery } from '../../shared/contract'
 import type { Services } from '../../server/context';
 import { toCount } from '../../server/db';
 import { audienceIndexes } from '../../server/domain/audience-index';
-import { playerListSelection, playerPageBySql, playersNamed } from '../../server/domain/players';
+import { playerListSelection, playerPageBySql, searchedIds } from '../../server/domain/players';
 import { DEFAULT_PHONE_COUNTRY } from '../../shared/validation/phone-countries';
 import { BENCH_APPLICATION, BENCH_NOW, BENCH_PLAYERS, measure, startBenchServer } from './segment-seed';
 
@@ -11,7 +11,7 @@ import { BENCH_APPLICATION, BENCH_NOW, BENCH_PLAYERS, measure, startBenchServer 
  * PostgreSQL: the default list (last seen first, with its exact total), each filter and each sort. A large
  * audience is listed from its in-memory copy (server/domain/audience-index.ts), built once per process in the
  * background: it is built first, and every answer is checked against the SQL listing (its time is printed
- * too: what the list costs while the copy is being built). A search is listed by SQL (playersNamed) whatever the copy.
+ * too: what the list costs while the copy is being built). A search is listed by SQL whatever the copy (playerPageBySql).
  * The dashboard's and the attribute list's times are printed after, without a target.
  * Run alone with `npx tsx tests/bench/player-list.ts`.
  */
@@ -40,11 +40,11 @@ const QUERIES = [
   '?q=customer-1&sort=session_count&order=asc',
 ];
 
-/** A search's first page and exact total the plain way: every match looked up (playersNamed), counted and sorted. */
+/** A search's first page and exact total the plain way: every match (searchedIds, no LIMIT) counted and sorted. */
 async function searchedPageExactly(services: Pick<Services, 'db' | 'dialect'>, { q, sort, order, limit }: PlayerListQuery & { q: string }) {
   const { db, dialect } = services;
-  const named = playersNamed(services, BENCH_APPLICATION, { q, phoneCountry: DEFAULT_PHONE_COUNTRY }, 'prefix');
-  const matching = db.selectFrom('players').where('players.application_id', '=', BENCH_APPLICATION).where('players.id', 'in', named);
+  const players = db.selectFrom('players').where('players.application_id', '=', BENCH_APPLICATION);
+  const matching = players.where('players.id', 'in', searchedIds(services, players, { q, phoneCountry: DEFAULT_PHONE_COUNTRY }));
   const total = toCount((await matching.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
   const rows = await matching
     .selectAll('players')
