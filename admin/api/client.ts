@@ -19,8 +19,11 @@ export interface CallOptions<T> {
   body?: unknown;
   /** The shape `data` must have (from shared/contract); an answer that does not match is refused. */
   schema: z.ZodType<T>;
-  /** The caller shows failures itself (inline, in a form): no toast. NOT_AUTHORIZED is handled regardless. */
-  quiet?: boolean;
+  /**
+   * The caller shows failures itself (inline, in a form): no toast. NOT_AUTHORIZED is handled regardless. A
+   * function decides by the failure (a list that shows a refused search in place, but a lost connection by toast).
+   */
+  quiet?: boolean | ((error: ApiError) => boolean);
   /** Cancels the call (a screen that closed); a cancelled call rejects without a toast. */
   signal?: AbortSignal;
   /**
@@ -94,7 +97,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   }
 
   /** `authorized`: the call carried the platform's session token, so there is no local session to end. */
-  function fail(error: ApiError, quiet: boolean | undefined, authorized = false): never {
+  function fail(error: ApiError, quiet: CallOptions<unknown>['quiet'], authorized = false): never {
     if (error.code === 'NOT_AUTHORIZED') {
       deps.notify(error.message);
       // A link that carries its own access_token is not this console's session: nothing to sign out of.
@@ -105,7 +108,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
           deps.expireSession();
         }, SESSION_EXPIRY_DELAY_MS);
       }
-    } else if (!quiet) {
+    } else if (!(typeof quiet === 'function' ? quiet(error) : quiet)) {
       deps.notify(error.message);
     }
     throw error;

@@ -21,6 +21,11 @@ export interface ApiQueryOptions {
    * a search, a reload) has nothing in place to say it, so the client's toast still does.
    */
   showsFailure?: boolean;
+  /**
+   * The screen shows a refusal of what it asked (400: a search too broad to answer) in place of its data, even
+   * when earlier data is on screen: such a refusal brings no toast.
+   */
+  showsRefusal?: boolean;
 }
 
 /**
@@ -70,10 +75,11 @@ function useLoad<T>(active: boolean, key: string, load: (signal: AbortSignal, ha
  * nothing. A newer request cancels the one in flight, so a slow answer never overwrites a newer one.
  */
 export function useApiQuery<T>(path: string | null, schema: z.ZodType<T>, query?: Query, options: ApiQueryOptions = {}): ApiQuery<T> {
-  const showsFailure = options.showsFailure ?? false;
-  const key = JSON.stringify([path, query ?? {}, showsFailure]);
+  const { showsFailure = false, showsRefusal = false } = options;
+  const key = JSON.stringify([path, query ?? {}, showsFailure, showsRefusal]);
   return useLoad(path !== null, key, async (signal, hasData) => {
-    const result = await api.get(path as string, schema, { query, signal, quiet: showsFailure && !hasData });
+    const quiet = (error: ApiError) => (showsFailure && !hasData) || (showsRefusal && error.status === 400);
+    const result = await api.get(path as string, schema, { query, signal, quiet });
     return result.data;
   });
 }

@@ -852,7 +852,21 @@ describe('the audience of a shop', () => {
     await page.getByPlaceholder(/Tìm/).first().fill('member-0001');
     await page.getByText('10 người dùng').first().waitFor();
 
+    // The recipients' log takes at most 500 players' deliveries a search: "member" is refused, said in place of the
+    // list (no toast), and a narrower search is answered.
+    await page.goto(`${stack.url}/application/${BIG}/message`);
+    const logSearch = page.getByPlaceholder('Tìm theo ID thiết bị, ID người dùng, email hoặc số điện thoại');
+    await logSearch.fill('member');
+    await page.getByText('Hãy nhập thêm để tìm').waitFor();
+    await page.getByText('Hơn 500 người dùng bắt đầu bằng “member”: hãy nhập thêm ID, email hoặc số điện thoại').waitFor();
+    expect(await page.locator('.Polaris-Frame-Toast').count()).toBe(0);
+    await shot(page, 'messages-log-search-too-broad-vi-375');
+    await logSearch.fill('member-00012');
+    await page.getByText('Không có người nhận phù hợp').waitFor();
+
     await page.getByRole('button', { name: 'English' }).click();
+    // The language's toast: toasts are found where the check above looked for none.
+    await expect.poll(() => page.locator('.Polaris-Frame-Toast').count()).toBeGreaterThan(0);
     await resize(page, DESKTOP);
     await page.goto(`${stack.url}/application/${BIG}/player?q=member`);
     await page.getByText('More than 10,000 players').first().waitFor();

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Delivery } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
+import { answer, type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
 import { message, webApplication } from '../notifications/fixtures';
 import { MessagesPage, logFiltersFrom, logSearchOf } from './messages-page';
 
@@ -67,6 +67,31 @@ describe("the recipients' log", () => {
     await waitFor(() => expect(logCalls().at(-1)?.query.get('q')).toBe('lan@example.vn'), { timeout: 2000 });
     expect(logCalls().at(-1)?.query.get('notification_id')).toBe('12');
     expect(view.location()).toBe('/application/shop_one/message?notification_id=12&q=lan%40example.vn');
+  });
+
+  it('says in place of the list, not by a toast over the rows before, that a search is too broad, and lists again once narrowed', async () => {
+    const tooBroad = 'More than 500 players begin with “c”: type more of the ID, email or phone number';
+    calls = fakeApi(
+      {
+        'GET /api/application/shop_one/message': (call) =>
+          call.query.get('q') === 'c'
+            ? answer({ success: false, error: 'INVALID_PARAM', message: tooBroad }, 400)
+            : { ...pageOf(call.query.get('q') ? deliveries.slice(1) : deliveries), total_capped: false, next_before_id: null },
+      },
+      webApplication,
+    );
+    useAppStore.setState({ toasts: [] });
+    open();
+    await screen.findByText('v_8f2c1a9e77');
+    const field = screen.getByPlaceholderText('Search by device ID, user ID, email or phone');
+    fireEvent.change(field, { target: { value: 'c' } });
+    expect(await screen.findByText(tooBroad, {}, { timeout: 2000 })).toBeTruthy();
+    expect(screen.getByText('Type more to search')).toBeTruthy();
+    expect(screen.queryByText('v_8f2c1a9e77')).toBeNull();
+    expect(useAppStore.getState().toasts).toHaveLength(0);
+    fireEvent.change(field, { target: { value: 'v_0001' } });
+    expect(await screen.findByText('v_0001', {}, { timeout: 2000 })).toBeTruthy();
+    expect(screen.queryByText(tooBroad)).toBeNull();
   });
 
   it('says so when nothing matches', async () => {

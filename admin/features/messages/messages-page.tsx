@@ -98,8 +98,11 @@ export function MessagesPage() {
       q: filters.q || undefined,
       notification_id: filters.notificationId ?? undefined,
     },
-    { showsFailure: true },
+    { showsFailure: true, showsRefusal: true },
   );
+  // A search the server refused (more players begin with it than a log search takes) is said in place of the list,
+  // not by a toast over the rows of the search before, which it does not match.
+  const refused = filters.q && log.error?.status === 400 ? log.error.message : null;
   const message = useApiQuery(filters.notificationId ? `${base}/notification/${filters.notificationId}` : null, Notification);
   const items = log.data?.items ?? [];
   const total = log.data?.total ?? 0;
@@ -220,39 +223,45 @@ export function MessagesPage() {
             setFilters({ notificationId: null, status: 'all', q: '' });
           }}
         />
-        <QueryState query={log} lines={8}>
-          {() => (
-            <IndexTable
-              resourceName={{ singular: t('messageUi.one'), plural: t('messageUi.other') }}
-              itemCount={items.length}
-              selectable={false}
-              condensed={smDown}
-              loading={log.loading}
-              emptyState={
-                filtered ? (
-                  <EmptySearchResult title={t('messageUi.noMatchTitle')} description={t('messageUi.noMatchBody')} withIllustration />
-                ) : (
-                  <EmptyState heading={t('messageUi.emptyTitle')} image={EMPTY_ILLUSTRATION} action={{ content: t('messageUi.emptyAction'), url: '/notification/basic' }}>
-                    <p>{t('messageUi.emptyBody')}</p>
-                  </EmptyState>
-                )
-              }
-              headings={[
-                { title: t('messageUi.columns.device') },
-                { title: t('messageUi.columns.platform') },
-                { title: t('messageUi.columns.status') },
-                { title: t('messageUi.columns.attempts'), alignment: 'end' },
-                { title: t('messageUi.columns.sent') },
-                { title: t('messageUi.columns.delivered') },
-                { title: t('messageUi.columns.clicked') },
-                { title: t('messageUi.columns.message') },
-              ]}
-              pagination={pagination}
-            >
-              {rows}
-            </IndexTable>
-          )}
-        </QueryState>
+        {refused ? (
+          <Box padding="600">
+            <EmptySearchResult title={t('messageUi.searchRefusedTitle')} description={refused} withIllustration />
+          </Box>
+        ) : (
+          <QueryState query={log} lines={8}>
+            {() => (
+              <IndexTable
+                resourceName={{ singular: t('messageUi.one'), plural: t('messageUi.other') }}
+                itemCount={items.length}
+                selectable={false}
+                condensed={smDown}
+                loading={log.loading}
+                emptyState={
+                  filtered ? (
+                    <EmptySearchResult title={t('messageUi.noMatchTitle')} description={t('messageUi.noMatchBody')} withIllustration />
+                  ) : (
+                    <EmptyState heading={t('messageUi.emptyTitle')} image={EMPTY_ILLUSTRATION} action={{ content: t('messageUi.emptyAction'), url: '/notification/basic' }}>
+                      <p>{t('messageUi.emptyBody')}</p>
+                    </EmptyState>
+                  )
+                }
+                headings={[
+                  { title: t('messageUi.columns.device') },
+                  { title: t('messageUi.columns.platform') },
+                  { title: t('messageUi.columns.status') },
+                  { title: t('messageUi.columns.attempts'), alignment: 'end' },
+                  { title: t('messageUi.columns.sent') },
+                  { title: t('messageUi.columns.delivered') },
+                  { title: t('messageUi.columns.clicked') },
+                  { title: t('messageUi.columns.message') },
+                ]}
+                pagination={pagination}
+              >
+                {rows}
+              </IndexTable>
+            )}
+          </QueryState>
+        )}
       </Card>
     </Page>
   );
