@@ -369,6 +369,14 @@ describe(`a search that more than ${PLAYER_SEARCH_COUNT_CAP.toLocaleString('en')
     const ascending = playerListSelection(PlayerListQuery.parse({ q: 'member', sort: 'page_views', order: 'asc', limit: '5' }), server.clock.now());
     const fewest = await playerPageBySql(server.app.services, BIG, ascending, { q: 'member', phoneCountry: 'VN' }, async (first) => index.list({ ...ascending, offset: 0, limit: first }).ids);
     expect(fewest.rows.map((row) => Number(row.id))).toEqual([...byViews].reverse().slice(0, 5));
+    // An order whose first 64,000 players hold none of the matches (here: ids no player has): SQL sorts them instead.
+    const farEnd: number[] = [];
+    const nowhere = await playerPageBySql(server.app.services, BIG, selection, { q: 'member', phoneCountry: 'VN' }, async (first) => {
+      farEnd.push(first);
+      return Array.from({ length: first }, (_, i) => 900_000_000 + i);
+    });
+    expect(farEnd.at(-1)).toBe(64_000);
+    expect(nowhere.rows.map((row) => Number(row.id))).toEqual(byViews.slice(20, 40));
   });
 
   it('counts exactly while at most the cap match, a player found by its user id and its email once', async () => {
