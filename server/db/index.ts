@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type MigrationResultSet, type SelectQueryBuilder } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import { buildMigrations, type Dialect } from './migrations';
@@ -290,6 +290,19 @@ export function toCount(value: unknown): number {
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string') return Number.parseInt(value, 10);
   return 0;
+}
+
+/**
+ * The rows of `query` counted up to `cap` and no further: one more is read to tell that there are more
+ * (`capped`), so the count costs the same however many match. The recipients' log and the player list's search.
+ */
+export async function countUpTo(db: Kysely<Database>, query: SelectQueryBuilder<any, any, any>, cap: number): Promise<{ total: number; capped: boolean }> {
+  const row = await db
+    .selectFrom(query.limit(cap + 1).as('counted'))
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  const count = toCount(row?.n);
+  return { total: Math.min(count, cap), capped: count > cap };
 }
 
 /** True for a unique-constraint violation, in either dialect. */

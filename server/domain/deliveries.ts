@@ -14,7 +14,7 @@ import {
   type NotificationStats,
 } from '../../shared/contract';
 import type { ApplicationContext, Ctx, Services } from '../context';
-import { toCount } from '../db';
+import { countUpTo, toCount } from '../db';
 import { AppError, noSuch } from '../errors';
 import { V } from '../../shared/validation';
 import { searchedIds, type PlayerSearch } from './players';
@@ -97,10 +97,9 @@ export async function listDeliveries(ctx: Ctx, access: ApplicationContext, query
 
   // Counted up to the cap and no further (an index walk of at most cap + 1 entries), so a page of a log of a
   // million rows costs what a page of a small one does.
-  const capped = db.selectFrom(base.select(sql.lit(1).as('one')).limit(DELIVERY_LOG_COUNT_CAP + 1).as('c'));
-  const count = toCount((await capped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
-  const totals = { total: Math.min(count, DELIVERY_LOG_COUNT_CAP), total_capped: count > DELIVERY_LOG_COUNT_CAP };
-  if (count === 0 || offset >= count) return { ...empty, ...totals };
+  const { total, capped } = await countUpTo(db, base.select(sql.lit(1).as('one')), DELIVERY_LOG_COUNT_CAP);
+  const totals = { total, total_capped: capped };
+  if (total === 0 || offset >= total) return { ...empty, ...totals };
 
   let ids: number[];
   if (query.notification_id && !players && query.status === 'all') {

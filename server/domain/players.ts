@@ -24,7 +24,7 @@ import type { Role } from '../../shared/permissions';
 import { DAY_MS, isDateFieldName, normalizeEmail } from '../../shared/validation';
 import { numberPrefixes } from '../../shared/validation/phone';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
-import { toCount, type Dialect } from '../db';
+import { countUpTo, toCount, type Dialect } from '../db';
 import type { Database, PlayersTable } from '../db/schema';
 import { AppError, noSuch } from '../errors';
 import { withinWindows } from '../security/rate-windows';
@@ -141,7 +141,10 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
   };
 }
 
-/** The players of a page the in-memory copy ordered, in its order; a player deleted since is left out (the deletion rebuilds the copy for the next one). */
+/**
+ * The players of a page the in-memory copy ordered, in its order; a player deleted since is left out (the deletion
+ * rebuilds the copy for the next one).
+ */
 async function rowsInOrder({ db }: Pick<Services, 'db'>, applicationId: string, ids: number[]): Promise<PlayerRow[]> {
   if (ids.length === 0) return [];
   const found = await db.selectFrom('players').selectAll().where('application_id', '=', applicationId).where('id', 'in', ids).execute();
@@ -218,11 +221,12 @@ export function nameConditions(dialect: Dialect, search: PlayerSearch) {
 /**
  * The ids of the players of `base` (the application's, filtered) that a search names, each once, read so that a
  * LIMIT stops the reading early: the player list counts a search up to PLAYER_SEARCH_COUNT_CAP with it, the
- * recipients' log takes at most SEARCH_PLAYERS_MAX players; on SQLite the page of a search that few players match
- * is sorted from them (an OR would let it walk the sort's index). PostgreSQL: the OR of nameConditions, read from a bitmap
- * of their ranges or, when many match, from the table until there are enough ('customer' up to 10,001 in 10 ms; the
- * union of the ranges kept once took 540, hashing every match first). SQLite: each test's range in turn, the ids
- * kept once as they come (3 ms; its planner took the OR through unrelated indexes, 109 ms at 220,000 players).
+ * recipients' log takes at most SEARCH_PLAYERS_MAX players; on SQLite the page of a search that few players
+ * match is sorted from them (an OR would let it walk the sort's index). PostgreSQL: the OR of nameConditions, read
+ * from a bitmap of their ranges or, when many match, from the table until there are enough ('customer' up to
+ * 10,001 in 10 ms; the union of the ranges kept once took 540, hashing every match first). SQLite: each test's
+ * range in turn, the ids kept once as they come (3 ms; its planner took the OR through unrelated indexes, 109 ms
+ * at 220,000 players).
  */
 export function searchedIds({ db, dialect }: Pick<Services, 'db' | 'dialect'>, base: SelectQueryBuilder<Database, 'players', object>, search: PlayerSearch) {
   const tests = nameConditions(dialect, search);
@@ -243,14 +247,12 @@ const ORDER_CHECK_MAX = 64_000;
 /**
  * A page of a search that more than PLAYER_SEARCH_COUNT_CAP players match, in an order no index holds (sessions,
  * page views): the players of the in-memory copy's order (filters applied there), a thousand at a time, kept where
- * the search matches them, until the page is full. Sorting 200,684 matches by page views took SQL 180-350 ms; when
+ * the search matches them (`matching`: the list's filters and the search's OR), until the page is full. Sorting 200,684 matches by page views took SQL 180-350 ms; when
  * matches are 1 in 100 or more, the first page is in the first few thousand. Null when there is no copy, or when
  * ORDER_CHECK_MAX players of the order hold too few matches (they sit at the far end): SQL sorts them then.
  */
 async function matchesInOrder(
-  { db }: Pick<Services, 'db'>,
-  applicationId: string,
-  tests: ReturnType<typeof nameConditions>,
+  matching: SelectQueryBuilder<Database, 'players', object>,
   selection: PlayerListSelection,
   inOrder: (first: number) => Promise<number[] | null>,
 ): Promise<number[] | null> {
@@ -262,13 +264,7 @@ async function matchesInOrder(
     if (!ordered) return null;
     for (; checked < ordered.length && matched.length < wanted; checked += ORDER_CHECK_CHUNK) {
       const chunk = ordered.slice(checked, checked + ORDER_CHECK_CHUNK);
-      const rows = await db
-        .selectFrom('players')
-        .select('players.id')
-        .where('players.application_id', '=', applicationId)
-        .where('players.id', 'in', chunk)
-        .where((eb) => eb.or(tests))
-        .execute();
+      const rows = await matching.select('players.id').where('players.id', 'in', chunk).execute();
       const hits = new Set(rows.map((row) => Number(row.id)));
       for (const id of chunk) if (hits.has(id)) matched.push(id);
     }
@@ -320,18 +316,11 @@ export async function playerPageBySql(
   let capped = false;
   let source = base;
   if (search?.q) {
-    const tests = nameConditions(dialect, search);
-    const matching = base.where((eb) => eb.or(tests));
-    const count = await db
-      .selectFrom(searchedIds(s, base, search).limit(PLAYER_SEARCH_COUNT_CAP + 1).as('counted'))
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirst();
-    const counted = toCount(count?.n);
-    capped = counted > PLAYER_SEARCH_COUNT_CAP;
-    total = Math.min(counted, PLAYER_SEARCH_COUNT_CAP);
+    const matching = base.where((eb) => eb.or(nameConditions(dialect, search)));
+    ({ total, capped } = await countUpTo(db, searchedIds(s, base, search), PLAYER_SEARCH_COUNT_CAP));
     if (total === 0) return { rows: [], total, capped };
     if (capped && inOrder && !INDEXED_SORTS.has(selection.sort)) {
-      const ids = await matchesInOrder(s, applicationId, tests, selection, inOrder);
+      const ids = await matchesInOrder(matching, selection, inOrder);
       if (ids) return { rows: await rowsInOrder(s, applicationId, ids), total, capped };
     }
     if (capped) source = matching;
