@@ -41,7 +41,7 @@ export function ApplicationScope({ children }: { children: ReactNode }) {
   const application = query.data?.application_id === applicationId ? query.data : undefined;
 
   useEffect(() => {
-    if (application) setAppName(application.name);
+    if (application) setAppName({ id: application.application_id, name: application.name });
   }, [application, setAppName]);
 
   const value = useMemo<CurrentApplication>(

@@ -1,6 +1,7 @@
 import type { PersistStorage, StorageValue } from 'zustand/middleware';
 import { getCookie, removeCookie, setCookie } from './cookies';
 import type { SessionUserInfo } from './session-slice';
+import type { AppName } from './settings-slice';
 
 /** localStorage key of the token (spec §3). */
 export const TOKEN_KEY = 'token';
@@ -14,7 +15,7 @@ export interface PersistedState {
   language: 'vi' | 'en' | null;
   size: 'large' | 'medium' | 'small';
   sidebarOpen: boolean;
-  appName: string | null;
+  appName: AppName | null;
 }
 
 /** The browser's localStorage, or null where there is none or it is refused. */

@@ -11,13 +11,22 @@ export interface SettingsSlice {
   size: Size;
   /** Whether the sidebar is expanded (desktop) or its drawer is open (mobile). */
   sidebarOpen: boolean;
-  /** The name of the application being worked on, shown in the top bar and the breadcrumb. */
-  appName: string | null;
+  /**
+   * The application last worked on, by id with its name: shown in the top bar, the sidebar and the breadcrumb
+   * while that application's page loads it again. Kept with its id so that another application's page never
+   * shows it (see `selectAppName`).
+   */
+  appName: AppName | null;
   setLanguage(language: Language): void;
   setSize(size: Size): void;
   setSidebarOpen(open: boolean): void;
   toggleSidebar(): void;
-  setAppName(name: string | null): void;
+  setAppName(name: AppName | null): void;
+}
+
+export interface AppName {
+  id: string;
+  name: string;
 }
 
 export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set) => ({
@@ -31,6 +40,16 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   toggleSidebar: () => set((state) => ({ sidebarOpen: !state.sidebarOpen })),
   setAppName: (appName) => set({ appName }),
 });
+
+/**
+ * The name of this application as last loaded, or undefined while it loads for the first time. Never another
+ * application's: after a switch, the old name would label the new application's pages until it loaded, and its
+ * id (the fallback until 2026-12-06) flashed before the name on every first visit.
+ */
+export function selectAppName(state: Pick<SettingsSlice, 'appName'>, applicationId: string | null | undefined): string | undefined {
+  const known = state.appName;
+  return applicationId && known && typeof known === 'object' && known.id === applicationId ? known.name : undefined;
+}
 
 /** True when the console runs inside another page's frame (the shop platform's admin). */
 export function isInFrame(): boolean {

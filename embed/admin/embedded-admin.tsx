@@ -35,7 +35,7 @@ function useEmbedSession(): SessionState & { reload(): void } {
       .then(({ data }) => {
         const store = useAppStore.getState();
         store.setAccess(data.application_id, { roles: data.roles, agency: null, permissions: [] });
-        store.setAppName(data.name);
+        store.setAppName({ id: data.application_id, name: data.name });
         setState({ session: data });
       })
       .catch((cause: unknown) => {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { Profile } from '../../../shared/contract';
 import { api } from '../../api';
+import { selectAppName } from '../../stores/settings-slice';
 import { useAppStore } from '../../stores/store';
 import { samePage } from '../../stores/visited-views-slice';
 import { type ResolvedRoute, applicationIdOf } from '../guard';
@@ -28,12 +29,11 @@ export function Shell({ route, children }: ShellProps) {
   const sidebarOpen = useAppStore((state) => state.sidebarOpen);
   const toggleSidebar = useAppStore((state) => state.toggleSidebar);
   const addVisitedView = useAppStore((state) => state.addVisitedView);
-  const appName = useAppStore((state) => state.appName);
   const hasUser = useAppStore((state) => state.user !== null);
   const applicationId = route?.applicationId ?? applicationIdOf(path);
+  const applicationName = useAppStore((state) => selectAppName(state, applicationId));
   const fullPath = search ? `${path}?${search}` : path;
   const title = route?.route.title;
-  const applicationName = applicationId ? (appName ?? applicationId) : undefined;
   // The page's own name (usePageLabel), once it has said it, and only for that page.
   const pageLabel = useAppStore((state) => state.pageLabel);
   const label = pageLabel && samePage(pageLabel.path, path) ? pageLabel.label : undefined;

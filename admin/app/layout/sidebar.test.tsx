@@ -14,7 +14,7 @@ function on(page: string) {
 }
 
 beforeEach(() => {
-  useAppStore.setState({ token: 'tok', roles: ['super_user'], appName: 'Thu Shop' });
+  useAppStore.setState({ token: 'tok', roles: ['super_user'], appName: { id: 'thu', name: 'Thu Shop' } });
 });
 
 describe('the sidebar', () => {
@@ -42,5 +42,18 @@ describe('the sidebar', () => {
     expect(selected('Contact buttons')).toBe(true);
     expect(selected('Notifications')).toBe(false);
     expect(selected('Dashboard')).toBe(false);
+  });
+});
+
+describe("the sidebar's application heading", () => {
+  it("is the application's name, never another application's (the one opened before) nor its id while the name loads", () => {
+    useAppStore.setState({ appName: { id: 'lan', name: 'Lan Store' } });
+    on('/event');
+    expect(screen.queryByText('Lan Store')).toBeNull();
+    expect(screen.queryByText('thu')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Dashboard' })).toBeTruthy();
+    useAppStore.setState({ appName: { id: 'thu', name: 'Thu Shop' } });
+    on('/event');
+    expect(screen.getByText('Thu Shop')).toBeTruthy();
   });
 });

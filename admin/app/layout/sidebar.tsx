@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { isShopPlatformApplication, matchApplicationRoute, sidebarSections } from '../../../shared/permissions';
 import { Brand } from '../../components/brand';
+import { selectAppName } from '../../stores/settings-slice';
 import { useAppStore } from '../../stores/store';
 import { useConsoleLinks } from '../use-console-links';
 
@@ -63,7 +64,7 @@ export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
   const access = useAppStore(
     useShallow((state) => ({ roles: state.roles, agency: state.agency, permissions: state.permissions })),
   );
-  const appName = useAppStore((state) => state.appName);
+  const appName = useAppStore((state) => selectAppName(state, applicationId));
   const { guideUrl, apiDocsUrl } = useConsoleLinks();
   const showDocs = !isShopPlatformApplication(applicationId);
   const base = applicationId ? `/application/${encodeURIComponent(applicationId)}` : null;
@@ -74,7 +75,7 @@ export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
   const sections = base
     ? sidebarSections(access).map((section) => ({
         key: section.key,
-        title: section.key === 'overview' ? (appName ?? applicationId) : t(`layout.sections.${section.key}`),
+        title: section.key === 'overview' ? (appName ?? '') : t(`layout.sections.${section.key}`),
         items: section.routes.map((route) => {
           const url = route.path === '/' ? base : `${base}${route.path}`;
           return {

@@ -31,7 +31,7 @@ const trail = () => within(screen.getByRole('navigation', { name: 'Breadcrumb' }
 const tabs = () => within(screen.getByRole('navigation', { name: 'Open pages' })).getAllByRole('link').map((link) => link.textContent);
 
 beforeEach(() => {
-  useAppStore.setState({ token: 'tok', roles: ['super_user'], appName: 'Thu Shop', visitedViews: [], pageLabel: null, user: null });
+  useAppStore.setState({ token: 'tok', roles: ['super_user'], appName: { id: 'thu', name: 'Thu Shop' }, visitedViews: [], pageLabel: null, user: null });
   fakeApi({});
 });
 
@@ -66,5 +66,15 @@ describe('a page that names itself', () => {
     cleanup();
     expect(useAppStore.getState().pageLabel).toBeNull();
     expect(useAppStore.getState().visitedViews.map((view) => view.label)).toEqual([undefined, 'New segment']);
+  });
+});
+
+describe("the application's name in the breadcrumb and the window's title", () => {
+  it("is left out while this application first loads, rather than another application's name or this one's id", () => {
+    useAppStore.setState({ appName: { id: 'lan', name: 'Lan Store' } });
+    show('/application/thu/segment/7', <NamedPage label={undefined} />);
+    expect(trail()).toEqual(['Applications', 'Segment details']);
+    expect(document.title).toBe('Segment details · Nudge');
+    expect(screen.queryByText('Lan Store')).toBeNull();
   });
 });

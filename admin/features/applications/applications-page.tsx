@@ -139,7 +139,7 @@ export function ApplicationsPage() {
             monochrome
             removeUnderline
             url={home}
-            onClick={() => setAppName(application.name)}
+            onClick={() => setAppName({ id: application.application_id, name: application.name })}
             accessibilityLabel={t('applications.openApp', { name: application.name })}
           >
             {title}
