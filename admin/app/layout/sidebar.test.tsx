@@ -52,8 +52,14 @@ describe("the sidebar's application heading", () => {
     expect(screen.queryByText('Lan Store')).toBeNull();
     expect(screen.queryByText('thu')).toBeNull();
     expect(screen.getByRole('link', { name: 'Dashboard' })).toBeTruthy();
+    // A blank heading holds the name's line, so the entries stay where they will be once it has loaded.
+    const headings = () => [...document.querySelectorAll('.Polaris-Navigation__SectionHeading')].map((heading) => heading.textContent);
+    expect(headings()[0]).toBe('\u00a0');
+    const whileLoading = headings().length;
     useAppStore.setState({ appName: { id: 'thu', name: 'Thu Shop' } });
     on('/event');
     expect(screen.getByText('Thu Shop')).toBeTruthy();
+    expect(headings()[0]).toBe('Thu Shop');
+    expect(headings()).toHaveLength(whileLoading);
   });
 });

@@ -75,7 +75,8 @@ export function Sidebar({ path, applicationId, onNavigate }: SidebarProps) {
   const sections = base
     ? sidebarSections(access).map((section) => ({
         key: section.key,
-        title: section.key === 'overview' ? (appName ?? '') : t(`layout.sections.${section.key}`),
+        // Until the name has loaded, a blank heading holds its line: the entries don't move when it comes.
+        title: section.key === 'overview' ? (appName ?? '\u00a0') : t(`layout.sections.${section.key}`),
         items: section.routes.map((route) => {
           const url = route.path === '/' ? base : `${base}${route.path}`;
           return {
