@@ -129,7 +129,7 @@ export async function listPlayers(ctx: Ctx, access: ApplicationContext, query: P
   } else {
     // A broad search sorted by what no index holds takes the order from the copy, when there is one.
     const inOrder = (first: number) => audienceIndexes(ctx.s).read(applicationId, (index) => index.list({ ...selection, offset: 0, limit: first }).ids);
-    page = await playerPageBySql(ctx.s, applicationId, selection, query.q ? { q: query.q, phoneCountry: access.application.phone_country } : undefined, inOrder);
+    page = await playerPageBySql(ctx.s, applicationId, selection, query.q ? { q: query.q, phoneCountry: access.application.phone_country, whole: query.match === 'whole' } : undefined, inOrder);
   }
   const tags = await tagsOf(ctx, page.rows.map((row) => Number(row.id)));
   return {
@@ -171,6 +171,8 @@ export function playerListSelection(query: PlayerListQuery, now: Date): PlayerLi
 export interface PlayerSearch {
   q: string;
   phoneCountry: string;
+  /** `q` names its players whole in every column (PlayerListQuery `match`), not by their beginnings. */
+  whole?: boolean;
 }
 
 /**
@@ -195,10 +197,12 @@ type NameColumn = 'device_id' | 'external_user_id' | 'email' | 'mobile_number';
  * How a search names players: one test per column, its value whole (`values`) or its beginning (`prefix`). The
  * device id is `q` whole; the external user id, email and mobile number begin with it, the email and number also
  * in their stored forms (normalizeEmail; a number read in the application's country, and without separators only,
- * as numbers were kept before version 0023: numberPrefixes).
+ * as numbers were kept before version 0023: numberPrefixes). A search for whole names (`whole`) takes those same
+ * forms whole instead.
  */
-function nameTests({ q, phoneCountry }: PlayerSearch): ({ column: NameColumn; values: string[] } | { column: NameColumn; prefix: string })[] {
-  const begins = (column: NameColumn, prefixes: string[]) => [...new Set(prefixes)].map((prefix) => ({ column, prefix }));
+function nameTests({ q, phoneCountry, whole }: PlayerSearch): ({ column: NameColumn; values: string[] } | { column: NameColumn; prefix: string })[] {
+  const begins = (column: NameColumn, prefixes: string[]) =>
+    whole ? [{ column, values: [...new Set(prefixes)] }] : [...new Set(prefixes)].map((prefix) => ({ column, prefix }));
   return [{ column: 'device_id', values: [q] }, ...begins('external_user_id', [q]), ...begins('email', [q, normalizeEmail(q)]), ...begins('mobile_number', [q, ...numberPrefixes(q, phoneCountry)])];
 }
 
@@ -419,7 +423,7 @@ export async function getPlayer(ctx: Ctx, access: ApplicationContext, playerId: 
     attributes: attributes.map((attribute): PlayerAttribute => {
       const numberValue = attribute.number_value === null ? null : Number(attribute.number_value);
       const type = attributeType(attribute.name, attribute.value, numberValue, types.get(attribute.name));
-      return { name: attribute.name, type, value: attributeValue(type, attribute.value, numberValue), updated_at: attribute.updated_at };
+      return { name: attribute.name, type, value: attributeValue(type, attribute.value, numberValue), text: attribute.value, updated_at: attribute.updated_at };
     }),
     events,
   };

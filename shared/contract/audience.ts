@@ -243,6 +243,12 @@ export const PlayerListQuery = PageQuery.extend({
   tag: z.string().trim().max(TAG_MAX_LENGTH).optional(),
   /** A device id typed whole, or the beginning of an external user id, email or mobile number. */
   q: z.string().trim().max(254).optional(),
+  /**
+   * How `q` names players: `start` (the default: the list's search, above) or `whole`, each of those four whole, so
+   * a user id that begins others ("customer-4" of "customer-40", "customer-412"…) is found alone. The console's
+   * player picker asks both, the whole match first.
+   */
+  match: z.enum(['start', 'whole']).optional(),
 });
 export type PlayerListQuery = z.infer<typeof PlayerListQuery>;
 
@@ -266,7 +272,11 @@ export const PlayerEvent = z.object({
 });
 export type PlayerEvent = z.infer<typeof PlayerEvent>;
 
-export const PlayerAttribute = z.object({ name: z.string(), type: AttributeType, value: ScalarValue, updated_at: Timestamp });
+/**
+ * One of a player's attributes: its value as its type reads it, and `text`, the value as it was stored, which a
+ * personal value in a message ({{name}}) writes (shared/contract/personalize.ts), null where none is.
+ */
+export const PlayerAttribute = z.object({ name: z.string(), type: AttributeType, value: ScalarValue, text: z.string().nullable(), updated_at: Timestamp });
 export type PlayerAttribute = z.infer<typeof PlayerAttribute>;
 
 /** A player's events a page at a time, newest first; `more` when older ones follow the last of `items`. */

@@ -212,8 +212,8 @@ describe('searching players by the beginning of their user id, email or mobile n
     for (const [name, fields] of players) found[name] = await insertPlayer(server, SEARCH, `device-${name}`, fields);
   });
 
-  async function search(q: string, lang = 'en') {
-    const answer = await server.call('GET', `/api/application/${SEARCH}/player?q=${encodeURIComponent(q)}`, { token: owner.token, lang });
+  async function search(q: string, lang = 'en', match = 'start') {
+    const answer = await server.call('GET', `/api/application/${SEARCH}/player?q=${encodeURIComponent(q)}&match=${match}`, { token: owner.token, lang });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const page = answer.body.data as { items: { id: number }[]; total: number };
     const names = page.items.map((item) => Object.entries(found).find(([, id]) => id === item.id)?.[0]).sort();
@@ -244,6 +244,19 @@ describe('searching players by the beginning of their user id, email or mobile n
     }
     expect(await search('091')).toEqual(['customer-2', 'khach']);
     expect(await search('0914')).toEqual([]);
+  });
+
+  it('finds a name whole when asked to (match=whole): a user id that begins others alone, an email in any case, a number written any way', async () => {
+    const whole = (q: string) => search(q, 'en', 'whole');
+    expect(await whole('customer-1')).toEqual(['customer-1']);
+    expect(await whole('customer')).toEqual([]);
+    expect(await whole('HOA.NGUYEN@shop.vn')).toEqual(['customer-10']);
+    expect(await whole('hoa.')).toEqual([]);
+    for (const typed of ['0912 345 678', '+84912345678', '0084912345678']) expect(await whole(typed), typed).toEqual(['customer-2']);
+    expect(await whole('0912')).toEqual([]);
+    expect(await whole('device-khach')).toEqual(['khach']);
+    const refused = await server.call('GET', `/api/application/${SEARCH}/player?q=customer&match=some`, { token: owner.token, lang: 'en' });
+    expect(refused.status).toBe(400);
   });
 
   it('reads each prefix from an index of the players that have a value, not the whole application', async () => {
@@ -401,10 +414,14 @@ describe("a player's page", () => {
     await insertAttribute(server, APP, ids.web, 'birthday.date', '1990-04-01T00:00:00.000Z');
     // A definition decides the type: "42" stored as text shows as text.
     await insertAttribute(server, APP, ids.web, 'code', '42');
-    await db(server)
-      .insertInto('attribute_definitions')
-      .values({ application_id: APP, name: 'code', type: 'text', description: null, source: 'console', created_at: daysAgo(server, 1), updated_at: daysAgo(server, 1) })
-      .execute();
+    // And "12.50" stored under a number definition reads as 12.5, while a message writes it as stored.
+    await insertAttribute(server, APP, ids.web, 'price', '12.50');
+    for (const [name, type] of [['code', 'text'], ['price', 'number']] as const) {
+      await db(server)
+        .insertInto('attribute_definitions')
+        .values({ application_id: APP, name, type, description: null, source: 'console', created_at: daysAgo(server, 1), updated_at: daysAgo(server, 1) })
+        .execute();
+    }
     for (let i = 0; i < 55; i += 1) await insertEvent(server, APP, ids.web, i % 2 ? 'view' : 'add_to_cart', daysAgo(server, 1 + i / 100), { sku: `S${i}` });
 
     const answer = await server.call('GET', `${base}/${ids.web}`, { token: owner.token });
@@ -416,9 +433,13 @@ describe("a player's page", () => {
       'birthday.date': ['date', '1990-04-01T00:00:00.000Z'],
       code: ['text', '42'],
       plan: ['text', 'gold'],
+      price: ['number', 12.5],
       spent: ['number', 120.5],
       vip: ['boolean', true],
     });
+    // The text a personal value ({{price}}) writes in a message, which the console's preview shows.
+    const texts = Object.fromEntries(detail.attributes.map((a: { name: string; text: string | null }) => [a.name, a.text]));
+    expect(texts).toEqual({ 'birthday.date': '1990-04-01T00:00:00.000Z', code: '42', plan: 'gold', price: '12.50', spent: '120.5', vip: 'true' });
     expect(detail.events.items).toHaveLength(50);
     expect(detail.events.more).toBe(true);
     expect(detail.events.items[0]).toMatchObject({ name: 'add_to_cart', properties: { sku: 'S0' } });

@@ -107,8 +107,12 @@ export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ c
   return { context, page };
 }
 
-/** Saves a full-page screenshot under test-results/screenshots, once running transitions have ended. */
+/**
+ * Saves a full-page screenshot under test-results/screenshots, once running transitions have ended. From the top of
+ * the page: scrolled (a field focused further down), the full page would show the sticky top bar over its middle.
+ */
 export async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await settled(page);
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

@@ -171,6 +171,14 @@ describe('sending a message', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.type(' | friend');
     expect(await text.inputValue()).toBe('Hi {{first_name | friend}}, everything −30 % until Sunday');
+    // The preview reads as a shopper without a first name would, then as the Hanoi shopper, found by her device id.
+    const preview = page.getByRole('img', { name: /The message as it appears on/ });
+    await preview.getByText('Hi friend, everything −30 % until Sunday').waitFor();
+    const previewFor = page.getByRole('combobox', { name: 'Preview for' });
+    await previewFor.fill(`hanoi-${stamp}`);
+    await page.getByRole('option', { name: '+84901234567' }).click();
+    await preview.getByText('Hi Hoa, everything −30 % until Sunday').waitFor();
+    await page.getByText('As +84901234567 will read it, with their own attributes.').waitFor();
     await page.getByLabel('Link').fill('https://lan.example/sale');
     await page.getByLabel('Segment').selectOption({ label: 'Vietnam' });
     await shot(page, 'messaging-create-web-push-en');

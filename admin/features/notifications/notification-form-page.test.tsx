@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { NotificationInput, Template } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { answer, type Call, fakeApi, type Handler, pageOf, renderInApplication } from '../../test-utils';
+import { answer, type Call, fakeApi, fill, type Handler, pageOf, renderInApplication } from '../../test-utils';
+import { player } from '../players/fixtures';
 import { message, webApplication } from './fixtures';
 import { NotificationTypeRoute } from './notification-routes';
 
@@ -113,6 +114,61 @@ describe('the create form', () => {
     });
     expect(errorOf('Message')).toBe('Write a personal value as {{attribute_name}} or {{attribute_name | default}}, with both pairs of braces');
     expect(posted()).toHaveLength(0);
+  });
+
+  it('previews a personal message with its defaults, and as a player found by search reads it', async () => {
+    const lan = { ...player, id: 42, email: 'lan@example.vn', external_user_id: null };
+    const customer = (id: number) => ({ ...player, id, device_id: `v_${id}`, external_user_id: `cust-${id}` });
+    // The list's search (match=start) finds ids that begin with what was typed; match=whole, only the one it is.
+    const found: Record<string, { start: object[]; whole: object[] }> = {
+      'lan@': { start: [lan], whole: [] },
+      'cust-1': { start: [customer(10), customer(11), customer(1)], whole: [customer(1)] },
+    };
+    const attribute = (name: string, value: string | number, text: string) => ({ name, type: typeof value === 'number' ? 'number' : 'text', value, text, updated_at: '2025-03-01T08:00:00.000Z' });
+    start({
+      'GET /api/application/shop_one/player': (call) => {
+        const answers = found[call.query.get('q') ?? ''];
+        return { ...pageOf(answers ? answers[call.query.get('match') === 'whole' ? 'whole' : 'start'] : []), total_capped: false };
+      },
+      'GET /api/application/shop_one/player/42': () => ({ player: lan, attributes: [attribute('first_name', 'Lan', 'Lan'), attribute('spent', 12.5, '12.50')], events: { items: [], more: false } }),
+    });
+    open('/application/shop_one/notification/web_push');
+    await screen.findByLabelText('Heading');
+    type('Heading', 'Tết sale');
+    expect(screen.queryByLabelText('Preview for')).toBeNull();
+    const preview = () => screen.getByRole('img', { name: 'The message as it appears on Desktop' });
+
+    type('Heading', 'Hi {{first_name | friend}}');
+    type('Message', 'You spent {{spent}} this year');
+    expect(within(preview()).getByText('Hi friend')).toBeTruthy();
+    expect(within(preview()).getByText('You spent this year')).toBeTruthy();
+    expect(screen.getByText('As a player without these attributes would read it: each personal value shows its default.')).toBeTruthy();
+
+    // The player list's own search finds her; picked, the preview is her message, her stored text as it is.
+    const previewFor = () => screen.getByRole('combobox', { name: 'Preview for' });
+    fireEvent.focus(previewFor());
+    fill(previewFor(), 'lan@');
+    fireEvent.click(await screen.findByRole('option', { name: 'lan@example.vn' }, { timeout: 2000 }));
+    expect(calls.filter((call) => call.path === '/api/application/shop_one/player').map((call) => [call.query.get('q'), call.query.get('match')])).toEqual([
+      ['lan@', 'whole'],
+      ['lan@', null],
+    ]);
+    await waitFor(() => expect(within(preview()).getByText('Hi Lan')).toBeTruthy());
+    expect(within(preview()).getByText('You spent 12.50 this year')).toBeTruthy();
+    expect(screen.getByText('As lan@example.vn will read it, with their own attributes.')).toBeTruthy();
+    // What is sent is the message as written, tags and all.
+    expect(field('Heading').value).toBe('Hi {{first_name | friend}}');
+
+    // A user id typed whole comes first, before those it begins.
+    fireEvent.focus(previewFor());
+    fill(previewFor(), 'cust-1');
+    await screen.findByRole('option', { name: 'cust-11' }, { timeout: 2000 });
+    expect(within(screen.getByRole('listbox')).getAllByRole('option').map((option) => option.textContent)).toEqual(['cust-1', 'cust-10', 'cust-11']);
+
+    fill(previewFor(), 'nobody');
+    expect(await screen.findByText('No player’s user ID, email or phone begins with “nobody”, and no device ID is that.', undefined, { timeout: 2000 })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /Clear/ }));
+    await waitFor(() => expect(within(preview()).getByText('Hi friend')).toBeTruthy());
   });
 
   it('says additional data is not valid JSON while it is typed, and refuses to send it', async () => {

@@ -2,8 +2,10 @@ import { BlockStack, Button, ButtonGroup, Card, InlineStack, Text } from '@shopi
 import { DesktopIcon, MobileIcon } from '@shopify/polaris-icons';
 import { type CSSProperties, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type NotificationType, withUtm } from '../../../shared/contract';
+import { type NotificationType, personalNames, personalize, withUtm } from '../../../shared/contract';
+import { useCurrentApplication } from '../../app/application-scope';
 import type { ContentDraft } from './notification-form-model';
+import { type PreviewPlayer, PreviewPlayerPicker, usePersonalValues } from './preview-player';
 import { smsSize } from './sms';
 
 /** Where a push is previewed: an Android phone, an iPhone, or Chrome on a Windows desktop. */
@@ -230,13 +232,20 @@ export function smsText(content: Pick<ContentDraft, 'content' | 'target_url' | '
  * How the message will look where it arrives: a push on Android, iOS or a desktop browser (switchable), an SMS
  * in a phone's messages with its length in parts, or a Messenger message. Empty fields show placeholders.
  */
-export function NotificationPreview({ type, content, appName, initialDevice, bare }: NotificationPreviewProps) {
+export function NotificationPreview({ type, content: written, appName, initialDevice, bare }: NotificationPreviewProps) {
   const { t } = useTranslation();
+  const { applicationId } = useCurrentApplication();
   const [chosen, setDevice] = useState<PreviewDevice | null>(initialDevice ?? null);
+  // A personal message ({{first_name | bạn}}) reads as the chosen player's, else as one without those values.
+  const personal = personalNames(written.heading, written.content).length > 0;
+  const [player, setPlayer] = useState<PreviewPlayer | null>(null);
+  const { values, missing } = usePersonalValues(applicationId, personal ? player : null);
+  const content = personal ? { ...written, heading: personalize(written.heading, values), content: personalize(written.content, values) } : written;
   const link = content.target_url.trim() ? withUtm(content.target_url.trim(), content.utm) : null;
   const shown: Shown = {
-    heading: content.heading.trim() || (type === 'facebook' ? '' : t('notificationUi.preview.headingPlaceholder')),
-    body: content.content.trim() || t('notificationUi.preview.bodyPlaceholder'),
+    // Placeholders stand for what is not written yet, not for a personal value that came out empty.
+    heading: content.heading.trim() || (type === 'facebook' || written.heading.trim() ? '' : t('notificationUi.preview.headingPlaceholder')),
+    body: content.content.trim() || (written.content.trim() ? '' : t('notificationUi.preview.bodyPlaceholder')),
     thumbnail: picture(content.thumbnail_url),
     image: picture(content.image_url),
     buttons: content.buttons.map((button, index) => button.button_text.trim() || t('notificationUi.buttons.name', { number: index + 1 })),
@@ -288,6 +297,7 @@ export function NotificationPreview({ type, content, appName, initialDevice, bar
           </ButtonGroup>
         ) : null}
       </InlineStack>
+      {personal ? <PreviewPlayerPicker applicationId={applicationId} player={player} onChange={setPlayer} missing={missing} /> : null}
       <div role="img" aria-label={t('notificationUi.preview.label', { where })} data-device={push ? device : type}>
         {body}
       </div>

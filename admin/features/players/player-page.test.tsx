@@ -38,8 +38,8 @@ beforeEach(() => {
   detail = {
     player,
     attributes: [
-      { name: 'vip', type: 'boolean', value: true, updated_at: '2025-03-01T08:00:00.000Z' },
-      { name: 'birthday.date', type: 'date', value: '1990-05-04T00:00:00.000Z', updated_at: '2025-03-01T08:00:00.000Z' },
+      { name: 'vip', type: 'boolean', value: true, text: 'true', updated_at: '2025-03-01T08:00:00.000Z' },
+      { name: 'birthday.date', type: 'date', value: '1990-05-04T00:00:00.000Z', text: '1990-05-04T00:00:00.000Z', updated_at: '2025-03-01T08:00:00.000Z' },
     ],
     events: { items: [{ id: 1, name: 'purchase', properties: { value: 250000 }, session_id: 's1', occurred_at: '2025-03-01T08:10:00.000Z' }], more: false },
   };
@@ -120,10 +120,10 @@ describe("a player's page", () => {
     detail = {
       ...detail,
       attributes: [
-        { name: 'orders', type: 'number', value: '12 đơn', updated_at: '2025-03-01T08:00:00.000Z' },
-        { name: 'spent', type: 'number', value: 120.5, updated_at: '2025-03-01T08:00:00.000Z' },
-        { name: 'vip', type: 'boolean', value: 'yes', updated_at: '2025-03-01T08:00:00.000Z' },
-        { name: 'renewal.date', type: 'date', value: 'soon', updated_at: '2025-03-01T08:00:00.000Z' },
+        { name: 'orders', type: 'number', value: '12 đơn', text: '12 đơn', updated_at: '2025-03-01T08:00:00.000Z' },
+        { name: 'spent', type: 'number', value: 120.5, text: '120.50', updated_at: '2025-03-01T08:00:00.000Z' },
+        { name: 'vip', type: 'boolean', value: 'yes', text: 'yes', updated_at: '2025-03-01T08:00:00.000Z' },
+        { name: 'renewal.date', type: 'date', value: 'soon', text: 'soon', updated_at: '2025-03-01T08:00:00.000Z' },
       ],
     };
     open();
