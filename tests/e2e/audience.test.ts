@@ -250,6 +250,15 @@ describe('the audience of a shop', () => {
     expect(player).toMatchObject({ external_user_id: 'kh-001', mobile_number: '+84912345678', session_count: 1, subscribed: true, device_type: 'desktop', language: 'vi' });
     await shopper.close();
 
+    // By the user id the shop gave her: the search finds those it begins too (another customer's kh-0010), and says
+    // above the list which player it names whole.
+    await call('PUT', '/v1/devices/other-silver-04/identity', { external_user_id: 'kh-0010' });
+    await page.goto(`${stack.url}/application/${APP}/player?q=kh-001`);
+    await expect.poll(() => page.locator('a[data-primary-link]').count()).toBe(2);
+    await page.getByText('Exactly “kh-001”:').waitFor();
+    await page.getByRole('link', { name: 'kh-001', exact: true }).click();
+    await page.waitForURL(new RegExp(`/player/${player.id}$`));
+
     // The merchant finds the shopper in /player by the beginning of the phone number, written the way they write it
     // (the number is kept as +84912345678), and their record.
     await page.goto(`${stack.url}/application/${APP}/player`);

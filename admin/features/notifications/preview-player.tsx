@@ -2,9 +2,10 @@ import { Autocomplete, Icon, Text } from '@shopify/polaris';
 import { SearchIcon } from '@shopify/polaris-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Player, PlayerDetail, PlayerPage } from '../../../shared/contract';
+import { PlayerDetail, PlayerPage } from '../../../shared/contract';
 import { useApiQuery } from '../../api/use-api-query';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { playerLabel } from '../players/player-bits';
 
 /** The player whose values a personal message's preview shows, as the picker found them. */
 export interface PreviewPlayer {
@@ -14,11 +15,6 @@ export interface PreviewPlayer {
 
 /** How many players a search offers to preview for. */
 const FOUND_SHOWN = 5;
-
-/** A player as the list names them: their user id, email or number where known, else their device id. */
-export function playerLabel(player: Pick<Player, 'external_user_id' | 'email' | 'mobile_number' | 'device_id'>): string {
-  return player.external_user_id ?? player.email ?? player.mobile_number ?? player.device_id;
-}
 
 /**
  * The values `player` has for a message's personal tags: each attribute's text as it was stored, which is what

@@ -1,7 +1,7 @@
 import { Badge, Icon, InlineStack, Text } from '@shopify/polaris';
 import { DesktopIcon, GlobeIcon, MobileIcon } from '@shopify/polaris-icons';
 import { useTranslation } from 'react-i18next';
-import type { DeviceType, PlayerPlatform } from '../../../shared/contract';
+import type { DeviceType, Player, PlayerPlatform } from '../../../shared/contract';
 import { PLAYER_CODE_FIELDS, type PlayerCodeField } from '../../../shared/validation';
 import { codeName } from '../../components/code-names';
 
@@ -42,6 +42,11 @@ export function typedCodeName(field: PlayerCodeField, text: string, language: st
   const { valid, type, normalise } = CODE_FIELDS[field];
   const code = normalise(text.trim());
   return (valid(code) && codeName(type, code, language)) || hint;
+}
+
+/** A player named in one line: their user id, email or number where known, else their device id. */
+export function playerLabel(player: Pick<Player, 'external_user_id' | 'email' | 'mobile_number' | 'device_id'>): string {
+  return player.external_user_id ?? player.email ?? player.mobile_number ?? player.device_id;
 }
 
 /** A dash for a value the player has not reported. */

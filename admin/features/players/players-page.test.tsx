@@ -11,8 +11,8 @@ let calls: Call[] = [];
 let players: Player[] = [player];
 /** Searches fail with a 500, as a server in trouble answers. */
 let searchesFail = false;
-/** The queries of the player list the screen asked for. */
-const listCalls = () => calls.filter((call) => call.path === '/api/application/shop_one/player').map((call) => call.query);
+/** The queries of the player list the screen asked for (not those for the players a search names whole). */
+const listCalls = () => calls.filter((call) => call.path === '/api/application/shop_one/player' && call.query.get('match') !== 'whole').map((call) => call.query);
 
 beforeEach(() => {
   useAppStore.setState({ token: 'tok', roles: ['viewer'] });
@@ -132,6 +132,27 @@ describe('the player list', () => {
     fireEvent.change(screen.getByPlaceholderText('Search device ID, user ID, email or phone'), { target: { value: 'lan@example.vn' } });
     await waitFor(() => expect(listCalls().at(-1)?.get('q')).toBe('lan@example.vn'));
     expect(view.location()).toBe('/application/shop_one/player?q=lan%40example.vn');
+  });
+
+  it('names above the list the player a search names whole, wherever the order puts them among those it begins', async () => {
+    const customer = (id: number, last: string): Player => ({ ...player, id, device_id: `v_${id}`, external_user_id: `cust-${id}`, last_seen_at: last });
+    players = [customer(10, '2025-03-03T00:00:00.000Z'), customer(11, '2025-03-02T00:00:00.000Z'), customer(1, '2025-03-01T00:00:00.000Z')];
+    const one = players[2];
+    calls = fakeApi({ 'GET /api/application/shop_one/player': (call) => ({ ...pageOf(call.query.get('match') === 'whole' ? [one] : players), total_capped: false }) }, application);
+    open('/application/shop_one/player?q=cust-1&country=VN');
+    const link = await screen.findByRole('link', { name: 'cust-1' });
+    expect(link.getAttribute('href')).toBe('/application/shop_one/player/1');
+    expect(screen.getByText('Exactly “cust-1”:')).toBeTruthy();
+    // Asked with the list's filters, the names whole.
+    const asked = calls.find((call) => call.query.get('match') === 'whole')?.query;
+    expect(asked && Object.fromEntries(asked)).toMatchObject({ q: 'cust-1', country: 'VN', match: 'whole', page: '1' });
+    cleanup();
+
+    // When the search finds only the player it names whole, the list says it already.
+    players = [one];
+    open('/application/shop_one/player?q=cust-1');
+    await screen.findByRole('link', { name: 'v_1' });
+    expect(screen.queryByText('Exactly “cust-1”:')).toBeNull();
   });
 
   it('keeps the players on screen and says so in a toast when a search fails; a first load that fails says it in place of the list', async () => {

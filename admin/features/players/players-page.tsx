@@ -31,7 +31,7 @@ import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, usePagination } from '../../components/query-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { type PlayerFilterKey, type PlayerFilters, filtersFromSearch, isFiltered, searchOf, withFilter, withoutFilters } from './player-filters';
-import { Missing, PlatformLabel, SubscribedBadge } from './player-bits';
+import { Missing, PlatformLabel, SubscribedBadge, playerLabel } from './player-bits';
 import { CountryFilter, TextFilter } from './filter-fields';
 import { countryName } from '../../components/code-names';
 import { useLanguage } from '../../app/i18n';
@@ -39,6 +39,8 @@ import { useLanguage } from '../../app/i18n';
 const SEEN_CHOICES = [1, 7, 30, 90, 365];
 const SORT_ORDERS = ['desc', 'asc'] as const;
 const TAGS_SHOWN = 3;
+/** How many players a search names whole the list shows above it (a user id, an email: one, as a rule). */
+const WHOLE_SHOWN = 5;
 
 /** A column of the desktop table: its heading, the sort its heading offers, its cell. */
 interface Column {
@@ -85,6 +87,10 @@ export function PlayersPage() {
   const players = useApiQuery(`${base}/player`, PlayerPage, { ...filters }, { showsFailure: true });
   const items = players.data?.items ?? [];
   const total = players.data?.total ?? 0;
+  // The search names players by their beginnings, in the list's order: those it names whole ("customer-4", not the
+  // customer-40… it begins) are said above it, wherever the order puts them.
+  const whole = useApiQuery(filters.q ? `${base}/player` : null, PlayerPage, { ...filters, match: 'whole', page: 1, limit: WHOLE_SHOWN }, { showsFailure: true, showsRefusal: true });
+  const named = filters.q && !whole.error && whole.data && total > whole.data.items.length ? whole.data.items : [];
   // A search's total is counted up to PLAYER_SEARCH_COUNT_CAP: past it, "more than" that many, in pages as far as the cap.
   const capped = players.data?.total_capped ?? false;
   const pagination = usePagination(t, filters.page, players.data?.total, filters.limit, (update) => setFilters({ ...filters, page: update(filters.page) }), capped);
@@ -355,6 +361,20 @@ export function PlayersPage() {
             setFilters(withoutFilters(filters));
           }}
         />
+        {named.length > 0 ? (
+          <Box padding="300" paddingInlineStart="400" borderBlockEndWidth="025" borderColor="border-secondary">
+            <InlineStack gap="200" blockAlign="center">
+              <Text as="span" tone="subdued">
+                {t('players.named', { query: filters.q })}
+              </Text>
+              {named.map((player) => (
+                <Link key={player.id} url={playerUrl(player)}>
+                  {playerLabel(player)}
+                </Link>
+              ))}
+            </InlineStack>
+          </Box>
+        ) : null}
         <QueryState query={players} lines={8}>
           {() => (
             // nudge-wrapping-headings: a long heading takes two lines rather than widening its column (shell.css).
