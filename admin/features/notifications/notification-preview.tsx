@@ -239,7 +239,7 @@ export function NotificationPreview({ type, content: written, appName, initialDe
   // A personal message ({{first_name | bạn}}) reads as the chosen player's, else as one without those values.
   const personal = personalNames(written.heading, written.content).length > 0;
   const [player, setPlayer] = useState<PreviewPlayer | null>(null);
-  const { values, missing } = usePersonalValues(applicationId, personal ? player : null);
+  const { values, loading, missing } = usePersonalValues(applicationId, personal ? player : null);
   const content = personal ? { ...written, heading: personalize(written.heading, values), content: personalize(written.content, values) } : written;
   const link = content.target_url.trim() ? withUtm(content.target_url.trim(), content.utm) : null;
   const shown: Shown = {
@@ -297,7 +297,7 @@ export function NotificationPreview({ type, content: written, appName, initialDe
           </ButtonGroup>
         ) : null}
       </InlineStack>
-      {personal ? <PreviewPlayerPicker applicationId={applicationId} player={player} onChange={setPlayer} missing={missing} /> : null}
+      {personal ? <PreviewPlayerPicker applicationId={applicationId} player={player} onChange={setPlayer} loading={loading} missing={missing} /> : null}
       <div role="img" aria-label={t('notificationUi.preview.label', { where })} data-device={push ? device : type}>
         {body}
       </div>

@@ -34,6 +34,8 @@ export interface PreviewPlayerPickerProps {
   applicationId: string;
   player: PreviewPlayer | null;
   onChange(player: PreviewPlayer | null): void;
+  /** The chosen player's values are loading. */
+  loading: boolean;
   /** The chosen player's values could not be loaded (deleted since). */
   missing: boolean;
 }
@@ -43,7 +45,7 @@ export interface PreviewPlayerPickerProps {
  * beginning of a user id, email or number; the players it names whole first) to see a personal message as one of
  * them reads it; cleared, the preview shows the tags' defaults, as a player without those attributes reads it.
  */
-export function PreviewPlayerPicker({ applicationId, player, onChange, missing }: PreviewPlayerPickerProps) {
+export function PreviewPlayerPicker({ applicationId, player, onChange, loading, missing }: PreviewPlayerPickerProps) {
   const { t } = useTranslation();
   // null while the field shows the chosen player; the search typed otherwise.
   const [query, setQuery] = useState<string | null>(null);
@@ -101,6 +103,7 @@ export function PreviewPlayerPicker({ applicationId, player, onChange, missing }
             onChange(null);
           }}
           autoComplete="off"
+          loading={loading}
           helpText={help}
           error={missing ? t('notificationUi.preview.personal.missing') : undefined}
         />
