@@ -302,14 +302,23 @@ describe('the audience of a shop', () => {
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByText('Automatic').first().waitFor();
 
-    // A segment: added to cart, plan gold, subscribed to web push, language Vietnamese.
-    await page.goto(`${stack.url}/application/${APP}/segment`);
-    await page.getByRole('button', { name: 'Create segment' }).first().click();
-    await page.getByLabel('Segment name').fill('Gold carts');
-    await page.getByLabel('Condition 1.1: what to test').selectOption('event');
+    // From an event to the players who performed it: a new segment that starts with that condition, counted live
+    // as the database counts those players.
+    await cartRow.getByRole('link', { name: 'Players who performed it' }).click();
+    await page.waitForURL(/\/segment\/new\?performed=add_to_cart$/);
+    const started = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
+    const carters = (started.prepare("select count(distinct player_id) as n from events where application_id = ? and name = 'add_to_cart'").get(APP) as { n: number }).n;
+    const everyone = (started.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n;
+    started.close();
+    expect(carters).toBeGreaterThan(2);
     // The event names seen so far load with the editor (a free text field until they are there).
     await expect.poll(() => page.getByLabel('Condition 1.1: event').first().evaluate((element) => element.tagName)).toBe('SELECT');
-    await page.getByLabel('Condition 1.1: event').first().selectOption('add_to_cart');
+    expect(await page.getByLabel('Condition 1.1: event').first().inputValue()).toBe('add_to_cart');
+    await page.getByText(`${carters} of ${everyone} players`).first().waitFor({ timeout: 15_000 });
+    await shot(page, 'audience-segment-from-event-en');
+
+    // Narrowed to a segment: added to cart, plan gold, subscribed to web push, language Vietnamese.
+    await page.getByLabel('Segment name').fill('Gold carts');
     await page.getByRole('button', { name: 'Add condition' }).click();
     await page.getByLabel('Condition 1.2: what to test').selectOption('attribute');
     await expect.poll(() => page.getByLabel('Condition 1.2: attribute').first().evaluate((element) => element.tagName)).toBe('SELECT');

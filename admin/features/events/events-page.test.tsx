@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventDefinition } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
@@ -52,6 +52,19 @@ describe('the events screen', () => {
     await screen.findByText('page_view');
     expect(within(row('page_view')).getByText('Automatic')).toBeTruthy();
     expect(within(row('purchase')).queryByText('Automatic')).toBeNull();
+  });
+
+  it('leads a manager from an event to a new segment of the players who performed it, and not a viewer, who may not see segments', async () => {
+    useAppStore.setState({ roles: ['manager'] });
+    open();
+    const row = (await screen.findByText('purchase')).closest('tr') as HTMLElement;
+    const link = within(row).getByRole('link', { name: 'Players who performed it' });
+    expect(link.getAttribute('href')).toBe('/application/shop_one/segment/new?performed=purchase');
+    cleanup();
+    useAppStore.setState({ roles: ['viewer'] });
+    open();
+    await screen.findByText('purchase');
+    expect(screen.queryByRole('link', { name: 'Players who performed it' })).toBeNull();
   });
 
   it('explains how to send an event when there is none', async () => {

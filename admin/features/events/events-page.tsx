@@ -1,4 +1,4 @@
-import { Badge, BlockStack, Box, Card, EmptyState, IndexTable, InlineStack, Page, Text, useBreakpoints } from '@shopify/polaris';
+import { Badge, BlockStack, Box, Card, EmptyState, IndexTable, InlineStack, Link, Page, Text, useBreakpoints } from '@shopify/polaris';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EventDefinition, isBuiltinEvent, page } from '../../../shared/contract';
@@ -9,6 +9,9 @@ import { PropertyBadge } from '../../components/attribute-type-badge';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
 import { QueryState, usePagination } from '../../components/query-state';
 import { useLanguage, useAbbreviateNumber } from '../../app/i18n';
+import { AREA_ROLES, canAccessRoute } from '../../../shared/permissions';
+import { useAppStore } from '../../stores/store';
+import { performedSegmentUrl } from '../segments/segment-editor-model';
 
 const PAGE_SIZE = 20;
 const EventPage = page(EventDefinition);
@@ -27,6 +30,14 @@ export function EventsPage() {
   const items = events.data?.items ?? [];
   const pagination = usePagination(t, pageNumber, events.data?.total, PAGE_SIZE, setPageNumber);
   const day = (value: string) => formatDate(value, '{y}-{m}-{d}', { lang });
+  // Who did it: a new segment of the players who performed the event, with its live count (segments' roles).
+  const seesSegments = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.segments });
+  const whoDidIt = (event: EventDefinition) =>
+    seesSegments ? (
+      <Link url={performedSegmentUrl(event.name)} removeUnderline>
+        {t('events.whoDidIt')}
+      </Link>
+    ) : null;
 
   /** The event's name, marked when the SDK records it by itself. */
   function name(event: EventDefinition) {
@@ -73,6 +84,7 @@ export function EventsPage() {
               {t('events.seenRange', { first: day(event.first_seen_at), last: relativeTime(event.last_seen_at, Date.now(), t) })}
             </Text>
             {properties(event)}
+            {whoDidIt(event)}
           </BlockStack>
         </div>
       </IndexTable.Row>
@@ -93,6 +105,7 @@ export function EventsPage() {
         <IndexTable.Cell>
           <div style={{ maxWidth: 420, whiteSpace: 'normal' }}>{properties(event)}</div>
         </IndexTable.Cell>
+        {seesSegments ? <IndexTable.Cell>{whoDidIt(event)}</IndexTable.Cell> : null}
       </IndexTable.Row>
     ),
   );
@@ -127,6 +140,7 @@ export function EventsPage() {
                 { title: t('events.columns.firstSeen') },
                 { title: t('events.columns.lastSeen') },
                 { title: t('events.columns.properties') },
+                ...(seesSegments ? [{ title: t('events.columns.players'), hidden: true }] : []),
               ]}
               pagination={pagination}
             >

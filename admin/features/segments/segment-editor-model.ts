@@ -2,6 +2,7 @@ import {
   AUDIENCE_CHANNELS,
   type AttributeType,
   type AudienceChannel,
+  EventName,
   OPERATORS,
   type Operator,
   SEGMENT_CONDITIONS_MAX,
@@ -116,6 +117,24 @@ export function newGroup(): DraftGroup {
 /** What a new segment starts from: one group with one row. */
 export function emptyRule(): DraftRule {
   return { groups: [newGroup()] };
+}
+
+/** The query parameter of a new segment's page that starts it from an event: the players who performed it. */
+const PERFORMED_PARAM = 'performed';
+
+/** A new segment of the players who performed an event (the events page's "who did it"). */
+export function performedSegmentUrl(eventName: string): string {
+  return `/segment/new?${new URLSearchParams({ [PERFORMED_PARAM]: eventName }).toString()}`;
+}
+
+/**
+ * What a new segment's page starts from, given its URL's query: the players who performed the event it names
+ * (performedSegmentUrl), else emptyRule. A name that is no event name (typed into the address) is left out.
+ */
+export function startingRule(search: string): DraftRule {
+  const named = EventName.safeParse(new URLSearchParams(search).get(PERFORMED_PARAM));
+  if (!named.success) return emptyRule();
+  return { groups: [{ key: nextKey('g'), conditions: [{ ...newCondition('event'), name: named.data }] }] };
 }
 
 /** The value type a field or attribute row compares. */

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { SegmentDetail, SegmentRule } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
-import { type Call, answer, fakeApi, renderInApplication, writesOf } from '../../test-utils';
+import { type Call, answer, fakeApi, fill, press, renderInApplication, writesOf } from '../../test-utils';
 import { application } from '../players/fixtures';
 import { SegmentPage } from './segment-page';
 import { LIVE_COUNT_DELAY_MS } from './use-live-count';
@@ -342,6 +342,26 @@ describe('the segment editor', () => {
     expect(screen.queryByText('Fix the conditions marked to see how many players match.')).toBeNull();
     expect(screen.queryByText('Conditions may not be empty')).toBeNull();
     expect(writes()).toHaveLength(0);
+  });
+
+  it("starts a new segment from the event the events page names (players who performed it), counts it and saves it", async () => {
+    open(`new?performed=${encodeURIComponent('purchase')}`);
+    const picker = (await within(row('1.1')).findByLabelText('Condition 1.1: event')) as HTMLSelectElement;
+    await waitFor(() => expect(picker.value).toBe('purchase'));
+    expect((within(row('1.1')).getByLabelText('Condition 1.1: what to test') as HTMLSelectElement).value).toBe('event');
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'event', name: 'purchase', performed: true }] }] }));
+    expect(await screen.findByText('56 of 5,000 players')).toBeTruthy();
+    fill('Segment name', 'Buyers');
+    await press('Save');
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0].body).toEqual({ name: 'Buyers', rule: { any: [{ all: [{ kind: 'event', name: 'purchase', performed: true }] }] } });
+  });
+
+  it('starts from an empty condition when the address names no event an event could have', async () => {
+    open(`new?performed=${encodeURIComponent('not an event!')}`);
+    expect(await screen.findByText('Complete the conditions to see how many players match.')).toBeTruthy();
+    expect((within(row('1.1')).getByLabelText('Condition 1.1: what to test') as HTMLSelectElement).value).toBe('field');
+    expect(counts()).toHaveLength(0);
   });
 
   it('asks for an event\'s period as "any time" or "in the last N days", in a field sized for a number, in either language', async () => {

@@ -2,7 +2,7 @@ import { BlockStack, Box, Card, Layout, Page, Text, TextField } from '@shopify/p
 import { DeleteIcon, SendIcon } from '@shopify/polaris-icons';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useParams } from 'wouter';
+import { useLocation, useParams, useSearch } from 'wouter';
 import { z } from 'zod';
 import { SEGMENT_NAME_MAX, SegmentBody, SegmentDetail } from '../../../shared/contract';
 import { formatNumber, relativeTime } from '../../../shared/format';
@@ -12,7 +12,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { TimeChart } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
-import { type DraftRule, checkRule, conditionCount, emptyRule, fromRule } from './segment-editor-model';
+import { type DraftRule, checkRule, conditionCount, fromRule, startingRule } from './segment-editor-model';
 import { LiveCountLine, SegmentEditor, problemsShown, useTouchedRows } from './segment-editor';
 import { useLiveCount } from './use-live-count';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
@@ -59,7 +59,9 @@ export function SegmentPage() {
   const choices = useRuleChoices(base);
 
   const [name, setName] = useState('');
-  const [rule, setRule] = useState<DraftRule>(emptyRule);
+  const search = useSearch();
+  // A new segment may start from an event (the events page's "who did it"); a saved one is filled when loaded.
+  const [rule, setRule] = useState<DraftRule>(() => startingRule(isNew ? search : ''));
   const [loadedId, setLoadedId] = useState<number | null>(null);
   const [showAllErrors, setShowAllErrors] = useState(false);
   const touchedRows = useTouchedRows();
