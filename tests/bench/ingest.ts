@@ -55,7 +55,11 @@ import { collectGarbage, cpuTimeMs, quantile, serverFlagsNote, type MachineShare
  * benchEachDatabase), and (c)'s p99 from 37–50 ms (batches, median 41) and 35–41 ms (single events, median 38) to
  * 15–52 ms (median 26) and 21–41 ms (median 27): better, and over 25 ms in more than half the runs. 128 MB did no better
  * (36 and 23 ms, one run). It costs 40–90 MB more resident memory. The writer thread (PostgreSQL) has the same flags:
- * V8's flags are the process's.
+ * V8's flags are the process's. Tried and not adopted (2026-12-06, SQLite, two cores): --single-threaded-gc, to keep
+ * V8's background GC threads off the core the database and the generator share. (c)'s p99 went from 17–21 ms
+ * (batches) and 24–27 ms (single events) in three runs without it to 35–38 ms and 42–46 ms in two with it: the
+ * marking the helper threads did concurrently is then done inside the event loop's pauses (GC 190–214 ms per run
+ * against 140–159 ms).
  *
  * The per-address ingestion limit is raised for the run: every request comes from 127.0.0.1, where real
  * traffic comes from many addresses. The global @fastify/rate-limit does not apply to ingestion at all
