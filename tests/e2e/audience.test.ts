@@ -469,6 +469,13 @@ describe('the audience of a shop', () => {
     await page.locator('a[data-primary-link]').first().waitFor();
     await shot(page, 'audience-players-page-views-vi');
     expect(await overflow()).toBeLessThanOrEqual(0);
+    // A tag on a player's page leads to the players who have it: the list filtered by that tag, here that player alone.
+    await page.goto(`${stack.url}/application/${APP}/player/${tagged.id}`);
+    await page.getByRole('link', { name: 'Người dùng có thẻ mua-si-tet-2025' }).waitFor();
+    await shot(page, 'audience-player-tags-vi');
+    await page.getByRole('link', { name: 'Người dùng có thẻ mua-si-tet-2025' }).click();
+    await page.waitForURL(/\/player\?tag=mua-si-tet-2025$/);
+    await expect.poll(() => page.locator('a[data-primary-link]').allInnerTexts(), { timeout: 10_000 }).toEqual([tagged.device_id]);
     await context.close();
   });
 
@@ -599,6 +606,16 @@ describe('the audience of a shop', () => {
     await resize(page, DESKTOP);
     await page.locator('tr', { hasText: 'birthday.date' }).locator('.Polaris-Badge--toneMagic').waitFor();
     await shot(page, 'audience-attributes-vi');
+    // Its count of players leads to a new segment of those who have it, counted live as the database counts them.
+    await page.getByRole('link', { name: 'Người dùng có birthday.date' }).click();
+    await page.waitForURL(/\/segment\/new\?has=birthday\.date&type=date$/);
+    const having = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
+    const birthdays = (having.prepare("select count(distinct player_id) as n from player_attributes a join players p on p.id = a.player_id where p.application_id = ? and a.name = 'birthday.date'").get(APP) as { n: number }).n;
+    const all = (having.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n;
+    having.close();
+    expect(birthdays).toBeGreaterThan(0);
+    expect(await page.getByLabel('Điều kiện 1.1: phép so sánh').inputValue()).toBe('exists');
+    await page.getByText(`${birthdays} trên ${all} người dùng`).first().waitFor({ timeout: 15_000 });
     await context.close();
   });
 

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttributeDefinition } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
@@ -51,6 +51,19 @@ describe('the attributes screen', () => {
     expect(within(row).getByText('True/false')).toBeTruthy();
     expect(within(row).getByText('SDK')).toBeTruthy();
     expect(within(row).getByText('4.2k')).toBeTruthy();
+  });
+
+  it('leads from the count of players to a new segment of those who have the attribute, for the roles that see segments', async () => {
+    open();
+    const row = (await screen.findByText('vip')).closest('tr') as HTMLElement;
+    const link = within(row).getByRole('link', { name: 'Players who have vip' });
+    expect(link.textContent).toBe('4.2k');
+    expect(link.getAttribute('href')).toBe('/application/shop_one/segment/new?has=vip&type=boolean');
+    cleanup();
+    useAppStore.setState({ roles: ['viewer'] });
+    open();
+    expect(within((await screen.findByText('vip')).closest('tr') as HTMLElement).getByText('4.2k')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Players who have vip' })).toBeNull();
   });
 
   it('colours each type as /event and the phone list do: number blue, date purple, true/false green, text plain', async () => {

@@ -1,10 +1,10 @@
-import { BlockStack, Button, ButtonGroup, Card, EmptyState, IndexTable, InlineStack, Page, Text, useBreakpoints } from '@shopify/polaris';
+import { BlockStack, Button, ButtonGroup, Card, EmptyState, IndexTable, InlineStack, Link, Page, Text, useBreakpoints } from '@shopify/polaris';
 import { DeleteIcon, EditIcon, PlusIcon } from '@shopify/polaris-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AttributeDefinition, page } from '../../../shared/contract';
 import { useFormatNumber, useAbbreviateNumber } from '../../app/i18n';
-import { isViewerOnly } from '../../../shared/permissions';
+import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { EMPTY_ILLUSTRATION } from '../../components/empty-illustration';
@@ -12,6 +12,7 @@ import { QueryState, usePagination } from '../../components/query-state';
 import { useAppStore } from '../../stores/store';
 import { AttributeTypeBadge, PropertyBadge } from '../../components/attribute-type-badge';
 import { AttributeModal, DeleteAttributeModal } from './attribute-modals';
+import { attributeSegmentUrl } from '../segments/segment-editor-model';
 
 const PAGE_SIZE = 20;
 const AttributePage = page(AttributeDefinition);
@@ -26,7 +27,10 @@ export function AttributesPage() {
   const { applicationId } = useCurrentApplication();
   const { smDown } = useBreakpoints();
   const showToast = useAppStore((state) => state.showToast);
-  const readOnly = isViewerOnly(useAppStore((state) => state.roles));
+  const roles = useAppStore((state) => state.roles);
+  const readOnly = isViewerOnly(roles);
+  // The count of players leads to a new segment of them (the attribute exists), for the roles that see segments.
+  const seesSegments = canAccessRoute(roles, { roles: AREA_ROLES.segments });
   const [pageNumber, setPageNumber] = useState(1);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const base = `/application/${encodeURIComponent(applicationId)}/attribute`;
@@ -63,6 +67,14 @@ export function AttributesPage() {
   }
 
   const source = (attribute: AttributeDefinition) => t(`attributes.sources.${attribute.source}`);
+  const players = (attribute: AttributeDefinition, text: string) =>
+    seesSegments ? (
+      <Link url={attributeSegmentUrl(attribute.name, attribute.type)} accessibilityLabel={t('attributes.playersWith', { name: attribute.name })}>
+        {text}
+      </Link>
+    ) : (
+      text
+    );
   const rows = items.map((attribute, index) =>
     smDown ? (
       <IndexTable.Row id={String(attribute.id)} key={attribute.id} position={index}>
@@ -71,7 +83,7 @@ export function AttributesPage() {
             <BlockStack gap="100">
               <PropertyBadge name={attribute.name} type={attribute.type} />
               <Text as="span" tone="subdued" variant="bodySm">
-                {[source(attribute), t('attributes.playersCount', { count: abbreviate(attribute.players) })].join(' · ')}
+                {source(attribute)} · {players(attribute, t('attributes.playersCount', { count: abbreviate(attribute.players) }))}
               </Text>
               {attribute.description ? <Text as="p">{attribute.description}</Text> : null}
             </BlockStack>
@@ -100,7 +112,7 @@ export function AttributesPage() {
         <IndexTable.Cell>
           <span title={number(attribute.players)}>
             <Text as="span" numeric alignment="end">
-              {abbreviate(attribute.players)}
+              {players(attribute, abbreviate(attribute.players))}
             </Text>
           </span>
         </IndexTable.Cell>

@@ -226,6 +226,15 @@ describe("a player's page", () => {
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.path.endsWith('/tags/tea-lover'))).toBe(true));
   });
 
+  it('leads from a tag to the players who have it: the list filtered by that tag', async () => {
+    const view = open();
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    const link = screen.getByRole('link', { name: 'Players tagged tea-lover' });
+    expect(link.textContent).toBe('tea-lover');
+    fireEvent.click(link);
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/player?tag=tea-lover'));
+  });
+
   it('deletes the player only after the confirmation, then returns to the list', async () => {
     const view = open();
     await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });

@@ -312,8 +312,11 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
       ) : (
         <InlineStack gap="200">
           {player.tags.map((tag) => (
-            <Tag key={tag} disabled={busy} onRemove={readOnly ? undefined : () => void remove(tag)}>
-              {tag}
+            <Tag key={tag} accessibilityLabel={tag} disabled={busy} onRemove={readOnly ? undefined : () => void remove(tag)}>
+              {/* The players who have the tag too: the list filtered by it. */}
+              <Link url={`/player?${new URLSearchParams({ tag }).toString()}`} monochrome removeUnderline accessibilityLabel={t('players.detail.tagPlayers', { tag })}>
+                {tag}
+              </Link>
             </Tag>
           ))}
         </InlineStack>

@@ -1,6 +1,7 @@
 import {
   AUDIENCE_CHANNELS,
-  type AttributeType,
+  AttributeName,
+  AttributeType,
   type AudienceChannel,
   EventName,
   OPERATORS,
@@ -119,22 +120,35 @@ export function emptyRule(): DraftRule {
   return { groups: [newGroup()] };
 }
 
-/** The query parameter of a new segment's page that starts it from an event: the players who performed it. */
+/** The query parameters of a new segment's page that start it from an event or an attribute (startingRule). */
 const PERFORMED_PARAM = 'performed';
+const HAS_PARAM = 'has';
+const TYPE_PARAM = 'type';
 
-/** A new segment of the players who performed an event (the events page's "who did it"). */
+/** A new segment of the players who performed an event (the events page's "who performed it"). */
 export function performedSegmentUrl(eventName: string): string {
   return `/segment/new?${new URLSearchParams({ [PERFORMED_PARAM]: eventName }).toString()}`;
 }
 
+/** A new segment of the players who have an attribute (the attributes page's count of players). */
+export function attributeSegmentUrl(name: string, type: AttributeType): string {
+  return `/segment/new?${new URLSearchParams({ [HAS_PARAM]: name, [TYPE_PARAM]: type }).toString()}`;
+}
+
 /**
  * What a new segment's page starts from, given its URL's query: the players who performed the event it names
- * (performedSegmentUrl), else emptyRule. A name that is no event name (typed into the address) is left out.
+ * (performedSegmentUrl), or who have the attribute it names (attributeSegmentUrl), else emptyRule. A name or type
+ * that could not be one (typed into the address) is left out.
  */
 export function startingRule(search: string): DraftRule {
-  const named = EventName.safeParse(new URLSearchParams(search).get(PERFORMED_PARAM));
-  if (!named.success) return emptyRule();
-  return { groups: [{ key: nextKey('g'), conditions: [{ ...newCondition('event'), name: named.data }] }] };
+  const params = new URLSearchParams(search);
+  const start = (condition: DraftCondition): DraftRule => ({ groups: [{ key: nextKey('g'), conditions: [condition] }] });
+  const event = EventName.safeParse(params.get(PERFORMED_PARAM));
+  if (event.success) return start({ ...newCondition('event'), name: event.data });
+  const attribute = AttributeName.safeParse(params.get(HAS_PARAM));
+  const type = AttributeType.safeParse(params.get(TYPE_PARAM));
+  if (attribute.success && type.success) return start({ ...newCondition('attribute'), name: attribute.data, type: type.data, op: 'exists' });
+  return emptyRule();
 }
 
 /** The value type a field or attribute row compares. */

@@ -357,8 +357,16 @@ describe('the segment editor', () => {
     expect(writes()[0].body).toEqual({ name: 'Buyers', rule: { any: [{ all: [{ kind: 'event', name: 'purchase', performed: true }] }] } });
   });
 
-  it('starts from an empty condition when the address names no event an event could have', async () => {
-    open(`new?performed=${encodeURIComponent('not an event!')}`);
+  it('starts a new segment from the attribute the attributes page names: the players who have it', async () => {
+    open(`new?has=vip&type=boolean`);
+    const picker = (await within(row('1.1')).findByLabelText('Condition 1.1: attribute')) as HTMLSelectElement;
+    await waitFor(() => expect(picker.value).toBe('vip'));
+    expect((within(row('1.1')).getByLabelText('Condition 1.1: operator') as HTMLSelectElement).value).toBe('exists');
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'attribute', name: 'vip', type: 'boolean', op: 'exists' }] }] }));
+  });
+
+  it('starts from an empty condition when the address names no event or attribute one could have', async () => {
+    open(`new?performed=${encodeURIComponent('not an event!')}&has=vip&type=colour`);
     expect(await screen.findByText('Complete the conditions to see how many players match.')).toBeTruthy();
     expect((within(row('1.1')).getByLabelText('Condition 1.1: what to test') as HTMLSelectElement).value).toBe('field');
     expect(counts()).toHaveLength(0);
