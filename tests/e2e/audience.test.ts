@@ -430,6 +430,17 @@ describe('the audience of a shop', () => {
     await page.getByText('Ngày chưa kết thúc (UTC+07:00)').first().waitFor();
     await page.waitForTimeout(500);
     await shot(page, 'audience-dashboard-vi-375');
+    // A top event leads to the players who performed it in the period: a new segment, counted as the database counts them.
+    await page.getByRole('link', { name: 'Người đã thực hiện add_to_cart trong 30 ngày qua' }).click();
+    await page.waitForURL(/\/segment\/new\?performed=add_to_cart&within=30$/);
+    const recent = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
+    const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    const performers = (recent.prepare("select count(distinct player_id) as n from events where application_id = ? and name = 'add_to_cart' and occurred_at >= ?").get(APP, since) as { n: number }).n;
+    const players = (recent.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n;
+    recent.close();
+    expect(performers).toBeGreaterThan(0);
+    await page.getByText(`${performers} trên ${players} người dùng`).first().waitFor({ timeout: 15_000 });
+    await shot(page, 'audience-segment-from-dashboard-vi-375');
     await page.goto(`${stack.url}/application/${APP}/player`);
     await page.getByText('other-match-01').first().waitFor();
     await shot(page, 'audience-players-vi-375');

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Dashboard, MessageStats } from '../../../shared/contract';
@@ -87,6 +87,19 @@ describe('the dashboard', () => {
     expect(screen.getByText('3.4k')).toBeTruthy();
     // Whose days these are: the application's timezone, as the server counted them.
     expect(screen.getByText('How Shop One is doing · days in UTC+07:00')).toBeTruthy();
+  });
+
+  it("leads a manager from a top event to a new segment of those who performed it in the period, and not a viewer", async () => {
+    useAppStore.setState({ roles: ['manager'] });
+    open('/application/shop_one?period=7');
+    const link = await screen.findByRole('link', { name: 'Players who performed add_to_cart in the last 7 days' });
+    expect(link.textContent).toBe('add_to_cart');
+    expect(link.getAttribute('href')).toBe('/application/shop_one/segment/new?performed=add_to_cart&within=7');
+    cleanup();
+    useAppStore.setState({ roles: ['viewer'] });
+    open();
+    await screen.findByText('add_to_cart');
+    expect(screen.queryByRole('link', { name: /^Players who performed/ })).toBeNull();
   });
 
   it('asks for the last 30 days by default and for 7 once chosen, keeping the choice in the address', async () => {

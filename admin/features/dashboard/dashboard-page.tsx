@@ -8,6 +8,7 @@ import {
   InlineGrid,
   InlineStack,
   Layout,
+  Link,
   Page,
   SkeletonBodyText,
   SkeletonDisplayText,
@@ -28,6 +29,7 @@ import { TimeChart, partialWhenToday } from '../../components/time-chart';
 import { useAppStore } from '../../stores/store';
 import { Metric, Shares } from './dashboard-cards';
 import { MessageStatsSection } from './message-stats-section';
+import { performedSegmentUrl } from '../segments/segment-editor-model';
 import { LoadFailedCard } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { useLanguage, useAbbreviateNumber, useFormatDay } from '../../app/i18n';
@@ -118,7 +120,10 @@ export function DashboardPage() {
   const period = periodOf(search);
   const lang = useLanguage();
   // Message statistics belong to the Notifications area (spec §6).
-  const seesMessages = canAccessRoute(useAppStore((state) => state.roles), { roles: AREA_ROLES.notifications });
+  const roles = useAppStore((state) => state.roles);
+  const seesMessages = canAccessRoute(roles, { roles: AREA_ROLES.notifications });
+  // A top event leads to a new segment of the players who performed it in the period (segments' roles).
+  const seesSegments = canAccessRoute(roles, { roles: AREA_ROLES.segments });
   const dashboard = useApiQuery(`/application/${encodeURIComponent(applicationId)}/dashboard`, Dashboard, { days: period }, { showsFailure: true });
   const data = dashboard.data;
   const day = useFormatDay();
@@ -206,7 +211,17 @@ export function DashboardPage() {
               <Shares
                 title={t('dashboard.topEvents')}
                 empty={t('dashboard.noEvents')}
-                rows={data.top_events.map((row) => ({ key: row.name, label: <span className="nudge-mono">{row.name}</span>, value: row.count }))}
+                rows={data.top_events.map((row) => {
+                  const name = <span className="nudge-mono">{row.name}</span>;
+                  const label = seesSegments ? (
+                    <Link url={performedSegmentUrl(row.name, period)} removeUnderline accessibilityLabel={t('dashboard.topEventPlayers', { name: row.name, count: period })}>
+                      {name}
+                    </Link>
+                  ) : (
+                    name
+                  );
+                  return { key: row.name, label, value: row.count };
+                })}
               />
             </BlockStack>
           </Layout.Section>

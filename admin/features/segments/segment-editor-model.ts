@@ -3,6 +3,7 @@ import {
   AttributeName,
   AttributeType,
   type AudienceChannel,
+  EventCondition,
   EventName,
   OPERATORS,
   type Operator,
@@ -125,9 +126,16 @@ const PERFORMED_PARAM = 'performed';
 const HAS_PARAM = 'has';
 const TYPE_PARAM = 'type';
 
-/** A new segment of the players who performed an event (the events page's "who performed it"). */
-export function performedSegmentUrl(eventName: string): string {
-  return `/segment/new?${new URLSearchParams({ [PERFORMED_PARAM]: eventName }).toString()}`;
+const WITHIN_PARAM = 'within';
+
+/**
+ * A new segment of the players who performed an event (the events page's "who performed it"), or who performed
+ * it in the last `withinDays` days (the dashboard's top events, over its period).
+ */
+export function performedSegmentUrl(eventName: string, withinDays?: number): string {
+  const params = new URLSearchParams({ [PERFORMED_PARAM]: eventName });
+  if (withinDays !== undefined) params.set(WITHIN_PARAM, String(withinDays));
+  return `/segment/new?${params.toString()}`;
 }
 
 /** A new segment of the players who have an attribute (the attributes page's count of players). */
@@ -137,14 +145,19 @@ export function attributeSegmentUrl(name: string, type: AttributeType): string {
 
 /**
  * What a new segment's page starts from, given its URL's query: the players who performed the event it names
- * (performedSegmentUrl), or who have the attribute it names (attributeSegmentUrl), else emptyRule. A name or type
+ * (performedSegmentUrl, any time or within the days it names), or who have the attribute it names (attributeSegmentUrl), else emptyRule. A name or type
  * that could not be one (typed into the address) is left out.
  */
 export function startingRule(search: string): DraftRule {
   const params = new URLSearchParams(search);
   const start = (condition: DraftCondition): DraftRule => ({ groups: [{ key: nextKey('g'), conditions: [condition] }] });
   const event = EventName.safeParse(params.get(PERFORMED_PARAM));
-  if (event.success) return start({ ...newCondition('event'), name: event.data });
+  if (event.success) {
+    // A period the condition could not have (typed into the address) is left out: any time.
+    const within = EventCondition.safeParse({ kind: 'event', name: event.data, performed: true, within_days: Number(params.get(WITHIN_PARAM)) });
+    const days = within.success ? within.data.within_days : undefined;
+    return start({ ...newCondition('event'), name: event.data, ...(days !== undefined ? { period: 'within' as const, withinDays: String(days) } : {}) });
+  }
   const attribute = AttributeName.safeParse(params.get(HAS_PARAM));
   const type = AttributeType.safeParse(params.get(TYPE_PARAM));
   if (attribute.success && type.success) return start({ ...newCondition('attribute'), name: attribute.data, type: type.data, op: 'exists' });

@@ -357,6 +357,17 @@ describe('the segment editor', () => {
     expect(writes()[0].body).toEqual({ name: 'Buyers', rule: { any: [{ all: [{ kind: 'event', name: 'purchase', performed: true }] }] } });
   });
 
+  it("starts from an event performed in the last days the dashboard names, and any time when the days could not be a period", async () => {
+    open('new?performed=purchase&within=7');
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, within_days: 7 }] }] }));
+    expect((within(row('1.1')).getByLabelText('Condition 1.1: within days') as HTMLInputElement).value).toBe('7');
+    cleanup();
+    calls.length = 0;
+    open('new?performed=purchase&within=-3');
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'event', name: 'purchase', performed: true }] }] }));
+    expect(within(row('1.1')).queryByLabelText('Condition 1.1: within days')).toBeNull();
+  });
+
   it('starts a new segment from the attribute the attributes page names: the players who have it', async () => {
     open(`new?has=vip&type=boolean`);
     const picker = (await within(row('1.1')).findByLabelText('Condition 1.1: attribute')) as HTMLSelectElement;
