@@ -588,6 +588,13 @@ export class AudienceIndex {
     return { players: n, byPlatform, channels, created: Array.from(created), events };
   }
 
+  /** Each tag some player has, with how many have it (a player deleted leaves their tags' sets). */
+  tagCounts(): [string, number][] {
+    const counts: [string, number][] = [];
+    for (const [tag, holders] of this.tags) if (holders.size > 0) counts.push([tag, holders.size]);
+    return counts;
+  }
+
   /** How many players hold a value of each attribute (a row of player_attributes: its text is never null). */
   holders(names: readonly string[]): Map<string, number> {
     const counts = new Map<string, number>();

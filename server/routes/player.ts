@@ -13,6 +13,8 @@ import {
   PlayerParams,
   PlayerTagParams,
   PlayerTagsBody,
+  TAG_LIST_MAX,
+  TagList,
   ok,
 } from '../../shared/contract';
 import {
@@ -22,6 +24,7 @@ import {
   getPlayer,
   listPlayerEvents,
   listPlayers,
+  listTags,
   PLAYER_EVENTS_PAGE,
   removePlayerTag,
   unsubscribeOwnPlayer,
@@ -50,6 +53,21 @@ export const playerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ success: true as const, data: await listPlayers(ctxOf(request), applicationOf(request), request.query) }),
+  );
+
+  app.get(
+    '/application/:application_id/tag',
+    {
+      config,
+      schema: {
+        description: `The tags the application's players have, with how many have each: the most held first, then by name, at most ${TAG_LIST_MAX} (\`more\` when there are others). Tags are compared as written: \`VIP\` and \`vip\` are two tags.`,
+        tags,
+        security: signedIn,
+        params: ApplicationParams,
+        response: { 200: ok(TagList), ...failures },
+      },
+    },
+    async (request) => ({ success: true as const, data: await listTags(ctxOf(request), applicationOf(request)) }),
   );
 
   app.get(

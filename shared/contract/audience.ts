@@ -309,6 +309,15 @@ export const PlayerTagsBody = z.object({ tags: z.array(Tag).min(1, { message: V.
 export const PlayerParams = ApplicationParams.extend({ player_id: z.coerce.number().int().positive() });
 export const PlayerTagParams = PlayerParams.extend({ tag: z.string().min(1).max(TAG_MAX_LENGTH) });
 
+/** How many of the application's tags GET …/tag lists at most: the most held first. */
+export const TAG_LIST_MAX = 200;
+/** A tag the application's players have, and how many have it. */
+export const TagCount = z.object({ tag: z.string(), players: z.number().int().nonnegative() });
+export type TagCount = z.infer<typeof TagCount>;
+/** The application's tags, most held first (then by name); `more` when it has more than TAG_LIST_MAX. */
+export const TagList = z.object({ items: z.array(TagCount), more: z.boolean() });
+export type TagList = z.infer<typeof TagList>;
+
 // ---------------------------------------------------------------------------------------------------------
 // What devices send: the storefront SDK's batches (POST /api/sdk/track) and the REST device API.
 

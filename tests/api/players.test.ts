@@ -513,6 +513,34 @@ describe('tags', () => {
     expect(gone.body).toEqual({ success: false, error: 'NOT_FOUND', message: `Player ${ids.ios} has no tag beta.` });
   });
 
+  it("lists the application's tags, most held first then by name, with how many players have each, to every member and no outsider", async () => {
+    await insertTags(server, APP, ids.never, ['Buyer']);
+    // Another application's tags are its own.
+    await insertTags(server, OTHER, await insertPlayer(server, OTHER, 'other-tagged-0009', {}), ['buyer', 'wholesale']);
+    for (const member of [owner, ...Object.values(members)]) {
+      const answer = await server.call('GET', `/api/application/${APP}/tag`, { token: member.token });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      // buyer and vip twice (vip added to the iOS player above), tied and so by name; Buyer, written otherwise, apart.
+      expect(answer.body.data).toEqual({
+        items: [
+          { tag: 'buyer', players: 2 },
+          { tag: 'vip', players: 2 },
+          { tag: 'Buyer', players: 1 },
+        ],
+        more: false,
+      });
+    }
+    expect((await server.call('GET', `/api/application/${APP}/tag`, { token: outsider.token })).body.error).toBe('NO_PERMISSION');
+    expect((await server.call('GET', `/api/application/${APP}/tag`)).body.error).toBe('NOT_AUTHORIZED');
+  });
+
+  it("counts the tags from the in-memory copy of a large audience as SQL does", async () => {
+    const index = new AudienceIndex(db(server), server.app.services.dialect, APP);
+    await index.build();
+    const sqlCounts = (await server.call('GET', `/api/application/${APP}/tag`, { token: owner.token })).body.data.items.map((item: { tag: string; players: number }) => [item.tag, item.players]);
+    expect(index.tagCounts().sort(([a], [b]) => (a < b ? -1 : 1))).toEqual([...sqlCounts].sort(([a], [b]) => (a < b ? -1 : 1)));
+  });
+
   it('refuses a tag with spaces or no tags at all', async () => {
     const spaced = await server.call('POST', `${base}/${ids.ios}/tags`, { token: owner.token, body: { tags: ['two words'] } });
     expect(spaced.status).toBe(400);

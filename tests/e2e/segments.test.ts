@@ -217,4 +217,26 @@ describe('segments of a new merchant', () => {
     expect(names).toEqual(['Khách VN giỏ hàng:1', 'Khách VN:2']);
     await context.close();
   });
+
+  it("offers the shop's tags as a tag is typed on a phone, in any case, with their players, and counts the one picked", async () => {
+    // Two visitors tagged vip, the third VIP-FR: tags compare as written, so "VI" typed finds both.
+    const players = (await api(stack, token, 'GET', `/application/${APP}/player?limit=100`)).data.items as { id: number; device_id: string }[];
+    for (const player of players) {
+      const tags = player.device_id.startsWith('vn-') ? ['vip'] : ['VIP-FR'];
+      await api(stack, token, 'POST', `/application/${APP}/player/${player.id}/tags`, { tags });
+    }
+    const { context, page } = await newPage(stack.browser, PHONE);
+    await signIn(page, stack, owner.email, PASSWORD);
+    await page.goto(`${stack.url}/application/${APP}/segment/new`);
+    await page.getByLabel('Điều kiện 1.1: loại').selectOption('tag');
+    await page.getByLabel('Điều kiện 1.1: thẻ').fill('VI');
+    await page.getByRole('option', { name: 'vip · 2 người dùng' }).waitFor();
+    await page.getByRole('option', { name: 'VIP-FR · 1 người dùng' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, 'segments-tag-suggestions-vi-375');
+    await page.getByRole('option', { name: 'vip · 2 người dùng' }).click();
+    expect(await page.getByLabel('Điều kiện 1.1: thẻ').inputValue()).toBe('vip');
+    await page.getByText('2 trên 3 người dùng').waitFor();
+    await context.close();
+  });
 });

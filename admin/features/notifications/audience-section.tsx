@@ -120,6 +120,7 @@ export function AudienceSection({ applicationId, type, draft, savedSegment, onCh
               onTouch={touchedRows.touch}
               attributes={choices.attributes}
               events={choices.events}
+              tags={choices.tags}
             />
           </Box>
         ) : null}

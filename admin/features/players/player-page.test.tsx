@@ -57,6 +57,13 @@ beforeEach(() => {
       },
       'GET /api/application/shop_one/player/42/events': () => older.shift(),
       'DELETE /api/application/shop_one/player/42/tags/tea-lover': () => ({}),
+      'GET /api/application/shop_one/tag': () => ({
+        items: [
+          { tag: 'tea-lover', players: 300 },
+          { tag: 'returning', players: 12 },
+        ],
+        more: false,
+      }),
       'DELETE /api/application/shop_one/player/42': () => ({}),
     },
     application,
@@ -217,6 +224,22 @@ describe("a player's page", () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('returning', undefined, { timeout: 4000 })).toBeTruthy();
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ tags: ['returning'] });
+  });
+
+  it("offers the application's tags the player has not as one is typed, in any case, and adds the one picked", async () => {
+    open();
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    const field = screen.getByLabelText('Add a tag') as HTMLInputElement;
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'RET' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'returning · 12 players' }));
+    expect(field.value).toBe('returning');
+    // The player's own tags are not offered again.
+    fireEvent.change(field, { target: { value: 'tea' } });
+    await waitFor(() => expect(screen.queryByRole('option', { name: /^tea-lover/ })).toBeNull());
+    fireEvent.change(field, { target: { value: 'returning' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ tags: ['returning'] }));
   });
 
   it('removes a tag with its ×', async () => {

@@ -14,11 +14,11 @@ import {
   TextField,
 } from '@shopify/polaris';
 import { DeleteIcon } from '@shopify/polaris-icons';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
-import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, PlayerEventsPage, TAG_MAX_LENGTH, readTag } from '../../../shared/contract';
+import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, PlayerEventsPage, TagList, readTag } from '../../../shared/contract';
 import { formatDate, formatNumber, formatUtcOffset, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
@@ -28,6 +28,7 @@ import { useAppStore } from '../../stores/store';
 import { Missing, PlatformLabel, SubscribedBadge } from './player-bits';
 import { countryName, languageName } from '../../components/code-names';
 import { AttributeTypeBadge } from '../../components/attribute-type-badge';
+import { TagField } from '../../components/tag-field';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
@@ -262,10 +263,14 @@ interface TagsCardProps {
 /** The player's tags: add one (checked with the contract's Tag rule), remove one with its ×. */
 function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
   const { t } = useTranslation();
+  const { applicationId } = useCurrentApplication();
   const showToast = useAppStore((state) => state.showToast);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The application's tags the player has not, offered as one is typed (the same tag for every player, in one case).
+  const all = useApiQuery(readOnly ? null : `/application/${encodeURIComponent(applicationId)}/tag`, TagList);
+  const suggested = useMemo(() => all.data?.items.filter((entry) => !player.tags.includes(entry.tag)), [all.data, player.tags]);
 
   async function add() {
     const { tag, problem } = readTag(text);
@@ -328,15 +333,14 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
             void add();
           }}
         >
-          <TextField
+          <TagField
             label={t('players.detail.addTag')}
             value={text}
             onChange={(value) => {
               setText(value);
               setError(null);
             }}
-            autoComplete="off"
-            maxLength={TAG_MAX_LENGTH}
+            tags={suggested}
             error={error ? t(error) : undefined}
             helpText={t('players.detail.tagHelp')}
             connectedRight={

@@ -76,6 +76,14 @@ beforeEach(() => {
         const { name, rule } = call.body as Pick<SegmentDetail, 'name' | 'rule'>;
         return { ...saved, id: 8, name, rule };
       },
+      'GET /api/application/shop_one/tag': () => ({
+        items: [
+          { tag: 'buyer', players: 4000 },
+          { tag: 'vip', players: 1200 },
+          { tag: 'VIP-2024', players: 3 },
+        ],
+        more: false,
+      }),
       'GET /api/application/shop_one/segment/7': () => saved,
       'DELETE /api/application/shop_one/segment/7': () => ({}),
     },
@@ -374,6 +382,24 @@ describe('the segment editor', () => {
     await waitFor(() => expect(picker.value).toBe('vip'));
     expect((within(row('1.1')).getByLabelText('Condition 1.1: operator') as HTMLSelectElement).value).toBe('exists');
     await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'attribute', name: 'vip', type: 'boolean', op: 'exists' }] }] }));
+  });
+
+  it("offers the application's tags that hold what is typed, in any case, with their players, and takes a tag no player has yet", async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: what to test'), { target: { value: 'tag' } });
+    const field = within(row('1.1')).getByLabelText('Condition 1.1: tag') as HTMLInputElement;
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'VI' } });
+    expect(await screen.findByRole('option', { name: 'vip · 1,200 players' })).toBeTruthy();
+    expect(screen.getByRole('option', { name: 'VIP-2024 · 3 players' })).toBeTruthy();
+    expect(screen.queryByRole('option', { name: /^buyer/ })).toBeNull();
+    fireEvent.click(screen.getByRole('option', { name: 'vip · 1,200 players' }));
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'tag', op: 'has', tag: 'vip' }] }] }));
+    expect(field.value).toBe('vip');
+    fireEvent.change(field, { target: { value: 'first-order' } });
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'tag', op: 'has', tag: 'first-order' }] }] }));
+    expect(screen.queryByRole('option', { name: /players$/ })).toBeNull();
   });
 
   it('starts from an empty condition when the address names no event or attribute one could have', async () => {

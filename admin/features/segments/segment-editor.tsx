@@ -12,6 +12,7 @@ import {
   SEGMENT_CONDITIONS_MAX,
   SEGMENT_GROUPS_MAX,
   type SegmentField,
+  type TagCount,
 } from '../../../shared/contract';
 import {
   CONDITION_KINDS,
@@ -36,6 +37,7 @@ import {
 } from './segment-editor-model';
 import { CODE_FIELDS, typedCodeName } from '../players/player-bits';
 import { CodePicker } from '../../components/code-picker';
+import { TagField } from '../../components/tag-field';
 import { V, isPlayerCodeField } from '../../../shared/validation';
 import type { LiveCount } from './use-live-count';
 import { useFormatNumber, useLanguage } from '../../app/i18n';
@@ -63,6 +65,8 @@ export interface SegmentEditorProps {
   attributes: readonly AttributeDefinition[] | undefined;
   /** Event names to pick from; undefined when the user may not list them (then names are typed). */
   events: readonly string[] | undefined;
+  /** The application's tags, suggested as a tag is typed (TagField); undefined while they load. */
+  tags: readonly TagCount[] | undefined;
   /**
    * Whether the editor says, once all problems are shown, that a rule without conditions is refused (true by
    * default); false where the page says so itself (the segment page's count line), so it is said once.
@@ -135,7 +139,7 @@ function shownRowErrors(check: RuleCheck, at: string, key: string, showAllErrors
  * tests (a player field, an attribute, a tag, an event performed or not, a subscribed channel), then an
  * operator by the value's type, then the value. Each problem shows under its row.
  */
-export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, onTouch, attributes, events, reportsEmptyRule = true }: SegmentEditorProps) {
+export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, onTouch, attributes, events, tags, reportsEmptyRule = true }: SegmentEditorProps) {
   const { t } = useTranslation();
 
   const change = (groupIndex: number, conditionIndex: number, key: string) => (patch: Partial<Omit<DraftCondition, 'key'>>) => {
@@ -190,6 +194,7 @@ export function SegmentEditor({ rule, onChange, check, showAllErrors, touched, o
                       errors={shownRowErrors(check, `${groupIndex}.${conditionIndex}`, condition.key, showAllErrors, touched)}
                       attributes={attributes}
                       events={events}
+                      tags={tags}
                       onChange={change(groupIndex, conditionIndex, condition.key)}
                       onRemove={() => onChange(removeCondition(rule, groupIndex, conditionIndex))}
                     />
@@ -235,12 +240,13 @@ interface ConditionRowProps {
   errors: RowErrors;
   attributes: readonly AttributeDefinition[] | undefined;
   events: readonly string[] | undefined;
+  tags: readonly TagCount[] | undefined;
   onChange(patch: Partial<Omit<DraftCondition, 'key'>>): void;
   onRemove(): void;
 }
 
 /** One condition: what it tests, how, and against what; its problems under the inputs they belong to. */
-function ConditionRow({ condition, number, errors, attributes, events, onChange, onRemove }: ConditionRowProps) {
+function ConditionRow({ condition, number, errors, attributes, events, tags, onChange, onRemove }: ConditionRowProps) {
   const { t } = useTranslation();
   const error = (part: keyof RowErrors) => (errors[part] ? t(errors[part] as string) : undefined);
   const label = (key: string) => t(`segments.editor.labels.${key}`, { number });
@@ -310,7 +316,7 @@ function ConditionRow({ condition, number, errors, attributes, events, onChange,
             />
           </Part>
           <Part min={170}>
-            <TextField label={label('tag')} labelHidden placeholder={t('segments.editor.tagPlaceholder')} value={condition.tag} onChange={(tag) => onChange({ tag })} autoComplete="off" maxLength={64} error={error('tag')} />
+            <TagField label={label('tag')} labelHidden placeholder={t('segments.editor.tagPlaceholder')} value={condition.tag} onChange={(tag) => onChange({ tag })} tags={tags} error={error('tag')} />
           </Part>
         </>
       );

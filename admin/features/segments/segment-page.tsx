@@ -208,6 +208,7 @@ export function SegmentPage() {
                 onTouch={touchedRows.touch}
                 attributes={choices.attributes}
                 events={choices.events}
+                tags={choices.tags}
                 reportsEmptyRule={false}
               />
             </SectionCard>
