@@ -7,6 +7,23 @@ import { useFormatNumber } from '../app/i18n';
 /** How many of the application's tags the list under the field shows at once. */
 const SHOWN = 8;
 
+/**
+ * The application's tags that contain `typed`, in any case, at most `max`, most held first as listed, each as a
+ * choice named with its players ("vip · 1,200 players"): what the tag field and the player list's tag filter offer.
+ * `except`: a tag left out (the one the field holds already).
+ */
+export function useTagChoices(tags: readonly TagCount[] | undefined, typed: string, max: number, except?: string): { value: string; label: string }[] {
+  const { t } = useTranslation();
+  const number = useFormatNumber();
+  return useMemo(() => {
+    const wanted = typed.trim().toLowerCase();
+    return (tags ?? [])
+      .filter((entry) => entry.tag !== except && entry.tag.toLowerCase().includes(wanted))
+      .slice(0, max)
+      .map((entry) => ({ value: entry.tag, label: t('tags.choice', { tag: entry.tag, count: entry.players, players: number(entry.players) }) }));
+  }, [tags, typed, max, except, t, number]);
+}
+
 export interface TagFieldProps {
   label: string;
   labelHidden?: boolean;
@@ -28,14 +45,8 @@ export interface TagFieldProps {
  * players tagged "vip" is one click from the tag they carry (tags compare as written).
  */
 export function TagField({ label, labelHidden, placeholder, value, onChange, tags, error, helpText, connectedRight }: TagFieldProps) {
-  const { t } = useTranslation();
-  const number = useFormatNumber();
-  const options = useMemo(() => {
-    const wanted = value.trim().toLowerCase();
-    const found = (tags ?? []).filter((entry) => entry.tag.toLowerCase().includes(wanted) && entry.tag !== value.trim());
-    return found.slice(0, SHOWN).map((entry) => ({ value: entry.tag, label: t('tags.choice', { tag: entry.tag, count: number(entry.players) }) }));
-  }, [tags, value, t, number]);
-
+  // The typed tag itself is not offered again.
+  const options = useTagChoices(tags, value, SHOWN, value.trim());
   return (
     <Autocomplete
       options={options}

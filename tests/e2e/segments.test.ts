@@ -237,6 +237,19 @@ describe('segments of a new merchant', () => {
     await page.getByRole('option', { name: 'vip · 2 người dùng' }).click();
     expect(await page.getByLabel('Điều kiện 1.1: thẻ').inputValue()).toBe('vip');
     await page.getByText('2 trên 3 người dùng').waitFor();
+
+    // The player list's tag filter lists the same tags: "vi" typed, vip chosen, its two players listed.
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.goto(`${stack.url}/application/${APP}/player`);
+    await page.getByText('fr-browse-03').first().waitFor();
+    await page.getByRole('button', { name: /Add filter/ }).click();
+    await page.getByRole('menuitem', { name: 'Tag' }).click();
+    await page.getByRole('textbox', { name: 'Tag' }).fill('vi');
+    await page.getByText('VIP-FR · 1 player', { exact: true }).waitFor();
+    await shot(page, 'players-tag-filter-en-375');
+    await page.getByText('vip · 2 players', { exact: true }).click();
+    await page.waitForURL(/\?tag=vip$/);
+    await expect.poll(async () => (await page.locator('a[data-primary-link]').allInnerTexts()).sort(), { timeout: 10_000 }).toEqual(['vn-browse-02', 'vn-cart-01']);
     await context.close();
   });
 });

@@ -83,7 +83,7 @@ export function AttributesPage() {
             <BlockStack gap="100">
               <PropertyBadge name={attribute.name} type={attribute.type} />
               <Text as="span" tone="subdued" variant="bodySm">
-                {source(attribute)} · {players(attribute, t('attributes.playersCount', { count: abbreviate(attribute.players) }))}
+                {source(attribute)} · {players(attribute, t('attributes.playersCount', { count: attribute.players, players: abbreviate(attribute.players) }))}
               </Text>
               {attribute.description ? <Text as="p">{attribute.description}</Text> : null}
             </BlockStack>

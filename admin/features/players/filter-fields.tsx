@@ -3,6 +3,8 @@ import { SearchIcon } from '@shopify/polaris-icons';
 import { type KeyboardEvent, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../app/i18n';
+import { useTagChoices } from '../../components/tag-field';
+import { TAG_MAX_LENGTH, type TagCount } from '../../../shared/contract';
 import { countryChoices, countryName, findChoices } from '../../components/code-names';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 
@@ -24,11 +26,17 @@ export interface TextFilterProps {
   /** Applies the text typed, once typing pauses. */
   onCommit(value: string): void;
   maxLength?: number;
+  /** Told of each change of the text, as it is typed (the tag filter narrows its list with it). */
+  onType?(text: string): void;
 }
 
 /** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
-export function TextFilter({ label, value, onCommit, maxLength }: TextFilterProps) {
-  const [text, setText] = useState(value);
+export function TextFilter({ label, value, onCommit, maxLength, onType }: TextFilterProps) {
+  const [text, setTextOnly] = useState(value);
+  const setText = (next: string) => {
+    setTextOnly(next);
+    onType?.(next);
+  };
   const settled = useDebouncedValue(text, 400);
   const field = useRef<HTMLDivElement>(null);
   useFocusWhenShown(field);
@@ -51,6 +59,46 @@ export function TextFilter({ label, value, onCommit, maxLength }: TextFilterProp
         onClearButtonClick={() => setText('')}
       />
     </div>
+  );
+}
+
+export interface TagFilterProps {
+  /** The tag the list is filtered by, or '' for none. */
+  value: string;
+  /** Filters by this tag, or by none with ''. */
+  onCommit(tag: string): void;
+  /** The application's tags with their players (GET …/tag), most held first; undefined while they load. */
+  tags: readonly TagCount[] | undefined;
+}
+
+/** How many of the application's tags the tag filter lists at once (the rest are found by typing). */
+const TAGS_LISTED = 30;
+
+/**
+ * The player list's tag filter: the tag typed, applied once typing pauses (TextFilter), and under it the
+ * application's tags that contain what is typed, in any case, each with its players, to choose one from: "VIP"
+ * typed for players tagged "vip" (tags compare as written) is one click from them.
+ */
+export function TagFilter({ value, onCommit, tags }: TagFilterProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(value);
+  const found = useTagChoices(tags, text, TAGS_LISTED);
+  const label = t('players.filters.tag');
+  return (
+    <BlockStack gap="200">
+      <TextFilter label={label} value={value} onCommit={onCommit} maxLength={TAG_MAX_LENGTH} onType={setText} />
+      {found.length > 0 ? (
+        <div style={{ maxHeight: LIST_HEIGHT, overflowY: 'auto' }}>
+          <ChoiceList
+            title={label}
+            titleHidden
+            choices={found}
+            selected={value ? [value] : []}
+            onChange={(selected) => onCommit(selected[0] ?? '')}
+          />
+        </div>
+      ) : null}
+    </BlockStack>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Application, Player } from '../../../shared/contract';
+import type { Application, Player, TagList } from '../../../shared/contract';
 
 /** Test data of the audience screens: an application and a player as the API sends them. */
 export const application: Application = {
@@ -54,4 +54,14 @@ export const player: Player = {
   tags: ['vip', 'tea-lover'],
   created_at: '2025-02-01T08:00:00.000Z',
   updated_at: '2025-03-01T08:20:00.000Z',
+};
+
+/** The application's tags as GET …/tag lists them: most held first, one written in capitals. */
+export const tagList: TagList = {
+  items: [
+    { tag: 'buyer', players: 4000 },
+    { tag: 'vip', players: 1200 },
+    { tag: 'VIP-2024', players: 3 },
+  ],
+  more: false,
 };

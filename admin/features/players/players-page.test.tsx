@@ -4,7 +4,7 @@ import { Route } from 'wouter';
 import type { Player } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, pageOf, renderInApplication } from '../../test-utils';
-import { application, player } from './fixtures';
+import { application, player, tagList } from './fixtures';
 import { PlayersPage } from './players-page';
 
 let calls: Call[] = [];
@@ -20,6 +20,7 @@ beforeEach(() => {
   searchesFail = false;
   calls = fakeApi(
     {
+      'GET /api/application/shop_one/tag': () => tagList,
       'GET /api/application/shop_one/player': (call) => {
         if (searchesFail && call.query.get('q')) return answer({ success: false, error: 'INTERNAL', message: 'Something went wrong.' }, 500);
         return { ...pageOf(call.query.get('country') === 'FR' ? [] : players), total_capped: false };
@@ -110,6 +111,22 @@ describe('the player list', () => {
       fireEvent.click(within(screen.getByRole('button', { name: 'Country: France (FR)' }).parentElement as HTMLElement).getByRole('button', { name: 'Clear' }));
       await waitFor(() => expect(view.location()).toBe('/application/shop_one/player'));
     });
+  });
+
+  it("lists the application's tags in the tag filter, narrowed to those holding what is typed in any case, and filters by the one chosen", async () => {
+    const view = open();
+    await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
+    fireEvent.click(screen.getByRole('button', { name: /Add filter/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Tag' }));
+    const field = await screen.findByRole('textbox', { name: 'Tag' });
+    const listed = () => screen.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent);
+    await waitFor(() => expect(listed()).toEqual(['buyer · 4,000 players', 'vip · 1,200 players', 'VIP-2024 · 3 players']));
+    fireEvent.change(field, { target: { value: 'VI' } });
+    expect(listed()).toEqual(['vip · 1,200 players', 'VIP-2024 · 3 players']);
+    fireEvent.click(screen.getByRole('radio', { name: 'vip · 1,200 players' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/player?tag=vip'));
+    await waitFor(() => expect(listCalls().at(-1)?.get('tag')).toBe('vip'));
+    expect(await screen.findByText('Tag: vip')).toBeTruthy();
   });
 
   it('gives its search field the magnifier and the height of the sort menu beside it, on a phone too', async () => {

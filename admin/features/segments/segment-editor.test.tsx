@@ -4,7 +4,7 @@ import { Route } from 'wouter';
 import type { SegmentDetail, SegmentRule } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { type Call, answer, fakeApi, fill, press, renderInApplication, writesOf } from '../../test-utils';
-import { application } from '../players/fixtures';
+import { application, tagList } from '../players/fixtures';
 import { SegmentPage } from './segment-page';
 import { LIVE_COUNT_DELAY_MS } from './use-live-count';
 
@@ -76,14 +76,7 @@ beforeEach(() => {
         const { name, rule } = call.body as Pick<SegmentDetail, 'name' | 'rule'>;
         return { ...saved, id: 8, name, rule };
       },
-      'GET /api/application/shop_one/tag': () => ({
-        items: [
-          { tag: 'buyer', players: 4000 },
-          { tag: 'vip', players: 1200 },
-          { tag: 'VIP-2024', players: 3 },
-        ],
-        more: false,
-      }),
+      'GET /api/application/shop_one/tag': () => tagList,
       'GET /api/application/shop_one/segment/7': () => saved,
       'DELETE /api/application/shop_one/segment/7': () => ({}),
     },
