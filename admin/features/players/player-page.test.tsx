@@ -293,17 +293,23 @@ describe("a player's page", () => {
     expect(await screen.findByText('the list')).toBeTruthy();
   });
 
-  it("names the player's tab and window by who they are: their email, else their id in the shop, else their number", async () => {
+  it("names the player's tab and window as the player list does: their id in the shop, else their email, else their number, else their device", async () => {
     const page = '/application/shop_one/player/42';
     const { unmount } = open();
     // Before the player loads, which player it is.
     expect(useAppStore.getState().pageLabel).toEqual({ path: page, label: 'Player #42' });
     await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
-    await waitFor(() => expect(useAppStore.getState().pageLabel).toEqual({ path: page, label: 'lan@example.vn' }));
+    await waitFor(() => expect(useAppStore.getState().pageLabel).toEqual({ path: page, label: 'cust-1001' }));
     unmount();
-    detail = { ...detail, player: { ...detail.player, email: null, external_user_id: null, mobile_number: '+84912345678' } };
-    open();
-    await waitFor(() => expect(useAppStore.getState().pageLabel?.label).toBe('+84912345678'));
+    const named = async (player: Partial<PlayerDetail['player']>, label: string) => {
+      detail = { ...detail, player: { ...detail.player, ...player } };
+      const view = open();
+      await waitFor(() => expect(useAppStore.getState().pageLabel?.label).toBe(label));
+      view.unmount();
+    };
+    await named({ external_user_id: null }, 'lan@example.vn');
+    await named({ email: null, mobile_number: '+84912345678' }, '+84912345678');
+    await named({ mobile_number: null }, 'v_8f2c1a9e77');
   });
 
   it('lets an email wrap only before its @, never inside its domain', async () => {

@@ -25,7 +25,7 @@ import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
-import { Missing, PlatformLabel, SubscribedBadge } from './player-bits';
+import { Missing, PlatformLabel, SubscribedBadge, playerLabel } from './player-bits';
 import { countryName, languageName } from '../../components/code-names';
 import { AttributeTypeBadge } from '../../components/attribute-type-badge';
 import { TagField } from '../../components/tag-field';
@@ -69,11 +69,6 @@ export function EmailAddress({ email }: { email: string }) {
       {email.slice(at)}
     </Text>
   );
-}
-
-/** What names a player to a person, for the tab and the window: their email, their id in the shop, their number, else "Player #42". */
-export function playerLabel(player: Pick<Player, 'id' | 'email' | 'external_user_id' | 'mobile_number'>, t: (key: string, params?: Record<string, string | number>) => string): string {
-  return player.email ?? player.external_user_id ?? player.mobile_number ?? t('players.detail.label', { id: player.id });
 }
 
 function FieldCard({ title, children }: { title: string; children: ReactNode }) {
@@ -448,8 +443,9 @@ export function PlayerPage() {
   const detail = useApiQuery(id !== null ? base : null, PlayerDetail, undefined, { showsFailure: true });
   const backAction = { content: t('menu.players'), onAction: () => navigate('/player') };
   // The tab and the window name this player (not "Player details", as every player's page would be): "Player #42"
-  // until they load, then who they are; a player that can't be found keeps the route's title.
-  usePageLabel(id === null || (detail.error && !detail.data) ? undefined : detail.data ? playerLabel(detail.data.player, t) : t('players.detail.label', { id }));
+  // until they load, then as the player list names them (playerLabel); a player that can't be found keeps the
+  // route's title.
+  usePageLabel(id === null || (detail.error && !detail.data) ? undefined : detail.data ? playerLabel(detail.data.player) : t('players.detail.label', { id }));
 
   if (id === null || (detail.error && !detail.data)) {
     return (
