@@ -986,6 +986,14 @@ function byCount(candidates: Int32Array | null, n: number, counts: Uint32Array, 
 }
 
 /**
+ * Orders [name, count] entries the most counted first, then by name (code-unit order, the same on every database):
+ * the dashboard's top events and the tag list.
+ */
+export function mostCountedFirst([a, countA]: readonly [string, number], [b, countB]: readonly [string, number]): number {
+  return countB - countA || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
  * The generation of an application's audience: bumped by deletions and bulk changes; the creation time tells a
  * re-created application apart. What is kept from the audience (this copy, the dashboard's settled days) is
  * dropped when it changes.

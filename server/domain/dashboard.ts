@@ -5,7 +5,7 @@ import { DAY_MS } from '../../shared/validation';
 import type { ApplicationContext, Ctx, Services } from '../context';
 import { toCount, type Database, type Dialect } from '../db';
 import { AppError } from '../errors';
-import { audienceEpochOf, audienceIndexes, type AudienceSummary } from './audience-index';
+import { audienceEpochOf, audienceIndexes, mostCountedFirst, type AudienceSummary } from './audience-index';
 import { MAX_PAST_MS } from './ingest';
 import { channelWhere } from './segment-sql';
 
@@ -98,7 +98,7 @@ export async function getDashboard(ctx: Ctx, access: ApplicationContext, query: 
   ]);
   // The events that occurred most in the period, as every other figure of the page is the period's.
   const topEvents = [...audience.events]
-    .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : a > b ? 1 : 0))
+    .sort(mostCountedFirst)
     .slice(0, DASHBOARD_TOP_EVENTS)
     .map(([name, count]) => ({ name, count }));
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { audienceIndexes, bumpAudienceEpoch, type PlayerListSelection } from './audience-index';
+import { audienceIndexes, bumpAudienceEpoch, mostCountedFirst, type PlayerListSelection } from './audience-index';
 import {
   booleanValue,
   isAppPlatform,
@@ -486,7 +486,7 @@ export async function listTags(ctx: Ctx, access: ApplicationContext): Promise<Ta
         .groupBy('tag')
         .execute()
     ).map((row): [string, number] => [row.tag, toCount(row.players)]);
-  counts.sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : a > b ? 1 : 0));
+  counts.sort(mostCountedFirst);
   return { items: counts.slice(0, TAG_LIST_MAX).map(([tag, players]) => ({ tag, players })), more: counts.length > TAG_LIST_MAX };
 }
 

@@ -1,6 +1,6 @@
 import { BlockStack, ChoiceList, Icon, Text, TextField } from '@shopify/polaris';
 import { SearchIcon } from '@shopify/polaris-icons';
-import { type KeyboardEvent, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../app/i18n';
 import { useTagChoices } from '../../components/tag-field';
@@ -26,17 +26,13 @@ export interface TextFilterProps {
   /** Applies the text typed, once typing pauses. */
   onCommit(value: string): void;
   maxLength?: number;
-  /** Told of each change of the text, as it is typed (the tag filter narrows its list with it). */
-  onType?(text: string): void;
+  /** What shows under the field, from the text as it is typed (the tag filter's list of tags). */
+  below?(text: string): ReactNode;
 }
 
 /** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
-export function TextFilter({ label, value, onCommit, maxLength, onType }: TextFilterProps) {
-  const [text, setTextOnly] = useState(value);
-  const setText = (next: string) => {
-    setTextOnly(next);
-    onType?.(next);
-  };
+export function TextFilter({ label, value, onCommit, maxLength, below }: TextFilterProps) {
+  const [text, setText] = useState(value);
   const settled = useDebouncedValue(text, 400);
   const field = useRef<HTMLDivElement>(null);
   useFocusWhenShown(field);
@@ -46,7 +42,7 @@ export function TextFilter({ label, value, onCommit, maxLength, onType }: TextFi
     // Only a settled change is applied; `value` changing from outside is synced above.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settled]);
-  return (
+  const input = (
     <div ref={field}>
       <TextField
         label={label}
@@ -59,6 +55,13 @@ export function TextFilter({ label, value, onCommit, maxLength, onType }: TextFi
         onClearButtonClick={() => setText('')}
       />
     </div>
+  );
+  if (!below) return input;
+  return (
+    <BlockStack gap="200">
+      {input}
+      {below(text)}
+    </BlockStack>
   );
 }
 
@@ -81,24 +84,26 @@ const TAGS_LISTED = 30;
  */
 export function TagFilter({ value, onCommit, tags }: TagFilterProps) {
   const { t } = useTranslation();
-  const [text, setText] = useState(value);
-  const found = useTagChoices(tags, text, TAGS_LISTED);
   const label = t('players.filters.tag');
   return (
-    <BlockStack gap="200">
-      <TextFilter label={label} value={value} onCommit={onCommit} maxLength={TAG_MAX_LENGTH} onType={setText} />
-      {found.length > 0 ? (
-        <div style={{ maxHeight: LIST_HEIGHT, overflowY: 'auto' }}>
-          <ChoiceList
-            title={label}
-            titleHidden
-            choices={found}
-            selected={value ? [value] : []}
-            onChange={(selected) => onCommit(selected[0] ?? '')}
-          />
-        </div>
-      ) : null}
-    </BlockStack>
+    <TextFilter
+      label={label}
+      value={value}
+      onCommit={onCommit}
+      maxLength={TAG_MAX_LENGTH}
+      below={(text) => <TagChoices tags={tags} typed={text} label={label} value={value} onCommit={onCommit} />}
+    />
+  );
+}
+
+/** The tag filter's list: the application's tags that hold what is typed (useTagChoices), one to choose. */
+function TagChoices({ tags, typed, label, value, onCommit }: TagFilterProps & { typed: string; label: string }) {
+  const found = useTagChoices(tags, typed, TAGS_LISTED);
+  if (found.length === 0) return null;
+  return (
+    <div style={{ maxHeight: LIST_HEIGHT, overflowY: 'auto' }}>
+      <ChoiceList title={label} titleHidden choices={found} selected={value ? [value] : []} onChange={(selected) => onCommit(selected[0] ?? '')} />
+    </div>
   );
 }
 

@@ -26,6 +26,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
 import { Missing, PlatformLabel, SubscribedBadge, playerLabel } from './player-bits';
+import { filtersFromSearch, searchOf, withFilter } from './player-filters';
 import { countryName, languageName } from '../../components/code-names';
 import { AttributeTypeBadge } from '../../components/attribute-type-badge';
 import { TagField } from '../../components/tag-field';
@@ -314,7 +315,7 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
           {player.tags.map((tag) => (
             <Tag key={tag} accessibilityLabel={tag} disabled={busy} onRemove={readOnly ? undefined : () => void remove(tag)}>
               {/* The players who have the tag too: the list filtered by it. */}
-              <Link url={`/player?${new URLSearchParams({ tag }).toString()}`} monochrome removeUnderline accessibilityLabel={t('players.detail.tagPlayers', { tag })}>
+              <Link url={`/player?${searchOf(withFilter(filtersFromSearch(''), 'tag', tag))}`} monochrome removeUnderline accessibilityLabel={t('players.detail.tagPlayers', { tag })}>
                 {tag}
               </Link>
             </Tag>
