@@ -4,7 +4,9 @@ import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useMemo,
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../app/i18n';
 import { useTagChoices } from '../../components/tag-field';
-import { TAG_MAX_LENGTH, type TagCount } from '../../../shared/contract';
+import { TAG_MAX_LENGTH, type TagCount, TagList } from '../../../shared/contract';
+import { useApiQuery } from '../../api/use-api-query';
+import { useCurrentApplication } from '../../app/application-scope';
 import { countryChoices, countryName, findChoices } from '../../components/code-names';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 
@@ -70,8 +72,6 @@ export interface TagFilterProps {
   value: string;
   /** Filters by this tag, or by none with ''. */
   onCommit(tag: string): void;
-  /** The application's tags with their players (GET …/tag), most held first; undefined while they load. */
-  tags: readonly TagCount[] | undefined;
 }
 
 /** How many of the application's tags the tag filter lists at once (the rest are found by typing). */
@@ -82,8 +82,11 @@ const TAGS_LISTED = 30;
  * application's tags that contain what is typed, in any case, each with its players, to choose one from: "VIP"
  * typed for players tagged "vip" (tags compare as written) is one click from them.
  */
-export function TagFilter({ value, onCommit, tags }: TagFilterProps) {
+export function TagFilter({ value, onCommit }: TagFilterProps) {
   const { t } = useTranslation();
+  const { applicationId } = useCurrentApplication();
+  // Asked for when the filter opens (its popover renders it), not with every load of the list.
+  const tags = useApiQuery(`/application/${encodeURIComponent(applicationId)}/tag`, TagList).data?.items;
   const label = t('players.filters.tag');
   return (
     <TextFilter
@@ -97,7 +100,7 @@ export function TagFilter({ value, onCommit, tags }: TagFilterProps) {
 }
 
 /** The tag filter's list: the application's tags that hold what is typed (useTagChoices), one to choose. */
-function TagChoices({ tags, typed, label, value, onCommit }: TagFilterProps & { typed: string; label: string }) {
+function TagChoices({ tags, typed, label, value, onCommit }: TagFilterProps & { tags: readonly TagCount[] | undefined; typed: string; label: string }) {
   const found = useTagChoices(tags, typed, TAGS_LISTED);
   if (found.length === 0) return null;
   return (

@@ -116,9 +116,13 @@ describe('the player list', () => {
   it("lists the application's tags in the tag filter, narrowed to those holding what is typed in any case, and filters by the one chosen", async () => {
     const view = open();
     await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
+    // The tags are asked for when the filter opens, not with the list.
+    const tagCalls = () => calls.filter((call) => call.path === '/api/application/shop_one/tag');
+    expect(tagCalls()).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: /Add filter/ }));
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Tag' }));
     const field = await screen.findByRole('textbox', { name: 'Tag' });
+    await waitFor(() => expect(tagCalls()).toHaveLength(1));
     const listed = () => screen.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent);
     await waitFor(() => expect(listed()).toEqual(['buyer · 4,000 players', 'vip · 1,200 players', 'VIP-2024 · 3 players']));
     fireEvent.change(field, { target: { value: 'VI' } });

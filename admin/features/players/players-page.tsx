@@ -22,7 +22,7 @@ import { SearchIcon } from '@shopify/polaris-icons';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
-import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerPage, TagList, type Player } from '../../../shared/contract';
+import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerPage, type Player } from '../../../shared/contract';
 import { formatNumber, relativeTime } from '../../../shared/format';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
@@ -85,8 +85,6 @@ export function PlayersPage() {
 
   const base = `/application/${encodeURIComponent(applicationId)}`;
   const players = useApiQuery(`${base}/player`, PlayerPage, { ...filters }, { showsFailure: true });
-  // The application's tags, listed in the tag filter to choose from.
-  const tagList = useApiQuery(`${base}/tag`, TagList);
   const items = players.data?.items ?? [];
   const total = players.data?.total ?? 0;
   // The search names players by their beginnings, in the list's order: those it names whole ("customer-4", not the
@@ -175,7 +173,7 @@ export function PlayersPage() {
     {
       key: 'tag',
       label: t('players.filters.tag'),
-      filter: <TagFilter value={filters.tag ?? ''} tags={tagList.data?.items} onCommit={(value) => set('tag')(value || undefined)} />,
+      filter: <TagFilter value={filters.tag ?? ''} onCommit={(value) => set('tag')(value || undefined)} />,
     },
   ];
 
