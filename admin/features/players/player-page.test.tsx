@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
-import type { Delivery, DeliveryPage, PlayerDetail, PlayerEvent, PlayerEventsPage } from '../../../shared/contract';
+import type { Delivery, DeliveryPage, PlayerDetail, PlayerEvent, PlayerEventsPage, TagCount } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, renderInApplication } from '../../test-utils';
 import { application, player } from './fixtures';
@@ -14,6 +14,8 @@ let detail: PlayerDetail;
 let log: DeliveryPage;
 /** The pages GET …/player/42/events answers, in turn. */
 let older: PlayerEventsPage[];
+/** The application's tags as GET …/tag answers them now. */
+let tags: TagCount[];
 
 const delivery = (id: number, name: string, fields: Partial<Delivery> = {}): Delivery => ({
   id,
@@ -44,6 +46,10 @@ beforeEach(() => {
     events: { items: [{ id: 1, name: 'purchase', properties: { value: 250000 }, session_id: 's1', occurred_at: '2025-03-01T08:10:00.000Z' }], more: false },
   };
   older = [];
+  tags = [
+    { tag: 'tea-lover', players: 300 },
+    { tag: 'returning', players: 12 },
+  ];
   log = { items: [], total: 0, total_capped: false, page: 1, limit: 5, next_before_id: null };
   calls = fakeApi(
     {
@@ -56,14 +62,12 @@ beforeEach(() => {
         return {};
       },
       'GET /api/application/shop_one/player/42/events': () => older.shift(),
-      'DELETE /api/application/shop_one/player/42/tags/tea-lover': () => ({}),
-      'GET /api/application/shop_one/tag': () => ({
-        items: [
-          { tag: 'tea-lover', players: 300 },
-          { tag: 'returning', players: 12 },
-        ],
-        more: false,
-      }),
+      'DELETE /api/application/shop_one/player/42/tags/tea-lover': () => {
+        detail = { ...detail, player: { ...detail.player, tags: detail.player.tags.filter((tag) => tag !== 'tea-lover') } };
+        tags = tags.map((entry) => (entry.tag === 'tea-lover' ? { ...entry, players: entry.players - 1 } : entry));
+        return {};
+      },
+      'GET /api/application/shop_one/tag': () => ({ items: tags, more: false }),
       'DELETE /api/application/shop_one/player/42': () => ({}),
     },
     application,
@@ -247,6 +251,17 @@ describe("a player's page", () => {
     await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
     fireEvent.click(screen.getByRole('button', { name: 'Remove tea-lover' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.path.endsWith('/tags/tea-lover'))).toBe(true));
+  });
+
+  it('offers a tag just removed again, with its players counted anew', async () => {
+    open();
+    await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove tea-lover' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove tea-lover' })).toBeNull());
+    const field = screen.getByLabelText('Add a tag');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: 'tea' } });
+    expect(await screen.findByRole('option', { name: 'tea-lover · 299 players' })).toBeTruthy();
   });
 
   it('leads from a tag to the players who have it: the list filtered by that tag', async () => {

@@ -284,6 +284,8 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
       await api.post(`${base}/tags`, { tags: [tag] }, z.unknown(), { quiet: true });
       setText('');
       onChanged();
+      // The tags' counts moved (and the tag may be new): the next one typed is offered with them.
+      all.reload();
     } catch (cause) {
       setError(isApiError(cause) ? cause.message : t('common.unknownError'));
     } finally {
@@ -297,6 +299,7 @@ function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
       await api.delete(`${base}/tags/${encodeURIComponent(tag)}`, z.unknown());
       showToast(t('players.detail.tagRemoved', { tag }));
       onChanged();
+      all.reload();
     } catch {
       // The client has shown the failure.
     } finally {
