@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { migrateToLatest } from './db';
 import { startDelivery } from './delivery';
+import { startSegmentSizes } from './jobs/segment-sizes';
 import { warmIngest } from './domain/ingest';
 import { createJobQueue, releaseLeadership } from './jobs';
 
@@ -58,9 +59,10 @@ async function main(): Promise<void> {
     const s = app.services;
     const queue = createJobQueue(s);
     const delivery = startDelivery(s, queue);
+    const sizes = startSegmentSizes(s);
     background = {
       async stop() {
-        await Promise.all([delivery.stop(), queue.close()]);
+        await Promise.all([delivery.stop(), sizes.stop(), queue.close()]);
         await releaseLeadership(s);
       },
     };

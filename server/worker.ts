@@ -2,6 +2,7 @@ import { buildServices, closeServices, createLogger } from './app';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { startDelivery } from './delivery';
+import { startSegmentSizes } from './jobs/segment-sizes';
 import { createJobQueue, releaseLeadership } from './jobs';
 
 /** How long a stopping worker may take before it exits anyway: the queue's grace period plus closing time. */
@@ -9,7 +10,8 @@ const FORCE_EXIT_MS = 25_000;
 
 /**
  * `npm run worker`: a process that only works the job queue (delivery fan-outs and batches, and the
- * dispatcher that starts due messages under the cluster-wide leader lock). Same configuration as the API:
+ * dispatcher that starts due messages under the cluster-wide leader lock) and measures saved segments daily (under
+ * a leader lock of its own: server/jobs/segment-sizes.ts). Same configuration as the API:
  * DATABASE_URL or DATA_DIR, REDIS_URL for BullMQ (scale mode; without it, the `jobs` table, which any number
  * of processes on one database may share). Stops cleanly on SIGTERM/SIGINT: running jobs finish or are handed
  * back, then the connections close.
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   const s = buildServices(config, { db, log });
   const queue = createJobQueue(s);
   const delivery = startDelivery(s, queue);
+  const sizes = startSegmentSizes(s);
   log.info({ database: s.dialect, queue: config.redisUrl ? 'bullmq' : 'database' }, 'worker started');
 
   let stopping = false;
@@ -39,7 +42,7 @@ async function main(): Promise<void> {
     force.unref();
     // The queue stops taking jobs and signals the running ones while the engine stops its dispatcher and
     // waits for them to write their results; then the leader lock goes to the next worker, and the database.
-    Promise.all([delivery.stop(), queue.close()])
+    Promise.all([delivery.stop(), sizes.stop(), queue.close()])
       .then(() => releaseLeadership(s))
       .then(() => closeServices(s))
       .then(

@@ -68,13 +68,15 @@ interface Measurement {
 
 /**
  * Measures the segment now and keeps the figure as today's size, today in the application's timezone (a second
- * measurement the same day replaces it).
+ * measurement the same day replaces it). A large audience is counted from its in-memory copy, as the live count is.
  */
-async function measure(ctx: Ctx, access: ApplicationContext, row: SegmentRow): Promise<Measurement> {
-  const size = await countMatching(ctx.s, row.application_id, JSON.parse(row.rule) as SegmentRule);
-  const measuredAt = nowIso(ctx.s);
-  const day = dayAtOffset(measuredAt, access.application.utc_offset);
-  await ctx.s.db
+async function measureRow(s: Services, row: SegmentRow, utcOffset: number): Promise<Measurement> {
+  const rule = JSON.parse(row.rule) as SegmentRule;
+  const fast = await audienceIndexes(s).count(row.application_id, rule, s.clock());
+  const size = fast ? fast.count : await countMatching(s, row.application_id, rule);
+  const measuredAt = nowIso(s);
+  const day = dayAtOffset(measuredAt, utcOffset);
+  await s.db
     .insertInto('segment_sizes')
     .values({ segment_id: row.id, day, size, measured_at: measuredAt })
     .onConflict((oc) => oc.columns(['segment_id', 'day']).doUpdateSet({ size, measured_at: measuredAt }))
@@ -82,10 +84,63 @@ async function measure(ctx: Ctx, access: ApplicationContext, row: SegmentRow): P
   return { size, day, measured_at: measuredAt };
 }
 
+function measure(ctx: Ctx, access: ApplicationContext, row: SegmentRow): Promise<Measurement> {
+  return measureRow(ctx.s, row, access.application.utc_offset);
+}
+
+/** How many segments one round of the daily measurement (measureSegmentsDue) measures at most. */
+export const SEGMENT_MEASURE_ROUND = 20;
+
 /**
- * The latest size of each segment. No scheduler exists yet, so a segment not measured today (in the application's
- * timezone) is measured when it is read: the size over time gets one point for each day someone looked. A latest
- * day after today (the timezone was moved west) counts as today's.
+ * The daily measurement behind a segment's size over time: measures the segments of every application that have
+ * no size yet for today in their application's timezone (a later day, left by a timezone moved west, counts as
+ * today's), at most `limit`, and answers how many it measured. Run every few minutes by the scheduler
+ * (server/jobs/segment-sizes.ts), so each segment gets a point a day whether or not anyone opens it; reading a
+ * segment still measures it first when the round has not reached it yet (latestSizes). A segment that fails to
+ * count is logged and left for the next round; the others go on. Stops between segments when `signal` aborts.
+ */
+export async function measureSegmentsDue(s: Services, limit = SEGMENT_MEASURE_ROUND, signal?: AbortSignal): Promise<number> {
+  const offsets = await s.db
+    .selectFrom('applications as a')
+    .select('a.utc_offset')
+    .distinct()
+    .where((eb) => eb.exists(eb.selectFrom('segments as g').select(eb.lit(1).as('one')).whereRef('g.application_id', '=', 'a.application_id')))
+    .execute();
+  let measured = 0;
+  // Failed this round: still due, so each later query of the round takes one more to reach `limit` measured.
+  let failed = 0;
+  for (const { utc_offset: offset } of offsets) {
+    const today = dayAtOffset(s.clock().getTime(), offset);
+    const due = await s.db
+      .selectFrom('segments as g')
+      .innerJoin('applications as a', 'a.application_id', 'g.application_id')
+      .selectAll('g')
+      .where('a.utc_offset', '=', offset)
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('segment_sizes as z').select(eb.lit(1).as('one')).whereRef('z.segment_id', '=', 'g.id').where('z.day', '>=', today))),
+      )
+      .orderBy('g.id')
+      .limit(limit - measured + failed)
+      .execute();
+    for (const row of due) {
+      if (signal?.aborted) return measured;
+      try {
+        await measureRow(s, row, offset);
+        measured += 1;
+      } catch (error) {
+        failed += 1;
+        s.log.warn({ err: error, segmentId: row.id }, 'segment size could not be measured');
+      }
+    }
+    if (measured >= limit) break;
+  }
+  return measured;
+}
+
+/**
+ * The latest size of each segment. A segment not measured today (in the application's timezone) is measured when
+ * it is read, before the daily round (measureSegmentsDue) reaches it. A latest day after today (the timezone was
+ * moved west) counts as today's.
  */
 async function latestSizes(ctx: Ctx, access: ApplicationContext, rows: SegmentRow[]): Promise<Map<number, Measurement>> {
   const latest = new Map<number, Measurement>();

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SegmentCondition, type SegmentRule, segmentNameKey } from '../../shared/contract';
 import { migrateToLatest } from '../../server/db';
 import { buildMigrations } from '../../server/db/migrations';
-import { matchingPlayerIds } from '../../server/domain/segments';
+import { matchingPlayerIds, measureSegmentsDue } from '../../server/domain/segments';
+import { startSegmentSizes } from '../../server/jobs/segment-sizes';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { DAY_MS, daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
 import { addDays, dayAtOffset, dayStartAtOffset } from '../../shared/format';
@@ -686,5 +687,55 @@ describe('who may use segments (spec §6: super users, managers, ads managers)',
     const after = await db(server).selectFrom('segments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     expect(Number(after?.n)).toBe(Number(before?.n));
     expect((await server.call('GET', `/api/application/${APP}/segment`)).body.error).toBe('NOT_AUTHORIZED');
+  });
+});
+
+// Last in the file: these move the clock over every saved segment, measuring each on the days they reach.
+describe('the daily measurement of saved segments', () => {
+  it('measures every saved segment once a day, without anyone opening it, a bounded number a round', async () => {
+    const services = server.app.services;
+    const created = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: { name: 'VIPs daily', rule: one({ kind: 'tag', op: 'has', tag: 'vip' }) } });
+    const id = created.body.data.id as number;
+    // Every segment so far has today's size (measured when saved or read): nothing is due.
+    await measureSegmentsDue(services, 1_000);
+    expect(await measureSegmentsDue(services, 1_000)).toBe(0);
+    const saved = server.clock.now().toISOString().slice(0, 10);
+    server.clock.advance(DAY_MS);
+    try {
+      // Dave becomes a VIP overnight.
+      await insertTags(server, APP, ids.dave, ['vip']);
+      // A round measures at most its limit; the rest wait for the next.
+      expect(await measureSegmentsDue(services, 1)).toBe(1);
+      expect(await measureSegmentsDue(services, 1_000)).toBeGreaterThanOrEqual(1);
+      expect(await measureSegmentsDue(services, 1_000)).toBe(0);
+      const sizes = await db(server).selectFrom('segment_sizes').select(['day', 'size']).where('segment_id', '=', id).orderBy('day').execute();
+      expect(sizes.map((row) => [row.day, Number(row.size)])).toEqual([
+        [saved, 2],
+        [server.clock.now().toISOString().slice(0, 10), 3],
+      ]);
+      // The console shows the day's point without having measured it itself.
+      const detail = await server.call('GET', `/api/application/${APP}/segment/${id}`, { token: owner.token });
+      expect(detail.body.data.sizes.map((size: { size: number }) => size.size)).toEqual([2, 3]);
+    } finally {
+      await db(server).deleteFrom('player_tags').where('player_id', '=', ids.dave).where('tag', '=', 'vip').execute();
+      server.clock.advance(-DAY_MS);
+    }
+  });
+
+  it('runs the daily rounds in the background once started, until stopped', async () => {
+    const services = server.app.services;
+    const created = await server.call('POST', `/api/application/${APP}/segment`, { token: owner.token, body: { name: 'VIPs in the background', rule: one({ kind: 'tag', op: 'has', tag: 'vip' }) } });
+    const id = created.body.data.id as number;
+    server.clock.advance(2 * DAY_MS);
+    const sizes = startSegmentSizes(services, { firstAfterMs: 0, everyMs: 20 });
+    try {
+      const today = server.clock.now().toISOString().slice(0, 10);
+      await expect
+        .poll(async () => (await db(server).selectFrom('segment_sizes').select('day').where('segment_id', '=', id).execute()).map((row) => row.day), { timeout: 5_000 })
+        .toContain(today);
+    } finally {
+      await sizes.stop();
+      server.clock.advance(-2 * DAY_MS);
+    }
   });
 });
