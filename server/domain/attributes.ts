@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { audienceIndexes, bumpAudienceEpoch } from './audience-index';
+import { audienceIndexes, bumpAudienceEpoch, type HeldAttribute } from './audience-index';
 import { ATTRIBUTE_TYPES, type AttributeBody, type AttributeDefinition, type AttributeType, type PageQuery } from '../../shared/contract';
 import { nowIso, type ApplicationContext, type Ctx, type Services } from '../context';
 import { toCount, unlessTaken } from '../db';
@@ -26,25 +26,32 @@ function toDefinition(row: DefinitionRow, players: number): AttributeDefinition 
   };
 }
 
-/** Players holding a value of each named attribute. */
-async function holders(ctx: Ctx, applicationId: string, names: string[]): Promise<Map<string, number>> {
-  if (names.length === 0) return new Map();
+/** Players holding a value of each attribute, of its type (AudienceIndex.holders). */
+async function holders(ctx: Ctx, applicationId: string, attributes: HeldAttribute[]): Promise<Map<string, number>> {
+  if (attributes.length === 0) return new Map();
   // A large audience counts from its in-memory copy: at a million players SQL took 0.3 s for a page of names.
-  return (await audienceIndexes(ctx.s).read(applicationId, (index) => index.holders(names))) ?? holdersBySql(ctx.s, applicationId, names);
+  return (await audienceIndexes(ctx.s).read(applicationId, (index) => index.holders(attributes))) ?? holdersBySql(ctx.s, applicationId, attributes);
 }
 
-/** How many players hold a value of each attribute, by SQL (AudienceIndex.holders' meaning): one index range per name. */
-export async function holdersBySql(s: Pick<Services, 'db'>, applicationId: string, names: readonly string[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>(names.map((name) => [name, 0]));
-  if (names.length === 0) return counts;
-  const rows = await s.db
-    .selectFrom('player_attributes')
-    .select(['name', (eb) => eb.fn.countAll().as('n')])
-    .where('application_id', '=', applicationId)
-    .where('name', 'in', [...names])
-    .groupBy('name')
-    .execute();
-  for (const row of rows) counts.set(row.name, toCount(row.n));
+/**
+ * How many players hold a value of each attribute, by SQL (AudienceIndex.holders' meaning: a text attribute's any
+ * text, another's a number, as segments read them). Text attributes and the others in a query each, each read from
+ * the index of the values it counts (player_attributes' (application_id, name, value) and (…, number_value)).
+ */
+export async function holdersBySql(s: Pick<Services, 'db'>, applicationId: string, attributes: readonly HeldAttribute[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(attributes.map(({ name }) => [name, 0]));
+  for (const column of ['value', 'number_value'] as const) {
+    const names = attributes.filter(({ type }) => (type === 'text') === (column === 'value')).map(({ name }) => name);
+    if (names.length === 0) continue;
+    const rows = await s.db
+      .selectFrom('player_attributes')
+      .select((eb) => ['name', eb.fn.count(column).as('n')])
+      .where('application_id', '=', applicationId)
+      .where('name', 'in', names)
+      .groupBy('name')
+      .execute();
+    for (const row of rows) counts.set(row.name, toCount(row.n));
+  }
   return counts;
 }
 
@@ -59,13 +66,15 @@ export async function listAttributes(ctx: Ctx, access: ApplicationContext, query
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .execute();
-  const players = await holders(ctx, applicationId, rows.map((row) => row.name));
-  return { items: rows.map((row) => toDefinition(row, players.get(row.name) ?? 0)), total: toCount(count?.n), page: query.page, limit: query.limit };
+  const definitions = rows.map((row) => toDefinition(row, 0));
+  const players = await holders(ctx, applicationId, definitions);
+  return { items: definitions.map((definition) => ({ ...definition, players: players.get(definition.name) ?? 0 })), total: toCount(count?.n), page: query.page, limit: query.limit };
 }
 
 async function withHolders(ctx: Ctx, row: DefinitionRow): Promise<AttributeDefinition> {
-  const players = await holders(ctx, row.application_id, [row.name]);
-  return toDefinition(row, players.get(row.name) ?? 0);
+  const definition = toDefinition(row, 0);
+  const players = await holders(ctx, row.application_id, [definition]);
+  return { ...definition, players: players.get(row.name) ?? 0 };
 }
 
 /** Defines an attribute; its name is unique in the application (CONFLICT). */

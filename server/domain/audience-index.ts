@@ -3,6 +3,7 @@ import {
   isAppPlatform,
   PLAYER_SORTS,
   SEGMENT_FIELDS,
+  type AttributeType,
   type AudienceChannel,
   type Operator,
   type SegmentCondition,
@@ -595,15 +596,23 @@ export class AudienceIndex {
     return counts;
   }
 
-  /** How many players hold a value of each attribute (a row of player_attributes: its text is never null). */
-  holders(names: readonly string[]): Map<string, number> {
+  /**
+   * How many players hold a value of each attribute that counts as one of its type, as a segment's "exists" on it
+   * does: any text for a text attribute (a row's text is never null), a number for the others (numbers, dates as
+   * epoch ms, booleans as 0/1), so a value stored before the attribute was given its type and not of that type is
+   * not counted.
+   */
+  holders(attributes: readonly HeldAttribute[]): Map<string, number> {
     const counts = new Map<string, number>();
-    for (const name of names) {
+    for (const { name, type } of attributes) {
       const column = this.attributes.get(name);
       let count = 0;
-      if (column) {
+      if (column && type === 'text') {
         const codes = column.text.data;
         for (let i = 0; i < this.size; i += 1) count += +(codes[i] >= 0);
+      } else if (column) {
+        const numbers = column.numbers.data;
+        for (let i = 0; i < this.size; i += 1) count += +(numbers[i] === numbers[i]);
       }
       counts.set(name, count);
     }
@@ -677,6 +686,12 @@ export class AudienceIndex {
 }
 
 /** AudienceIndex.summary. */
+/** An attribute whose holders are counted, with the type its values are read as. */
+export interface HeldAttribute {
+  name: string;
+  type: AttributeType;
+}
+
 export interface AudienceSummary {
   players: number;
   byPlatform: Map<string | null, { players: number; subscribers: number }>;

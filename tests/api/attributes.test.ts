@@ -43,6 +43,21 @@ describe('defining attributes', () => {
     expect(listed.body.data.total).toBe(2);
   });
 
+  it("counts the players holding a value of the attribute's type, as a segment's \"exists\" on it does", async () => {
+    const created = await create({ name: 'visits', type: 'number' });
+    await insertAttribute(server, APP, players[0], 'visits', 3);
+    // Sent as text by a device after the attribute was a number: kept, but not a number.
+    await insertAttribute(server, APP, players[1], 'visits', 'many');
+    const listed = await server.call('GET', base, { token: owner.token });
+    expect(listed.body.data.items.find((item: { name: string }) => item.name === 'visits')).toMatchObject({ type: 'number', players: 1 });
+    const segment = await server.call('POST', `/api/application/${APP}/segment/count`, {
+      token: owner.token,
+      body: { rule: { any: [{ all: [{ kind: 'attribute', name: 'visits', type: 'number', op: 'exists' }] }] } },
+    });
+    expect(segment.body.data.count).toBe(1);
+    await server.call('DELETE', `${base}/${created.body.data.id}`, { token: owner.token });
+  });
+
   it('refuses a name already defined with CONFLICT', async () => {
     const again = await create({ name: 'plan', type: 'number' });
     expect(again.status).toBe(409);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerListQuery, type SegmentCondition, type SegmentRule } from '../../shared/contract';
-import { AudienceIndex, audienceIndexes } from '../../server/domain/audience-index';
+import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerListQuery, type AttributeType, type SegmentCondition, type SegmentRule } from '../../shared/contract';
+import { AudienceIndex, audienceIndexes, type HeldAttribute } from '../../server/domain/audience-index';
 import { playerListSelection, playerPageBySql } from '../../server/domain/players';
 import { audienceBySql, dashboardPeriod } from '../../server/domain/dashboard';
 import { holdersBySql } from '../../server/domain/attributes';
@@ -160,9 +160,12 @@ async function compareLists(index: AudienceIndex, seed: number, queries: number)
 }
 
 /** Every attribute name the application's players hold. */
-async function attributeNames(): Promise<string[]> {
+/** The attributes players hold, each with its defined type (text when it has no definition). */
+async function heldAttributes(): Promise<HeldAttribute[]> {
   const rows = await db(server).selectFrom('player_attributes').select('name').distinct().where('application_id', '=', APP).orderBy('name').execute();
-  return rows.map((row) => row.name);
+  const definitions = await db(server).selectFrom('attribute_definitions').select(['name', 'type']).where('application_id', '=', APP).execute();
+  const types = new Map(definitions.map((row) => [row.name, row.type as AttributeType]));
+  return rows.map((row) => ({ name: row.name, type: types.get(row.name) ?? 'text' }));
 }
 
 beforeAll(async () => {
@@ -249,9 +252,11 @@ describe('the in-memory audience copy', () => {
   it('counts the players holding each attribute that the SQL counts', async () => {
     const index = new AudienceIndex(db(server), server.dialect, APP);
     await index.build();
-    const names = [...(await attributeNames()), 'held_by_nobody'];
-    const bySql = await holdersBySql(server.app.services, APP, names);
-    expect(index.holders(names)).toEqual(bySql);
+    const attributes = [...(await heldAttributes()), { name: 'held_by_nobody', type: 'number' as const }];
+    // Typed attributes among them, counted by their numbers.
+    expect(attributes.filter((attribute) => attribute.type !== 'text').length).toBeGreaterThanOrEqual(2);
+    const bySql = await holdersBySql(server.app.services, APP, attributes);
+    expect(index.holders(attributes)).toEqual(bySql);
     expect([...bySql.values()].filter((players) => players > 0).length).toBeGreaterThanOrEqual(3);
   });
 
@@ -287,8 +292,8 @@ describe('the in-memory audience copy', () => {
     expect(index.size).toBe(PLAYERS + 1);
     await compare(index, 2, 150);
     await compareLists(index, 4, 100);
-    const names = await attributeNames();
-    expect(index.holders(names)).toEqual(await holdersBySql(server.app.services, APP, names));
+    const attributes = await heldAttributes();
+    expect(index.holders(attributes)).toEqual(await holdersBySql(server.app.services, APP, attributes));
     const purchasedTwiceToday: SegmentRule = {
       any: [{ all: [{ kind: 'event', name: 'purchase', performed: true, within_days: 1, count: { op: 'gte', value: 2 } }, { kind: 'attribute', name: 'orders', type: 'number', op: 'eq', value: 42 }] }],
     };
@@ -362,9 +367,9 @@ describe('the in-memory audience copy', () => {
     // The attribute list's holder counts, from the same copy.
     const attributes = await server.call('GET', `/api/application/${APP}/attribute?limit=100`, { token: owner.token });
     expect(attributes.status).toBe(200);
-    const listed = attributes.body.data.items as { name: string; players: number }[];
+    const listed = attributes.body.data.items as { name: string; type: AttributeType; players: number }[];
     expect(listed.length).toBeGreaterThan(0);
-    const held = await holdersBySql(server.app.services, APP, listed.map((item) => item.name));
+    const held = await holdersBySql(server.app.services, APP, listed);
     expect(Object.fromEntries(listed.map((item) => [item.name, item.players]))).toEqual(Object.fromEntries(held));
   });
 
