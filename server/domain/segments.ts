@@ -123,6 +123,8 @@ export async function measureSegmentsDue(s: Services, limit = SEGMENT_MEASURE_RO
       .limit(limit - measured + failed)
       .execute();
     for (const row of due) {
+      // Between two counts, the requests waiting meanwhile go first (on SQLite a count holds the event loop).
+      await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) return measured;
       try {
         await measureRow(s, row, offset);
