@@ -1,11 +1,22 @@
 import { Autocomplete } from '@shopify/polaris';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TAG_MAX_LENGTH, type TagCount } from '../../shared/contract';
+import { TAG_MAX_LENGTH, type TagCount, TagList } from '../../shared/contract';
+import { type ApiQuery, useApiQuery } from '../api/use-api-query';
+import { useCurrentApplication } from '../app/application-scope';
 import { useFormatNumber } from '../app/i18n';
 
 /** How many of the application's tags the list under the field shows at once. */
 const SHOWN = 8;
+
+/**
+ * The current application's tags with their players (GET …/tag), most held first, loaded while `enabled`: what the
+ * tag field (segment editor, player page) and the player list's tag filter offer. Every member may read them.
+ */
+export function useApplicationTags(enabled = true): ApiQuery<TagList> {
+  const { applicationId } = useCurrentApplication();
+  return useApiQuery(enabled ? `/application/${encodeURIComponent(applicationId)}/tag` : null, TagList);
+}
 
 /**
  * The application's tags that contain `typed`, in any case, at most `max`, most held first as listed, each as a

@@ -685,13 +685,13 @@ export class AudienceIndex {
   }
 }
 
-/** AudienceIndex.summary. */
 /** An attribute whose holders are counted, with the type its values are read as. */
 export interface HeldAttribute {
   name: string;
   type: AttributeType;
 }
 
+/** AudienceIndex.summary. */
 export interface AudienceSummary {
   players: number;
   byPlatform: Map<string | null, { players: number; subscribers: number }>;

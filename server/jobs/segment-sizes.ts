@@ -18,9 +18,9 @@ export const DEFAULT_SEGMENT_SIZES_OPTIONS: SegmentSizesOptions = { firstAfterMs
  * The daily measurement of saved segments (a segment's size over time): every few minutes, in the one process that
  * leads "segment-sizes" cluster-wide (the API process in embedded mode, a worker in scale mode), a round measures
  * the segments not yet measured today in their application's timezone (measureSegmentsDue), a bounded number at a
- * time (the next round at once when one was full), so a shop's midnight is followed within minutes by a point for each of its segments. The rounds are safe to
- * repeat: a second measurement the same day replaces the first. `stop()` ends the rounds, the one running stopping
- * between two segments.
+ * time (the next round at once when one was full), so a shop's midnight is followed within minutes by a point for
+ * each of its segments. The rounds are safe to repeat: a second measurement the same day replaces the first.
+ * `stop()` ends the rounds, the one running stopping between two segments.
  */
 export function startSegmentSizes(s: Services, overrides: Partial<SegmentSizesOptions> = {}): { stop(): Promise<void> } {
   const options = { ...DEFAULT_SEGMENT_SIZES_OPTIONS, ...overrides };

@@ -3,10 +3,8 @@ import { SearchIcon } from '@shopify/polaris-icons';
 import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../app/i18n';
-import { useTagChoices } from '../../components/tag-field';
-import { TAG_MAX_LENGTH, type TagCount, TagList } from '../../../shared/contract';
-import { useApiQuery } from '../../api/use-api-query';
-import { useCurrentApplication } from '../../app/application-scope';
+import { useApplicationTags, useTagChoices } from '../../components/tag-field';
+import { TAG_MAX_LENGTH, type TagCount } from '../../../shared/contract';
 import { countryChoices, countryName, findChoices } from '../../components/code-names';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 
@@ -84,9 +82,8 @@ const TAGS_LISTED = 30;
  */
 export function TagFilter({ value, onCommit }: TagFilterProps) {
   const { t } = useTranslation();
-  const { applicationId } = useCurrentApplication();
   // Asked for when the filter opens (its popover renders it), not with every load of the list.
-  const tags = useApiQuery(`/application/${encodeURIComponent(applicationId)}/tag`, TagList).data?.items;
+  const tags = useApplicationTags().data?.items;
   const label = t('players.filters.tag');
   return (
     <TextFilter

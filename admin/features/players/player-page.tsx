@@ -18,7 +18,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { z } from 'zod';
-import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, PlayerEventsPage, TagList, readTag } from '../../../shared/contract';
+import { type Delivery, DeliveryPage, type Player, type PlayerAttribute, PlayerDetail, type PlayerEvent, PlayerEventsPage, readTag } from '../../../shared/contract';
 import { formatDate, formatNumber, formatUtcOffset, relativeTime } from '../../../shared/format';
 import { AREA_ROLES, canAccessRoute, isViewerOnly } from '../../../shared/permissions';
 import { api, isApiError } from '../../api';
@@ -29,7 +29,7 @@ import { Missing, PlatformLabel, SubscribedBadge, playerLabel } from './player-b
 import { filtersFromSearch, searchOf, withFilter } from './player-filters';
 import { countryName, languageName } from '../../components/code-names';
 import { AttributeTypeBadge } from '../../components/attribute-type-badge';
-import { TagField } from '../../components/tag-field';
+import { TagField, useApplicationTags } from '../../components/tag-field';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal';
 import { LoadFailedPage, PageSkeleton, QueryState, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
@@ -259,13 +259,12 @@ interface TagsCardProps {
 /** The player's tags: add one (checked with the contract's Tag rule), remove one with its ×. */
 function TagsCard({ player, base, readOnly, onChanged }: TagsCardProps) {
   const { t } = useTranslation();
-  const { applicationId } = useCurrentApplication();
   const showToast = useAppStore((state) => state.showToast);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // The application's tags the player has not, offered as one is typed (the same tag for every player, in one case).
-  const all = useApiQuery(readOnly ? null : `/application/${encodeURIComponent(applicationId)}/tag`, TagList);
+  const all = useApplicationTags(!readOnly);
   const suggested = useMemo(() => all.data?.items.filter((entry) => !player.tags.includes(entry.tag)), [all.data, player.tags]);
 
   async function add() {
