@@ -1,5 +1,5 @@
 import type { Services } from '../context';
-import { runAsLeader, type JobContext, type JobQueue } from '../jobs';
+import { repeatAsLeader, type JobContext, type JobQueue } from '../jobs';
 import { ChannelCache } from './channels';
 import { runBatch } from './deliver';
 import {
@@ -50,16 +50,10 @@ export function startDelivery(s: Services, queue: JobQueue, overrides: Partial<E
   queue.work(FANOUT_QUEUE, { fanout: tracked<FanoutPayload>(runFanout) }, { concurrency: options.fanoutConcurrency });
   queue.work(SEND_QUEUE, { deliver: tracked<BatchPayload>(runBatch) }, { concurrency: options.batchConcurrency });
 
-  let timer: NodeJS.Timeout | null = null;
-  let tick: Promise<void> = Promise.resolve();
   let lastRecovery = 0;
 
-  /** One round of the dispatcher, in the one process that leads it cluster-wide. */
-  async function dispatch(): Promise<void> {
-    await runAsLeader(s, 'delivery-dispatcher', dispatchOnce);
-  }
-
-  async function dispatchOnce(): Promise<void> {
+  /** One round of the dispatcher, in the one process that leads it cluster-wide (see below). */
+  async function dispatchOnce(signal: AbortSignal): Promise<void> {
     const now = s.clock();
     const due = await s.db
       .selectFrom('notifications')
@@ -70,7 +64,7 @@ export function startDelivery(s: Services, queue: JobQueue, overrides: Partial<E
       .limit(100)
       .execute();
     for (const { id } of due) {
-      if (stopping.signal.aborted) return;
+      if (signal.aborted) return;
       const startedAt = s.clock().toISOString();
       if (await transitionNotification(s.db, id, 'waiting', 'running', { started_at: startedAt, updated_at: startedAt })) {
         s.log.info({ notificationId: id }, 'message running');
@@ -79,11 +73,11 @@ export function startDelivery(s: Services, queue: JobQueue, overrides: Partial<E
     }
     if (now.getTime() - lastRecovery >= options.recoverEveryMs) {
       lastRecovery = now.getTime();
-      await recover(now);
+      await recover(now, signal);
     }
   }
 
-  async function recover(now: Date): Promise<void> {
+  async function recover(now: Date, signal: AbortSignal): Promise<void> {
     // Started a while ago: a fresh message's fan-out job is simply still on its way.
     const before = new Date(now.getTime() - options.recoverEveryMs).toISOString();
     const stalled = await s.db
@@ -95,31 +89,24 @@ export function startDelivery(s: Services, queue: JobQueue, overrides: Partial<E
       .limit(100)
       .execute();
     for (const row of stalled) {
-      if (stopping.signal.aborted) return;
+      if (signal.aborted) return;
       if (row.fanout_done_at) await completeIfDone(s, row.id);
       else await queue.add(FANOUT_QUEUE, 'fanout', { notification_id: row.id } satisfies FanoutPayload, { dedupeKey: fanoutKey(row.id) });
     }
   }
 
-  function schedule(): void {
-    if (stopping.signal.aborted) return;
-    timer = setTimeout(() => {
-      tick = dispatch()
-        .catch((error: unknown) => s.log.error({ err: error }, 'delivery dispatcher failed'))
-        .finally(schedule);
-    }, options.dispatchEveryMs);
-    timer.unref();
-  }
-  tick = dispatch()
-    .catch((error: unknown) => s.log.error({ err: error }, 'delivery dispatcher failed'))
-    .finally(schedule);
+  const dispatcher = repeatAsLeader(
+    s,
+    'delivery-dispatcher',
+    { firstAfterMs: 0, everyMs: options.dispatchEveryMs, failure: 'delivery dispatcher failed' },
+    dispatchOnce,
+  );
 
   return {
     async stop() {
       if (stopping.signal.aborted) return;
       stopping.abort();
-      if (timer) clearTimeout(timer);
-      await tick;
+      await dispatcher.stop();
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...running]),

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queueContract } from '../../tests/scale/queue-contract';
 import { captureLog, DIALECTS, openTestDb, sleep, waitFor, type LogLine, type TestDb } from '../../tests/scale/queue-harness';
 import { DEAD_RUN_AT, DbJobQueue, LEASE_EXPIRED, type DbQueueOptions } from './db-queue';
-import { DbLeaderLock, runAsLeader, releaseLeadership, type LeaderServices } from './leader';
+import { DbLeaderLock, repeatAsLeader, runAsLeader, releaseLeadership, type LeaderRounds, type LeaderServices } from './leader';
 
 describe.each(DIALECTS)('the database job queue on %s', (dialect) => {
   let db: TestDb;
@@ -149,9 +149,14 @@ describe.each(DIALECTS)('the leader lock on %s', (dialect) => {
   let db: TestDb;
   const processes: LeaderServices[] = [];
 
+  const rounds: LeaderRounds[] = [];
+  let logged: LogLine[] = [];
+
   /** One "process": its own Services, and so its own lock holder. */
   function leaderProcess(): LeaderServices {
-    const s = { config: { redisUrl: null }, db: db.kysely, clock: () => new Date(), log: captureLog().log } as unknown as LeaderServices;
+    const captured = captureLog();
+    logged = captured.lines;
+    const s = { config: { redisUrl: null }, db: db.kysely, clock: () => new Date(), log: captured.log } as unknown as LeaderServices;
     processes.push(s);
     return s;
   }
@@ -161,6 +166,7 @@ describe.each(DIALECTS)('the leader lock on %s', (dialect) => {
   });
 
   afterEach(async () => {
+    await Promise.all(rounds.splice(0).map((r) => r.stop()));
     await Promise.all(processes.splice(0).map((s) => releaseLeadership(s)));
     await db.drop();
   });
@@ -226,5 +232,56 @@ describe.each(DIALECTS)('the leader lock on %s', (dialect) => {
     await lock.release('x');
     const other = new DbLeaderLock(db.kysely, () => new Date());
     expect(await other.acquire('x', 1_000)).toBe(true);
+  });
+
+  it('repeats periodic work in the leading process only, and another takes it over when the leader stops', async () => {
+    const a = leaderProcess();
+    const b = leaderProcess();
+    const ran: string[] = [];
+    const repeat = (name: string, s: LeaderServices) =>
+      repeatAsLeader(s, 'sizes', { firstAfterMs: 0, everyMs: 20, failure: 'sizes failed' }, async () => void ran.push(name));
+    const ofA = repeat('a', a);
+    rounds.push(ofA);
+    await waitFor('a few rounds of a', () => ran.length >= 3, 2_000);
+    rounds.push(repeat('b', b));
+    await sleep(150);
+    expect(ran.every((name) => name === 'a')).toBe(true);
+    await ofA.stop();
+    const stoppedAt = ran.length;
+    await releaseLeadership(a);
+    await waitFor('b leading', () => ran.includes('b'), 2_000);
+    expect(ran.slice(stoppedAt).every((name) => name === 'b')).toBe(true);
+  });
+
+  it('follows a round sooner when it asks, goes on after a failed one, and stop() waits for the running round', async () => {
+    const a = leaderProcess();
+    const started: number[] = [];
+    let calls = 0;
+    const repeating = repeatAsLeader(a, 'sizes', { firstAfterMs: 0, everyMs: 60_000, failure: 'sizes failed' }, async () => {
+      calls += 1;
+      started.push(Date.now());
+      if (calls === 1) return 10; // left work undone: again shortly, not in a minute
+      throw new Error('database away');
+    });
+    rounds.push(repeating);
+    await waitFor('two rounds', () => calls >= 2, 2_000);
+    expect(started[1] - started[0]).toBeLessThan(1_000);
+    await waitFor('the failure logged', () => logged.some((line) => line.msg === 'sizes failed'), 2_000);
+    // A failed round is followed `everyMs` later: far off here, so no third round yet.
+    await sleep(100);
+    expect(calls).toBe(2);
+    await repeating.stop();
+
+    let stoppedSignal: AbortSignal | null = null;
+    let finished = false;
+    const again = repeatAsLeader(a, 'sizes', { firstAfterMs: 0, everyMs: 60_000, failure: 'sizes failed' }, async (signal) => {
+      stoppedSignal = signal;
+      await waitFor('the stop', () => signal.aborted, 2_000);
+      finished = true;
+    });
+    rounds.push(again);
+    await waitFor('the round running', () => stoppedSignal !== null, 2_000);
+    await again.stop();
+    expect(finished).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { DbJobQueue } from './db-queue';
 import type { JobQueue } from './types';
 
 export type { JobContext, JobHandler, JobOptions, JobQueue, WorkerOptions } from './types';
-export { releaseLeadership, runAsLeader } from './leader';
+export { releaseLeadership, repeatAsLeader, runAsLeader, type LeaderRounds } from './leader';
 
 /**
  * The process's job queue, chosen by configuration: BullMQ on REDIS_URL (scale mode), else the durable

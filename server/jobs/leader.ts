@@ -207,3 +207,50 @@ export async function releaseLeadership(s: LeaderServices): Promise<void> {
   }
   await state.lock.close();
 }
+
+/** Periodic work led cluster-wide: see `repeatAsLeader`. */
+export interface LeaderRounds {
+  /** Ends the rounds: the running one sees its signal aborted and is waited for; no other starts. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `round` again and again in the one process leading `name` (runAsLeader): the first `firstAfterMs` after the
+ * call, each next one a delay after the previous ended, `everyMs` unless the round answers another (a round that
+ * left work undone can ask to be followed sooner). A process that does not lead skips the round and asks again
+ * `everyMs` later, so it takes over within about the lock's TTL when the leader dies. A failed round is logged with
+ * `failure` and followed as usual. The signal `round` gets aborts on `stop()` and when leadership is lost.
+ */
+export function repeatAsLeader(
+  s: LeaderServices,
+  name: string,
+  options: { firstAfterMs: number; everyMs: number; failure: string },
+  round: (signal: AbortSignal) => Promise<number | void>,
+): LeaderRounds {
+  const stopping = new AbortController();
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+
+  function schedule(delayMs: number): void {
+    if (stopping.signal.aborted) return;
+    timer = setTimeout(() => {
+      let next = options.everyMs;
+      running = runAsLeader(s, name, async (lost) => {
+        next = (await round(AbortSignal.any([stopping.signal, lost]))) ?? options.everyMs;
+      })
+        .then(() => undefined)
+        .catch((error: unknown) => s.log.error({ err: error }, options.failure))
+        .finally(() => schedule(next));
+    }, delayMs);
+    timer.unref();
+  }
+  schedule(options.firstAfterMs);
+
+  return {
+    async stop() {
+      stopping.abort();
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import type { Services } from '../context';
 import { SEGMENT_MEASURE_ROUND, measureSegmentsDue } from '../domain/segments';
-import { runAsLeader } from './leader';
+import { repeatAsLeader, type LeaderRounds } from './leader';
 
 export interface SegmentSizesOptions {
   /** How long after the start the first round runs (the process has other things to do first). */
@@ -22,35 +22,12 @@ export const DEFAULT_SEGMENT_SIZES_OPTIONS: SegmentSizesOptions = { firstAfterMs
  * each of its segments. The rounds are safe to repeat: a second measurement the same day replaces the first.
  * `stop()` ends the rounds, the one running stopping between two segments.
  */
-export function startSegmentSizes(s: Services, overrides: Partial<SegmentSizesOptions> = {}): { stop(): Promise<void> } {
+export function startSegmentSizes(s: Services, overrides: Partial<SegmentSizesOptions> = {}): LeaderRounds {
   const options = { ...DEFAULT_SEGMENT_SIZES_OPTIONS, ...overrides };
-  const stopping = new AbortController();
-  let round: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | null = null;
-
-  function schedule(delayMs: number): void {
-    if (stopping.signal.aborted) return;
-    timer = setTimeout(() => {
-      // A full round leaves more due: the next follows shortly instead of in `everyMs`.
-      let full = false;
-      round = runAsLeader(s, 'segment-sizes', async (lost) => {
-        const measured = await measureSegmentsDue(s, SEGMENT_MEASURE_ROUND, AbortSignal.any([stopping.signal, lost]));
-        if (measured > 0) s.log.info({ measured }, 'segment sizes measured');
-        full = measured >= SEGMENT_MEASURE_ROUND;
-      })
-        .then(() => undefined)
-        .catch((error: unknown) => s.log.error({ err: error }, 'segment sizes round failed'))
-        .finally(() => schedule(full ? NEXT_ROUND_SOON_MS : options.everyMs));
-    }, delayMs);
-    timer.unref();
-  }
-  schedule(options.firstAfterMs);
-
-  return {
-    async stop() {
-      stopping.abort();
-      if (timer) clearTimeout(timer);
-      await round;
-    },
-  };
+  return repeatAsLeader(s, 'segment-sizes', { ...options, failure: 'segment sizes round failed' }, async (signal) => {
+    const measured = await measureSegmentsDue(s, SEGMENT_MEASURE_ROUND, signal);
+    if (measured > 0) s.log.info({ measured }, 'segment sizes measured');
+    // A full round leaves more due: the next follows shortly.
+    return measured >= SEGMENT_MEASURE_ROUND ? NEXT_ROUND_SOON_MS : undefined;
+  });
 }
