@@ -1121,6 +1121,23 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0028_events_player_name_occurred_id': {
+      async up(db: Kysely<any>) {
+        // A player's newest events are read name by name (players.ts eventsPage), each name's newest first by
+        // (occurred_at, id): with id ending the index, each name's page is read from it in order, never sorted.
+        // SQLite's rowid (events.id) already ends every index. Without it PostgreSQL sorted a name's events whenever
+        // its estimate of them was small (a player whose events came after the last ANALYZE): all 42,857 of one
+        // name to show 51 (137 ms).
+        if (dialect !== 'postgres') return;
+        await db.schema.createIndex('events_player_name_occurred_id').on('events').columns(['player_id', 'name', 'occurred_at', 'id']).execute();
+        await db.schema.dropIndex('events_player_name_occurred').ifExists().execute();
+      },
+      async down(db: Kysely<any>) {
+        if (dialect !== 'postgres') return;
+        await db.schema.createIndex('events_player_name_occurred').ifNotExists().on('events').columns(['player_id', 'name', 'occurred_at']).execute();
+        await db.schema.dropIndex('events_player_name_occurred_id').ifExists().execute();
+      },
+    },
   };
 }
 

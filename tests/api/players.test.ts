@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
 import { AudienceIndex } from '../../server/domain/audience-index';
-import { nameConditions, playerListSelection, playerPageBySql } from '../../server/domain/players';
+import { EVENT_NAMES_READ_APART, nameConditions, playerListSelection, playerPageBySql } from '../../server/domain/players';
 import { PLAYER_SEARCH_COUNT_CAP, PlayerListQuery } from '../../shared/contract';
 
 /** The console's /player screens through the real server: the list's filters and order, a player's page, tags, deletion, roles. */
@@ -447,11 +447,17 @@ describe("a player's page", () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
-  it('pages through all of a player\'s events, older ones after the last shown, none twice or missed where times are equal', async () => {
-    const id = await insertPlayer(server, APP, 'paged-events-0006', { last_seen_at: daysAgo(server, 0) });
-    // 100 events on three times only: the first page ends inside a run of equal times, and the second is the last.
+  // Read name by name and merged up to EVENT_NAMES_READ_APART names (three names, a name per event), by one query
+  // beyond (one name more than that).
+  it.each([
+    ['three names, each on every time', 100, (i: number) => ['view', 'cart', 'buy'][Math.floor(i / 3) % 3]],
+    ['a name per event', 100, (i: number) => `e${i}`],
+    ['more names than are read apart', EVENT_NAMES_READ_APART + 1, (i: number) => `e${i}`],
+  ])('pages through all of a player\'s events (%s), older ones after the last shown, none twice or missed where times are equal', async (_case, count, nameOf) => {
+    const id = await insertPlayer(server, APP, `paged-events-${count}-${nameOf(3)}`, { last_seen_at: daysAgo(server, 0) });
+    // Events on three times only: the first page ends inside a run of equal times.
     const times = [daysAgo(server, 1), daysAgo(server, 2), daysAgo(server, 3)];
-    for (let i = 0; i < 100; i += 1) await insertEvent(server, APP, id, `e${i}`, times[i % 3]);
+    for (let i = 0; i < count; i += 1) await insertEvent(server, APP, id, nameOf(i), times[i % 3]);
     const all = await db(server).selectFrom('events').select(['id', 'occurred_at']).where('player_id', '=', id).orderBy('occurred_at', 'desc').orderBy('id', 'desc').execute();
 
     const first = (await server.call('GET', `${base}/${id}`, { token: owner.token })).body.data.events;
@@ -462,18 +468,30 @@ describe("a player's page", () => {
     expect(newest.status).toBe(200);
     expect(newest.body.data).toEqual(first);
 
-    const last = first.items[49];
-    const older = await server.call('GET', `${base}/${id}/events?before_at=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`, { token: owner.token });
-    expect(older.status).toBe(200);
-    expect(older.body.data.items).toHaveLength(50);
-    expect(older.body.data.more).toBe(false);
-    const shown = [...first.items, ...older.body.data.items].map((event: { id: number }) => event.id);
+    const shown: number[] = first.items.map((event: { id: number }) => event.id);
+    let page = first;
+    let second: typeof first | undefined;
+    while (page.more) {
+      const last = page.items[page.items.length - 1];
+      const older = await server.call('GET', `${base}/${id}/events?before_at=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`, { token: owner.token });
+      expect(older.status).toBe(200);
+      page = older.body.data;
+      second ??= page;
+      shown.push(...page.items.map((event: { id: number }) => event.id));
+    }
     expect(shown).toEqual(all.map((row) => Number(row.id)));
 
     // The same moment written with an offset names the same place.
+    const last = first.items[49];
     const local = new Date(Date.parse(last.occurred_at) + 7 * 3600_000).toISOString().replace('Z', '+07:00');
     const sameMoment = await server.call('GET', `${base}/${id}/events?before_at=${encodeURIComponent(local)}&before_id=${last.id}`, { token: owner.token });
-    expect(sameMoment.body.data).toEqual(older.body.data);
+    expect(sameMoment.body.data).toEqual(second);
+  });
+
+  it('shows a player with no events an empty list', async () => {
+    const id = await insertPlayer(server, APP, 'no-events-0007', { last_seen_at: daysAgo(server, 0) });
+    const page = await server.call('GET', `${base}/${id}/events`, { token: owner.token });
+    expect(page.body.data).toEqual({ items: [], more: false });
   });
 
   it('refuses a half or malformed place to continue from, in the caller\'s language', async () => {

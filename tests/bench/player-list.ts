@@ -4,7 +4,7 @@ import { toCount } from '../../server/db';
 import { audienceIndexes } from '../../server/domain/audience-index';
 import { playerListSelection, playerPageBySql, searchedIds } from '../../server/domain/players';
 import { DEFAULT_PHONE_COUNTRY } from '../../shared/validation/phone-countries';
-import { BENCH_APPLICATION, BENCH_NOW, BENCH_PLAYERS, measure, startBenchServer } from './segment-seed';
+import { BENCH_APPLICATION, BENCH_NOW, BENCH_PLAYERS, measure, startBenchServer, type BenchServer } from './segment-seed';
 
 /**
  * Issue 5 "Speed": the player list's first page at a million players, p95 ≤ 100 ms server time on SQLite and
@@ -12,7 +12,8 @@ import { BENCH_APPLICATION, BENCH_NOW, BENCH_PLAYERS, measure, startBenchServer 
  * audience is listed from its in-memory copy (server/domain/audience-index.ts), built once per process in the
  * background: it is built first, and every answer is checked against the SQL listing (its time is printed
  * too: what the list costs while the copy is being built). A search is listed by SQL whatever the copy (playerPageBySql).
- * The dashboard's and the attribute list's times are printed after, without a target.
+ * The dashboard's and the attribute list's times are printed after, without a target, and a player's page when the
+ * player has HEAVY_PLAYER_EVENTS events.
  * Run alone with `npx tsx tests/bench/player-list.ts`.
  */
 export const PLAYER_LIST_TARGET_MS = 100;
@@ -112,11 +113,46 @@ export async function benchPlayerList(): Promise<boolean> {
         if (first) await measure(`${dialect}, ${label}, ${first}`, null, call, { warmup: 0, runs: 1 });
         await measure(`${dialect}, ${label}`, null, call, { warmup: first ? 0 : 1, runs: 10, maxMs: 30_000 });
       }
+      await benchHeavyPlayerPage(server);
     } finally {
       await server.close();
     }
   }
   return ok;
+}
+
+/** The events a player is given for `benchHeavyPlayerPage`: an app's heavy user over years, or a bot. */
+export const HEAVY_PLAYER_EVENTS = 300_000;
+const HEAVY_EVENT_NAMES = ['session_start', 'page_view', 'view_item', 'add_to_cart', 'search', 'purchase', 'scroll'];
+
+/**
+ * Informative only: a player's page (GET /player/:id, which shows their newest events) for a player given
+ * HEAVY_PLAYER_EVENTS events over the two years before BENCH_NOW, taken away again after, so the seed stays as it was.
+ */
+export async function benchHeavyPlayerPage(server: BenchServer): Promise<void> {
+  const { db } = server.app.services;
+  const player = await db.selectFrom('players').select('id').where('application_id', '=', BENCH_APPLICATION).orderBy('id').limit(1).executeTakeFirstOrThrow();
+  const playerId = Number(player.id);
+  const spacingMs = Math.floor((2 * 365 * 24 * 3600_000) / HEAVY_PLAYER_EVENTS);
+  for (let start = 0; start < HEAVY_PLAYER_EVENTS; start += 1_000) {
+    const rows = [];
+    for (let i = start; i < Math.min(start + 1_000, HEAVY_PLAYER_EVENTS); i += 1) {
+      const at = new Date(BENCH_NOW.getTime() - (HEAVY_PLAYER_EVENTS - i) * spacingMs).toISOString();
+      const name = HEAVY_EVENT_NAMES[i % HEAVY_EVENT_NAMES.length];
+      rows.push({ application_id: BENCH_APPLICATION, player_id: playerId, name, properties: null, client_event_id: `bench-heavy-${i}`, session_id: null, occurred_at: at, received_at: at });
+    }
+    await db.insertInto('events').values(rows).execute();
+  }
+  try {
+    const call = async () => {
+      const response = await server.app.inject({ method: 'GET', url: `/api/application/${BENCH_APPLICATION}/player/${playerId}`, headers: { 'x-token': server.token } });
+      if (response.statusCode !== 200) throw new Error(`the player's page answered ${response.statusCode}: ${response.body}`);
+      if (response.json().data.events.items.length !== 50) throw new Error("the player's page did not show 50 events");
+    };
+    await measure(`${server.dialect}, a player's page, the player with ${HEAVY_PLAYER_EVENTS.toLocaleString('en')} events`, null, call, { runs: 10, maxMs: 60_000 });
+  } finally {
+    await db.deleteFrom('events').where('player_id', '=', playerId).where('client_event_id', 'like', 'bench-heavy-%').execute();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
