@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
 import { AudienceIndex } from '../../server/domain/audience-index';
-import { EVENT_NAMES_READ_APART, nameConditions, playerListSelection, playerPageBySql } from '../../server/domain/players';
+import { EVENTS_SORTED_WHOLE, EVENT_NAMES_READ_APART, nameConditions, playerListSelection, playerPageBySql } from '../../server/domain/players';
 import { PLAYER_SEARCH_COUNT_CAP, PlayerListQuery } from '../../shared/contract';
 
 /** The console's /player screens through the real server: the list's filters and order, a player's page, tags, deletion, roles. */
@@ -447,17 +447,30 @@ describe("a player's page", () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
-  // Read name by name and merged up to EVENT_NAMES_READ_APART names (three names, a name per event), by one query
-  // beyond (one name more than that).
+  // Read by one query (few events; many events with more names than EVENT_NAMES_READ_APART), or name by name and
+  // merged (many events, three names or EVENT_NAMES_READ_APART).
+  const many = EVENTS_SORTED_WHOLE + 100;
   it.each([
-    ['three names, each on every time', 100, (i: number) => ['view', 'cart', 'buy'][Math.floor(i / 3) % 3]],
-    ['a name per event', 100, (i: number) => `e${i}`],
-    ['more names than are read apart', EVENT_NAMES_READ_APART + 1, (i: number) => `e${i}`],
-  ])('pages through all of a player\'s events (%s), older ones after the last shown, none twice or missed where times are equal', async (_case, count, nameOf) => {
-    const id = await insertPlayer(server, APP, `paged-events-${count}-${nameOf(3)}`, { last_seen_at: daysAgo(server, 0) });
-    // Events on three times only: the first page ends inside a run of equal times.
+    ['few events, a name each', 100, (i: number) => `e${i}`],
+    ['many events, three names, each on every time', many, (i: number) => ['view', 'cart', 'buy'][Math.floor(i / 3) % 3]],
+    // The oldest events each of its own name, the rest of one: its newest make the first pages.
+    ['many events, as many names as are read apart', many, (i: number) => (i < EVENT_NAMES_READ_APART ? `e${i}` : 'e0')],
+    ['many events, more names than are read apart', many, (i: number) => (i <= EVENT_NAMES_READ_APART ? `e${i}` : 'e0')],
+  ])('pages through a player\'s events (%s): older ones after the last shown, none twice or missed where times are equal, the last page last', async (label, count, nameOf) => {
+    const id = await insertPlayer(server, APP, `paged-events-${label.replace(/\W+/g, '-')}`, { last_seen_at: daysAgo(server, 0) });
+    // Events on three times only: every page ends inside a run of equal times.
     const times = [daysAgo(server, 1), daysAgo(server, 2), daysAgo(server, 3)];
-    for (let i = 0; i < count; i += 1) await insertEvent(server, APP, id, nameOf(i), times[i % 3]);
+    const rows = Array.from({ length: count }, (_, i) => ({
+      application_id: APP,
+      player_id: id,
+      name: nameOf(i),
+      properties: null,
+      client_event_id: `paged-${id}-${i}`,
+      session_id: null,
+      occurred_at: times[i % 3],
+      received_at: times[i % 3],
+    }));
+    for (let start = 0; start < rows.length; start += 1_000) await db(server).insertInto('events').values(rows.slice(start, start + 1_000)).execute();
     const all = await db(server).selectFrom('events').select(['id', 'occurred_at']).where('player_id', '=', id).orderBy('occurred_at', 'desc').orderBy('id', 'desc').execute();
 
     const first = (await server.call('GET', `${base}/${id}`, { token: owner.token })).body.data.events;
@@ -468,18 +481,25 @@ describe("a player's page", () => {
     expect(newest.status).toBe(200);
     expect(newest.body.data).toEqual(first);
 
+    // Four pages on from the first (or all there are), then the last page, from the tenth event before the end.
+    const after = async (event: { occurred_at: string; id: number }) => {
+      const older = await server.call('GET', `${base}/${id}/events?before_at=${encodeURIComponent(event.occurred_at)}&before_id=${event.id}`, { token: owner.token });
+      expect(older.status).toBe(200);
+      return older.body.data as typeof first;
+    };
     const shown: number[] = first.items.map((event: { id: number }) => event.id);
     let page = first;
     let second: typeof first | undefined;
-    while (page.more) {
-      const last = page.items[page.items.length - 1];
-      const older = await server.call('GET', `${base}/${id}/events?before_at=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`, { token: owner.token });
-      expect(older.status).toBe(200);
-      page = older.body.data;
+    for (let pages = 1; page.more && pages < 5; pages += 1) {
+      page = await after(page.items[page.items.length - 1]);
       second ??= page;
       shown.push(...page.items.map((event: { id: number }) => event.id));
     }
-    expect(shown).toEqual(all.map((row) => Number(row.id)));
+    const ids = all.map((row) => Number(row.id));
+    expect(shown).toEqual(ids.slice(0, shown.length));
+    const end = await after({ occurred_at: all[count - 10].occurred_at, id: Number(all[count - 10].id) });
+    expect(end.items.map((event: { id: number }) => event.id)).toEqual(ids.slice(count - 9));
+    expect(end.more).toBe(false);
 
     // The same moment written with an offset names the same place.
     const last = first.items[49];
