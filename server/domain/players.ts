@@ -473,12 +473,13 @@ async function eventsPage(ctx: Ctx, playerId: number, { before_at, before_id }: 
     if (at !== null) query = query.where((eb) => eb.or([eb('occurred_at', '<', at), eb.and([eb('occurred_at', '=', at), eb('id', '<', before_id as number)])]));
     return query;
   };
-  const names = await namesReadApart(db, playerId);
+  // Each name's page, then the page of them all.
   const merged = (names: string[]) => {
     const [first, ...rest] = names.map((name, index) => db.selectFrom(newest(name).as(`n${index}`)).selectAll());
     return rest.reduce((union, next) => union.unionAll(next), first).orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(PLAYER_EVENTS_PAGE + 1);
   };
-  const query = names ? merged(names) : newest(null);
+  const apart = await namesReadApart(db, playerId);
+  const query = apart ? merged(apart) : newest(null);
   const rows = await query.execute();
   return {
     items: rows.slice(0, PLAYER_EVENTS_PAGE).map(
