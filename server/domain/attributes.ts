@@ -13,11 +13,19 @@ type DefinitionRow = Selectable<AttributeDefinitionsTable>;
 const nameTaken = () =>
   new AppError('CONFLICT', 'audience.attributeNameTaken', { fields: [{ path: 'name', message: 'audience.attributeNameTaken' }] });
 
+/** The row's type, text when it names none this version knows. */
+function definitionType(row: DefinitionRow): AttributeType {
+  return (ATTRIBUTE_TYPES as readonly string[]).includes(row.type) ? (row.type as AttributeType) : 'text';
+}
+
+/** The attributes of these rows as their holders are counted: each with its type. */
+const held = (rows: DefinitionRow[]): HeldAttribute[] => rows.map((row) => ({ name: row.name, type: definitionType(row) }));
+
 function toDefinition(row: DefinitionRow, players: number): AttributeDefinition {
   return {
     id: row.id,
     name: row.name,
-    type: (ATTRIBUTE_TYPES as readonly string[]).includes(row.type) ? (row.type as AttributeType) : 'text',
+    type: definitionType(row),
     description: row.description,
     source: row.source === 'console' ? 'console' : 'sdk',
     players,
@@ -66,15 +74,13 @@ export async function listAttributes(ctx: Ctx, access: ApplicationContext, query
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .execute();
-  const definitions = rows.map((row) => toDefinition(row, 0));
-  const players = await holders(ctx, applicationId, definitions);
-  return { items: definitions.map((definition) => ({ ...definition, players: players.get(definition.name) ?? 0 })), total: toCount(count?.n), page: query.page, limit: query.limit };
+  const players = await holders(ctx, applicationId, held(rows));
+  return { items: rows.map((row) => toDefinition(row, players.get(row.name) ?? 0)), total: toCount(count?.n), page: query.page, limit: query.limit };
 }
 
 async function withHolders(ctx: Ctx, row: DefinitionRow): Promise<AttributeDefinition> {
-  const definition = toDefinition(row, 0);
-  const players = await holders(ctx, row.application_id, [definition]);
-  return { ...definition, players: players.get(row.name) ?? 0 };
+  const players = await holders(ctx, row.application_id, held([row]));
+  return toDefinition(row, players.get(row.name) ?? 0);
 }
 
 /** Defines an attribute; its name is unique in the application (CONFLICT). */
