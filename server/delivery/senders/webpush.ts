@@ -4,8 +4,9 @@
  * a VAPID JWT signed once per push-service origin and reused until an hour before it expires, and keep-alive
  * connections per origin.
  */
-import { createECDH, createHmac, createPrivateKey, createCipheriv, randomFillSync, sign, type ECDH, type KeyObject } from 'node:crypto';
+import { createECDH, createHmac, createPrivateKey, createCipheriv, randomFillSync, sign, type KeyObject } from 'node:crypto';
 import { HttpClient, header, type HttpClientOptions } from './http';
+import { ephemeralEcdh } from './p256';
 import {
   failure,
   networkFailure,
@@ -79,20 +80,15 @@ export function encryptWebPushPayload(
   if (authSecret.length !== 16) throw new RangeError('auth must be 16 bytes');
   if (payload.length > MAX_PAYLOAD_BYTES) throw new RangeError(`payload over ${MAX_PAYLOAD_BYTES} bytes`);
 
-  // RFC 8291 §3.1: a new application-server key pair for every message. generateKeys() replaces the pair
-  // held by one reused ECDH object, which spares building the curve for each message.
-  // generateKeys() answers the new public key (uncompressed), which spares a getPublicKey() call.
-  let ecdh: ECDH;
+  // RFC 8291 §3.1: a new application-server key pair for every message (./p256).
   let asPublic: Buffer;
+  let ecdhSecret: Buffer;
   if (testing.ephemeralPrivateKey) {
-    ecdh = createECDH('prime256v1');
+    const ecdh = createECDH('prime256v1');
     ecdh.setPrivateKey(testing.ephemeralPrivateKey);
     asPublic = ecdh.getPublicKey();
-  } else {
-    ecdh = ephemeral ??= createECDH('prime256v1');
-    asPublic = ecdh.generateKeys();
-  }
-  const ecdhSecret = ecdh.computeSecret(uaPublic);
+    ecdhSecret = ecdh.computeSecret(uaPublic);
+  } else ({ asPublic, secret: ecdhSecret } = ephemeralEcdh(uaPublic));
 
   const out = Buffer.allocUnsafe(HEADER_BYTES + payload.length + 1 + 16);
   // RFC 8188 §2.1: a fresh random salt per message, so no content-encryption key is ever used twice.
@@ -120,7 +116,6 @@ export function encryptWebPushPayload(
 }
 const LAST_RECORD_DELIMITER = Buffer.from([2]);
 const ONE = Buffer.from([1]);
-let ephemeral: ECDH | undefined;
 
 // Salts come from a pool of CSPRNG output refilled every 256 messages: one RAND_bytes call instead of one
 // per message. A salt is public (it travels in the record header); it only has to be unpredictable and fresh.
