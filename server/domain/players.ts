@@ -440,21 +440,29 @@ export async function listPlayerEvents(ctx: Ctx, access: ApplicationContext, pla
 /** A player with fewer events than this has a page of them read by one query, which sorts them all (see eventsPage). */
 export const EVENTS_SORTED_WHOLE = 1_000;
 
+/**
+ * Reading one event name's page apart costs about what sorting this many events does, so a player's events are read
+ * name by name only when they are at least this many times their names. Measured 2026-12-07 on two cores, the two
+ * statements timed side by side for players of 7 to 100 names and 5,000 to 300,000 events: a name's page 50–70 µs on
+ * SQLite against 0.10–0.19 µs an event sorted, even at 380–500 events a name; on PostgreSQL 90–170 µs against
+ * 0.3–0.7 µs, even at 160–500.
+ */
+export const EVENTS_PER_NAME_APART = 400;
+
 /** A player with more event names than this has a page of events read by one query, which sorts them all (see eventsPage). */
-export const EVENT_NAMES_READ_APART = 30;
+export const EVENT_NAMES_READ_APART = 100;
 
 /**
  * A page of the player's events, newest first. Events are indexed by (player_id, name, occurred_at, id), and an index
  * that starts with (player_id, occurred_at) would cost every ingested event one more index entry, so the newest
- * events of a player with many (EVENTS_SORTED_WHOLE) are read as the newest of each of their event names, merged:
- * the names come from a walk of the index (one seek per name), each name's newest page from its own range of it.
- * Reading them by one query sorts all the player's events: the page of a player with 300,000 events (seven names)
- * took 64 ms at the median on SQLite (holding the event loop, so ingestion waited too) and 157 ms on PostgreSQL,
- * now 3.5 and 9 ms (tests/bench/player-list.ts, 2026-12-07, two cores). Sorting costs about 0.2 µs an event on
- * SQLite, a name read apart about 50 µs, so a player with few events is read by one query (counted up to
- * EVENTS_SORTED_WHOLE along the index first), and so is one with more names than EVENT_NAMES_READ_APART (an app that
- * puts ids in event names). Between the two, a player of a few thousand events and many names pays a little
- * (SQLite, 5,000 events and 30 names: 1.5 ms name by name against 0.6 ms sorted).
+ * events of a player with many are read as the newest of each of their event names, merged: the names come from a
+ * walk of the index (one seek per name), each name's newest page from its own range of it. Reading them by one query
+ * sorts all the player's events: the page of a player with 300,000 events (seven names) took 64 ms at the median on
+ * SQLite (holding the event loop, so ingestion waited too) and 157 ms on PostgreSQL, now 3.5 and 9 ms
+ * (tests/bench/player-list.ts, 2026-12-07, two cores). Which way is cheaper goes by the events a name has on
+ * average (EVENTS_PER_NAME_APART): a player with fewer than EVENTS_SORTED_WHOLE events is read by one query without
+ * looking at their names, one with more names than EVENT_NAMES_READ_APART (an app that puts ids in event names) too,
+ * and between the two the events are counted up to EVENTS_PER_NAME_APART times the names (namesReadApart).
  */
 async function eventsPage(ctx: Ctx, playerId: number, { before_at, before_id }: PlayerEventsQuery): Promise<PlayerEventsPage> {
   const { db } = ctx.s;
@@ -497,17 +505,22 @@ async function eventsPage(ctx: Ctx, playerId: number, { before_at, before_id }: 
 
 /**
  * The names of the player's events when a page of them is read name by name (see eventsPage), or null when it is
- * read by one query: the player has fewer than EVENTS_SORTED_WHOLE events (counted up to that, along the index), or
- * more than EVENT_NAMES_READ_APART names.
+ * read by one query: the player has fewer than EVENTS_SORTED_WHOLE events, more than EVENT_NAMES_READ_APART names,
+ * or fewer than EVENTS_PER_NAME_APART events a name (each count read along the index, up to what it is compared with).
  */
 async function namesReadApart(db: Kysely<Database>, playerId: number): Promise<string[] | null> {
-  const counted = await db
-    .selectFrom((eb) => eb.selectFrom('events').select('id').where('player_id', '=', playerId).limit(EVENTS_SORTED_WHOLE).as('few'))
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
-  if (toCount(counted?.n) < EVENTS_SORTED_WHOLE) return null;
+  const atLeast = async (wanted: number) => {
+    const counted = await db
+      .selectFrom((eb) => eb.selectFrom('events').select('id').where('player_id', '=', playerId).limit(wanted).as('few'))
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    return toCount(counted?.n) >= wanted;
+  };
+  if (!(await atLeast(EVENTS_SORTED_WHOLE))) return null;
   const names = await playerEventNames(db, playerId, EVENT_NAMES_READ_APART + 1);
-  return names.length <= EVENT_NAMES_READ_APART ? names : null;
+  if (names.length > EVENT_NAMES_READ_APART) return null;
+  const worth = names.length * EVENTS_PER_NAME_APART;
+  return worth <= EVENTS_SORTED_WHOLE || (await atLeast(worth)) ? names : null;
 }
 
 /**

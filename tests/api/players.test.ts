@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createApplication, createUser, db, startServer, type TestServer, type TestUser } from './helpers';
 import { daysAgo, insertAttribute, insertEvent, insertPlayer, insertTags } from './players-fixtures';
 import { AudienceIndex } from '../../server/domain/audience-index';
-import { EVENTS_SORTED_WHOLE, EVENT_NAMES_READ_APART, nameConditions, playerListSelection, playerPageBySql } from '../../server/domain/players';
+import { EVENTS_PER_NAME_APART, EVENTS_SORTED_WHOLE, EVENT_NAMES_READ_APART, nameConditions, playerListSelection, playerPageBySql } from '../../server/domain/players';
 import { PLAYER_SEARCH_COUNT_CAP, PlayerListQuery } from '../../shared/contract';
 
 /** The console's /player screens through the real server: the list's filters and order, a player's page, tags, deletion, roles. */
@@ -447,14 +447,18 @@ describe("a player's page", () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
-  // Read by one query (few events; many events with more names than EVENT_NAMES_READ_APART), or name by name and
-  // merged (many events, three names or EVENT_NAMES_READ_APART).
+  // Read by one query (few events; fewer than EVENTS_PER_NAME_APART events a name; more names than
+  // EVENT_NAMES_READ_APART), or name by name and merged (many events of three names, or of as many names as are read
+  // apart, enough a name).
   const many = EVENTS_SORTED_WHOLE + 100;
+  const enough = EVENT_NAMES_READ_APART * EVENTS_PER_NAME_APART + 100;
   it.each([
     ['few events, a name each', 100, (i: number) => `e${i}`],
-    ['many events, three names, each on every time', many, (i: number) => ['view', 'cart', 'buy'][Math.floor(i / 3) % 3]],
+    ['many events, three names, each on every time', Math.max(many, 3 * EVENTS_PER_NAME_APART + 100), (i: number) => ['view', 'cart', 'buy'][Math.floor(i / 3) % 3]],
+    // Each name on every time, and the newest 200 events of one: its newest make the first pages.
+    ['as many names as are read apart, enough events a name', enough, (i: number) => (i >= enough - 200 ? 'e0' : `e${i % EVENT_NAMES_READ_APART}`)],
     // The oldest events each of its own name, the rest of one: its newest make the first pages.
-    ['many events, as many names as are read apart', many, (i: number) => (i < EVENT_NAMES_READ_APART ? `e${i}` : 'e0')],
+    ['many events, too few a name', many, (i: number) => (i < 30 ? `e${i}` : 'e0')],
     ['many events, more names than are read apart', many, (i: number) => (i <= EVENT_NAMES_READ_APART ? `e${i}` : 'e0')],
   ])('pages through a player\'s events (%s): older ones after the last shown, none twice or missed where times are equal, the last page last', async (label, count, nameOf) => {
     const id = await insertPlayer(server, APP, `paged-events-${label.replace(/\W+/g, '-')}`, { last_seen_at: daysAgo(server, 0) });
