@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { PLAYER_SEARCH_COUNT_CAP, PlayerListQuery } from '../../shared/contract';
 import type { Services } from '../../server/context';
 import { toCount } from '../../server/db';
@@ -113,7 +114,7 @@ export async function benchPlayerList(): Promise<boolean> {
         if (first) await measure(`${dialect}, ${label}, ${first}`, null, call, { warmup: 0, runs: 1 });
         await measure(`${dialect}, ${label}`, null, call, { warmup: first ? 0 : 1, runs: 10, maxMs: 30_000 });
       }
-      await benchHeavyPlayerPage(server);
+      for (const names of HEAVY_EVENT_NAME_SETS) await benchHeavyPlayerPage(server, names);
     } finally {
       await server.close();
     }
@@ -123,13 +124,17 @@ export async function benchPlayerList(): Promise<boolean> {
 
 /** The events a player is given for `benchHeavyPlayerPage`: an app's heavy user over years, or a bot. */
 export const HEAVY_PLAYER_EVENTS = 300_000;
-const HEAVY_EVENT_NAMES = ['session_start', 'page_view', 'view_item', 'add_to_cart', 'search', 'purchase', 'scroll'];
+/** A shop's few event names, and an app's many (read name by name up to EVENT_NAMES_READ_APART: see eventsPage). */
+const HEAVY_EVENT_NAME_SETS = [
+  ['session_start', 'page_view', 'view_item', 'add_to_cart', 'search', 'purchase', 'scroll'],
+  Array.from({ length: 60 }, (_, i) => `app_event_${i}`),
+];
 
 /**
  * Informative only: a player's page (GET /player/:id, which shows their newest events) for a player given
  * HEAVY_PLAYER_EVENTS events over the two years before BENCH_NOW, taken away again after, so the seed stays as it was.
  */
-export async function benchHeavyPlayerPage(server: BenchServer): Promise<void> {
+export async function benchHeavyPlayerPage(server: BenchServer, names: readonly string[]): Promise<void> {
   const { db } = server.app.services;
   const player = await db.selectFrom('players').select('id').where('application_id', '=', BENCH_APPLICATION).orderBy('id').limit(1).executeTakeFirstOrThrow();
   const playerId = Number(player.id);
@@ -138,20 +143,25 @@ export async function benchHeavyPlayerPage(server: BenchServer): Promise<void> {
     const rows = [];
     for (let i = start; i < Math.min(start + 1_000, HEAVY_PLAYER_EVENTS); i += 1) {
       const at = new Date(BENCH_NOW.getTime() - (HEAVY_PLAYER_EVENTS - i) * spacingMs).toISOString();
-      const name = HEAVY_EVENT_NAMES[i % HEAVY_EVENT_NAMES.length];
+      const name = names[i % names.length];
       rows.push({ application_id: BENCH_APPLICATION, player_id: playerId, name, properties: null, client_event_id: `bench-heavy-${i}`, session_id: null, occurred_at: at, received_at: at });
     }
     await db.insertInto('events').values(rows).execute();
   }
+  // Events gathered over two years have long been vacuumed: without it PostgreSQL's index-only scans (the count and
+  // the walk of the names, eventsPage) visit the table for each entry, the rows deleted by the run before included.
+  if (server.dialect === 'postgres') await sql`vacuum (analyze) events`.execute(db);
   try {
     const call = async () => {
       const response = await server.app.inject({ method: 'GET', url: `/api/application/${BENCH_APPLICATION}/player/${playerId}`, headers: { 'x-token': server.token } });
       if (response.statusCode !== 200) throw new Error(`the player's page answered ${response.statusCode}: ${response.body}`);
       if (response.json().data.events.items.length !== 50) throw new Error("the player's page did not show 50 events");
     };
-    await measure(`${server.dialect}, a player's page, the player with ${HEAVY_PLAYER_EVENTS.toLocaleString('en')} events`, null, call, { runs: 10, maxMs: 60_000 });
+    await measure(`${server.dialect}, a player's page, the player with ${HEAVY_PLAYER_EVENTS.toLocaleString('en')} events of ${names.length} names`, null, call, { runs: 10, maxMs: 60_000 });
   } finally {
     await db.deleteFrom('events').where('player_id', '=', playerId).where('client_event_id', 'like', 'bench-heavy-%').execute();
+    // The seed as it was, its index without the deleted rows.
+    if (server.dialect === 'postgres') await sql`vacuum (analyze) events`.execute(db);
   }
 }
 
