@@ -7,14 +7,13 @@ import { loadConfig } from '../../server/config';
 import type { Ctx } from '../../server/context';
 import { migrateToLatest, openDatabase } from '../../server/db';
 import { startDelivery } from '../../server/delivery';
-import { P256_NATIVE } from '../../server/delivery/senders/p256';
 import { sendFromApi } from '../../server/domain/notifications';
 import { saveWebPush } from '../../server/domain/web-push';
 import { createJobQueue } from '../../server/jobs';
 import type { WebPushSubscription } from '../../server/delivery/senders';
 import { ensureSeedApplication } from '../../scripts/seed-lib';
 import { insertWebSubscribers } from '../api/players-fixtures';
-import { cpuTimeMs, startFakeProcess } from './fake-process';
+import { cpuTimeMs, ecdhWay, startFakeProcess } from './fake-process';
 
 const SUBSCRIBERS = Number(process.env.BENCH_DELIVERY_SUBSCRIBERS ?? 100_000);
 const TARGET_MS = 30_000;
@@ -86,7 +85,7 @@ export async function benchDelivery(): Promise<boolean> {
     const perMessage = (cpuMs: number) => (cpuMs * 1000) / Math.max(1, row.sent);
     const engineUs = perMessage(engineCpuMs);
     console.log(
-      `  CPU per message: the engine's process ${engineUs.toFixed(0)} µs (${((engineCpuMs / ms) * 100).toFixed(0)}% of one core; one core sustains ${Math.round(1e6 / engineUs).toLocaleString('en')} msg/s), the push-service fake ${perMessage(fakeAfter.cpuMs - fakeBefore.cpuMs).toFixed(0)} µs, on ${availableParallelism()} cores; ECDH by ${P256_NATIVE ? 'the P-256 addon' : 'node:crypto (the addon is not built, or NUDGE_P256=node)'}`,
+      `  CPU per message: the engine's process ${engineUs.toFixed(0)} µs (${((engineCpuMs / ms) * 100).toFixed(0)}% of one core; one core sustains ${Math.round(1e6 / engineUs).toLocaleString('en')} msg/s), the push-service fake ${perMessage(fakeAfter.cpuMs - fakeBefore.cpuMs).toFixed(0)} µs, on ${availableParallelism()} cores; ECDH by ${ecdhWay()}`,
     );
     return row.status === 'executed' && row.sent === SUBSCRIBERS && accepted >= SUBSCRIBERS && ms <= TARGET_MS;
   } finally {

@@ -2,13 +2,14 @@
  * Runs one provider fake in its own process for the benchmarks, so the sender's process is what is
  * measured. Started by `startFakeProcess(kind, targets)`; answers its connection details over IPC and, on
  * request, how many messages it accepted and its CPU time. Also the benchmarks' shared measuring helpers:
- * `drive`, `rateLine`, `cpuTimeMs`, `collectGarbage`, `quantile`, `machineCpuSince`, `serverNodeFlags`, `serverFlagsNote`.
+ * `drive`, `rateLine`, `cpuTimeMs`, `ecdhWay`, `collectGarbage`, `quantile`, `machineCpuSince`, `serverNodeFlags`, `serverFlagsNote`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { P256_NATIVE } from '../../server/delivery/senders/p256';
 
 export type FakeKind = 'webpush' | 'fcm' | 'apns';
 
@@ -47,6 +48,9 @@ export function serverFlagsNote(): string | null {
 
 /** CPU time, ms: of this process so far, or of a `process.cpuUsage(since)` difference. */
 export const cpuTimeMs = (usage: NodeJS.CpuUsage = process.cpuUsage()) => (usage.user + usage.system) / 1000;
+
+/** Which ECDH the web push encryption of this process runs (server/delivery/senders/p256), for the bench lines. */
+export const ecdhWay = () => (P256_NATIVE ? 'the P-256 addon' : 'node:crypto (the addon is not built, or NUDGE_P256=node)');
 
 /** The value at quantile `q` (0.99: p99) of values sorted ascending, by nearest rank; 0 when there are none. */
 export const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;

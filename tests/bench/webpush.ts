@@ -1,9 +1,8 @@
 import { Agent } from 'node:https';
 import { availableParallelism } from 'node:os';
 import webpush from 'web-push';
-import { P256_NATIVE } from '../../server/delivery/senders/p256';
 import { WebPushSender, generateVapidKeys, type WebPushSubscription } from '../../server/delivery/senders/webpush';
-import { cpuTimeMs, drive, rateLine, startFakeProcess } from './fake-process';
+import { cpuTimeMs, drive, ecdhWay, rateLine, startFakeProcess } from './fake-process';
 
 const TARGET = 4_000;
 const FACTOR = 3;
@@ -68,7 +67,7 @@ export async function benchWebPush(): Promise<boolean> {
     console.log(rateLine('web-push sendNotification, same window', theirs.done, theirs.ms, 'baseline'));
     const perMessage = (ms: number) => (ms * 1000) / Math.max(1, ours.done);
     console.log(
-      `CPU per message in our rounds: this process ${perMessage(oursCpuMs).toFixed(0)} µs (one core sustains ${Math.round(1e6 / perMessage(oursCpuMs)).toLocaleString('en')} msg/s), the push-service fake ${perMessage(fakeCpuMs).toFixed(0)} µs (it decrypts each payload), on ${availableParallelism()} cores; ECDH by ${P256_NATIVE ? 'the P-256 addon' : 'node:crypto (the addon is not built, or NUDGE_P256=node)'}`,
+      `CPU per message in our rounds: this process ${perMessage(oursCpuMs).toFixed(0)} µs (one core sustains ${Math.round(1e6 / perMessage(oursCpuMs)).toLocaleString('en')} msg/s), the push-service fake ${perMessage(fakeCpuMs).toFixed(0)} µs (it decrypts each payload), on ${availableParallelism()} cores; ECDH by ${ecdhWay()}`,
     );
     console.log(`ratio ${(oursRate / theirsRate).toFixed(2)}× (target ≥ ${FACTOR}×); fake decrypted ${delivered} of ${ours.done}; failures ours ${ours.failed}, web-push ${theirs.failed}`);
     return ours.failed === 0 && delivered === ours.done && oursRate >= TARGET && oursRate >= FACTOR * theirsRate;

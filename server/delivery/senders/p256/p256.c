@@ -15,8 +15,7 @@
 
 static EC_KEY *ephemeral_key(napi_env env) {
   EC_KEY *key = NULL;
-  if (napi_get_instance_data(env, (void **)&key) == napi_ok && key) return key;
-  return NULL;
+  return napi_get_instance_data(env, (void **)&key) == napi_ok ? key : NULL;
 }
 
 static void free_key(napi_env env, void *data, void *hint) {
