@@ -175,6 +175,7 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
   app.decorateRequest('lang', 'vi');
   app.decorateRequest('principal', null);
   app.decorateRequest('application', null);
+  app.decorateRequest('clientKeyApplication', null);
   // Hooks every request runs take a callback, not a promise: an async hook costs every request a promise and its
   // ticks (tests/bench/ingest.ts).
   app.addHook('onRequest', (request, _reply, done) => {

@@ -1,6 +1,7 @@
 import type { Language } from '../shared/i18n';
 import type { Area } from '../shared/permissions';
 import type { ApplicationContext, Principal, Services } from './context';
+import type { KeyApplication } from './domain/ingest';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,6 +14,8 @@ declare module 'fastify' {
     principal: Principal | null;
     /** The caller's standing in the application the route names; set on routes that declare an area. */
     application: ApplicationContext | null;
+    /** The application of the client key, on the REST device API's routes: found before the body is read. */
+    clientKeyApplication: KeyApplication | null;
   }
   interface FastifyContextConfig {
     /** Reachable without signing in. */

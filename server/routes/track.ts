@@ -72,19 +72,27 @@ async function store(request: FastifyRequest, batch: IngestBatch): Promise<Inges
 }
 
 /**
- * The application of `Authorization: Key <client_key>`; anything else is NOT_AUTHORIZED, with a message that
- * names the client key (NOT_AUTHORIZED's own one speaks of a console session, which an app has not).
+ * The device API's first step (its routes' onRequest, see deviceRouteOptions): the application of
+ * `Authorization: Key <client_key>`, before the body is read, so a call without a valid key hears about the key and
+ * nothing else. Anything else is NOT_AUTHORIZED, with a message that names the client key (NOT_AUTHORIZED's own one
+ * speaks of a console session, which an app has not).
  */
-export async function applicationOfKey(request: FastifyRequest): Promise<KeyApplication> {
+export async function authenticateClientKey(request: FastifyRequest): Promise<void> {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Key\s+(\S{1,64})\s*$/i.exec(header) : null;
   if (!match) throw new AppError('NOT_AUTHORIZED', 'ingest.badKey');
   try {
-    return await applicationForKey(request.server.services, match[1]);
+    request.clientKeyApplication = await applicationForKey(request.server.services, match[1]);
   } catch (error) {
     if (isAppError(error) && error.code === 'NOT_FOUND') throw new AppError('NOT_AUTHORIZED', 'ingest.badKey');
     throw error;
   }
+}
+
+/** The application authenticateClientKey found for this request. */
+export function applicationOfKey(request: FastifyRequest): KeyApplication {
+  if (!request.clientKeyApplication) throw new AppError('NOT_AUTHORIZED', 'ingest.badKey');
+  return request.clientKeyApplication;
 }
 
 /**
@@ -92,7 +100,7 @@ export async function applicationOfKey(request: FastifyRequest): Promise<KeyAppl
  * and the device itself, which must have registered (NOT_FOUND otherwise).
  */
 async function registeredDevice(request: FastifyRequest, deviceId: string): Promise<KeyApplication> {
-  const application = await applicationOfKey(request);
+  const application = applicationOfKey(request);
   const { applicationId } = application;
   checkLimits(request, `${applicationId}:${deviceId}`);
   const row = await request.server.services.db
@@ -113,6 +121,8 @@ async function registeredDevice(request: FastifyRequest, deviceId: string): Prom
  * of the throughput; a 5xx is still logged.
  */
 const routeOptions = { config: { public: true, rateLimit: false, quietRequestLog: true } } as const;
+/** The options of every REST device API route: ingestion's, and the client key checked before the body is read. */
+export const deviceRouteOptions = { ...routeOptions, onRequest: authenticateClientKey } as const;
 
 /**
  * Ingestion: the storefront SDK's batches (POST /api/sdk/track) and the REST device API for mobile apps and
@@ -163,7 +173,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v1/devices',
     {
-      ...routeOptions,
+      ...deviceRouteOptions,
       schema: {
         description: `Registers a device (an app install, a browser, a server-side user) or updates it: its push token, platform (ios, android, web), OS and version, app version, model, language, country, timezone. \`device_id\` is the app's own id for the install; when absent the server makes one and returns it (keep it: the other calls name the device by it). Fields left out keep their stored value.${keyNote}`,
         tags: devices,
@@ -173,7 +183,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { applicationId, utcOffset } = await applicationOfKey(request);
+      const { applicationId, utcOffset } = applicationOfKey(request);
       const { device_id, ...device } = request.body;
       const deviceId = device_id ?? randomUUID();
       checkLimits(request, `${applicationId}:${deviceId}`);
@@ -189,7 +199,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v1/devices/:device_id/sessions',
     {
-      ...routeOptions,
+      ...deviceRouteOptions,
       schema: {
         description: `Records that a session started on the device (\`at\` in epoch milliseconds, or seconds when 10 digits or fewer; now when absent; the landing UTM and referrer when known): the session count, first and last session and the day's activity move. Give \`id\` to make retries safe; with no body at all, a session starting now. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
@@ -215,7 +225,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v1/devices/:device_id/events',
     {
-      ...routeOptions,
+      ...deviceRouteOptions,
       schema: {
         description: `Records up to 50 events of the device, each with the client's own \`id\` (a retry with the same ids stores nothing twice), a name, \`at\` (epoch milliseconds, or seconds when 10 digits or fewer; now when absent) and scalar properties (names as event names; a name ending in \`.date\` takes an ISO 8601 date or time, a time without a zone being UTC, or an epoch time, and anything else is INVALID_PARAM naming it). An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
@@ -242,7 +252,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/v1/devices/:device_id/attributes',
     {
-      ...routeOptions,
+      ...deviceRouteOptions,
       schema: {
         description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take an ISO 8601 date or time, a time without a zone being UTC, or epoch milliseconds, or seconds when 10 digits or fewer, and anything else is INVALID_PARAM naming it); null removes one. A name seen for the first time is defined with the type of its value; a later value sent as text that reads as the attribute's type (\`"42"\` for a number, \`"true"\` for a boolean) counts as one in segments. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
@@ -264,7 +274,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/v1/devices/:device_id/identity',
     {
-      ...routeOptions,
+      ...deviceRouteOptions,
       schema: {
         description: `Sets who the device belongs to: the app's own user id (\`external_user_id\`), email, mobile number, Facebook PSID. At least one; email and mobile number are checked (INVALID_PARAM naming the field). Fields left out keep their stored value. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,

@@ -135,6 +135,29 @@ describe('registering a device', () => {
     expect(rows).toEqual([]);
   });
 
+  it('speaks of the key, not of the body, to a call without a valid key whatever it sends', async () => {
+    // The key is checked before the body is read: a caller without one learns nothing of what the calls take.
+    const calls: Array<[string, string, unknown]> = [
+      ['POST', '/api/v1/devices', { device_id: 'bad id with spaces', platform: 'toaster' }],
+      ['POST', '/api/v1/devices/some-device/events', { events: 'not a list' }],
+      ['PUT', '/api/v1/devices/some-device/attributes', { attributes: [] }],
+      ['PUT', '/api/v1/devices/some-device/identity', {}],
+      ['POST', '/api/v1/devices/some-device/sessions', { at: 'yesterday' }],
+      ['POST', '/api/v1/devices/some-device/notifications/1/report', { event: 'exploded' }],
+    ];
+    for (const [method, url, body] of calls) {
+      for (const auth of [null, 'Key not-a-real-key']) {
+        const answer = await call(method, url, body, auth);
+        expect(answer.status, `${method} ${url} with ${auth}`).toBe(401);
+        expect(answer.body.error).toBe('NOT_AUTHORIZED');
+      }
+      // With the key, the same body is refused for what it is.
+      const answer = await call(method, url, body);
+      expect(answer.status, `${method} ${url} with the key`).toBe(400);
+      expect(answer.body.error).toBe('INVALID_PARAM');
+    }
+  });
+
   it('gives a device that names its timezone but not its offset the offset of that zone, and keeps an offset sent', async () => {
     const register = async (fields: Record<string, unknown>) => {
       const answer = await call('POST', '/api/v1/devices', { device_id: 'zone-named-0001', platform: 'android', ...fields });
