@@ -183,7 +183,9 @@ function localPostgresCpuMs(url: string | undefined): number | null {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-        ms += statCpuMs(stat);
+        // With the ended children each one has waited for: a backend that exits during the run (a pool closing
+        // its connections) moves its time into the postmaster's, where it was lost before (a negative figure).
+        ms += statCpuMs(stat, true);
       } catch {
         // The process ended meanwhile.
       }
@@ -194,11 +196,15 @@ function localPostgresCpuMs(url: string | undefined): number | null {
   return ms;
 }
 
-/** The CPU time (ms) in a /proc/…/stat line: utime and stime, fields 14 and 15 (12 and 13 after the name and state). */
-function statCpuMs(stat: string): number {
+/**
+ * The CPU time (ms) in a /proc/…/stat line: utime and stime, fields 14 and 15 (12 and 13 after the name and state),
+ * and with `children` cutime and cstime too (16 and 17: the children it has waited for).
+ */
+function statCpuMs(stat: string, children = false): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const own = Number(fields[11]) + Number(fields[12]);
   // In USER_HZ ticks, 100 a second on every Linux this runs on.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return (own + (children ? Number(fields[13]) + Number(fields[14]) : 0)) * 10;
 }
 
 /**
