@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): every suite, then one plain closing line `N passed, N failed`.
-//   1. Chromium for the browser suite: Debian's /usr/bin/chromium, installed with apt-get when missing (root).
+//   1. Chromium for the browser suite: Debian's /usr/bin/chromium, and Debian's faketime, installed with apt-get
+//      when missing (root).
 //   2. The console build the browser suite drives (`npm run build`).
 //   3. vitest: unit + components + api on SQLite, api on PostgreSQL when DATABASE_URL is set, and the scale
 //      suite (BullMQ, worker processes; tests/scale) when REDIS_URL is set.
@@ -32,16 +33,19 @@ function run(command, commandArgs, options = {}) {
   return result.status ?? 1;
 }
 
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return true;
+/** Debian's faketime (its libfaketime): the browser suite starts a server on a later day with it (tests/e2e/harness.ts). */
+const hasFaketime = () => existsSync('/usr/bin/faketime');
+
+function ensureBrowserTools() {
+  if (existsSync(CHROMIUM) && hasFaketime()) return true;
   if (process.getuid?.() !== 0) {
-    console.error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) and run again.`);
+    console.error(`${CHROMIUM} or libfaketime is missing: install Debian's chromium and faketime (apt-get install -y chromium faketime) and run again.`);
     return false;
   }
-  console.log('Installing Debian chromium for the browser suite…');
+  console.log('Installing Debian chromium and faketime for the browser suite…');
   run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
-  return existsSync(CHROMIUM);
+  run('apt-get', ['install', '-y', '-qq', 'chromium', 'faketime'], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return existsSync(CHROMIUM) && hasFaketime();
 }
 
 /** Runs vitest on some projects and reads its JSON report; a crash counts as one failure. */
@@ -78,7 +82,7 @@ if (wants('main')) {
 }
 
 if (wants('e2e')) {
-  if (!ensureChromium()) {
+  if (!ensureBrowserTools()) {
     totals.push({ label: 'e2e', passed: 0, failed: 1, skipped: 0, status: 1 });
   } else if (run('npm', ['run', 'build']) !== 0) {
     console.error('The console build failed; the browser suite cannot run.');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start as startWebPush, type WebPushFake } from '../fakes/webpush';
-import { DESKTOP, PHONE, api, createAccount, freePort, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
+import { DESKTOP, PHONE, api, createAccount, deviceApi, freePort, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
 
 /**
  * Who the messages go to. The merchant turns web push on in /platform; a shopper on a sample shop (another
@@ -81,15 +81,7 @@ function shopPage(path: string): string {
 }
 
 /** A call of the public REST device API with the shop's client key, which must succeed. */
-async function call(method: string, path: string, body: unknown) {
-  const response = await fetch(`${stack.url}/api${path}`, {
-    method,
-    headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as { success: boolean };
-  expect(answer, `${method} ${path}`).toMatchObject({ success: true });
-}
+const call = (method: string, path: string, body: unknown) => deviceApi(stack, clientKey, method, path, body);
 
 /** A device of the shop's app or site, registered through the public REST device API. */
 async function device(deviceId: string, opts: { addToCart: boolean; plan: string; subscribed: boolean }) {

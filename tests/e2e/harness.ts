@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,8 +40,18 @@ export interface Stack {
   dataDir: string;
   smtp: Smtp;
   browser: Browser;
+  /**
+   * Stops the server and starts it again on the same data, its clock `clockAheadMs` ahead of the machine's (by
+   * libfaketime, Debian's faketime: the process, its scheduler and every date it writes live on that later day).
+   */
+  restart(options?: { clockAheadMs?: number }): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** Debian's libfaketime (package faketime), which `npm test` installs beside Chromium when missing. */
+export const FAKETIME_LIB = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib']
+  .map((dir) => join(dir, 'faketime', 'libfaketime.so.1'))
+  .find((path) => existsSync(path));
 
 async function waitUntilUp(url: string, server: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -77,10 +87,24 @@ export async function startStack(extraEnv: Record<string, string> = {}, port?: n
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout?.on('data', (chunk) => (output += chunk));
-  server.stderr?.on('data', (chunk) => (output += chunk));
-  await waitUntilUp(url, server, () => output);
+  const launch = async (clockAheadMs = 0) => {
+    let launchEnv = env;
+    if (clockAheadMs) {
+      if (!FAKETIME_LIB) throw new Error("libfaketime is missing: install Debian's faketime (apt-get install -y faketime); npm test does when root");
+      // Only the wall clock: timers and the event loop keep the machine's steady clock.
+      launchEnv = { ...env, LD_PRELOAD: FAKETIME_LIB, FAKETIME: `+${Math.round(clockAheadMs / 1000)}`, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
+    }
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: launchEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    await waitUntilUp(url, child, () => output);
+    return child;
+  };
+  const halt = async (child: ChildProcess) => {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+  };
+  let server = await launch();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return {
@@ -88,10 +112,13 @@ export async function startStack(extraEnv: Record<string, string> = {}, port?: n
     dataDir,
     smtp,
     browser,
+    async restart({ clockAheadMs = 0 } = {}) {
+      await halt(server);
+      server = await launch(clockAheadMs);
+    },
     async stop() {
       await browser.close().catch(() => undefined);
-      server.kill('SIGTERM');
-      await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
+      await halt(server);
       await smtp.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -162,6 +189,21 @@ export async function api(stack: Stack, token: string, method: string, path: str
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return (await response.json()) as { success: boolean; data?: any; error?: string; message?: string; fields?: { path: string; message: string }[] };
+}
+
+/**
+ * One call of the public REST device API, as a shop's app or server makes it with the application's client key, which
+ * must succeed; answers its data.
+ */
+export async function deviceApi<T = any>(stack: Stack, clientKey: string, method: string, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${stack.url}/api${path}`, {
+    method,
+    headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { success: boolean; data: T };
+  if (!answer.success) throw new Error(`${method} ${path}: ${JSON.stringify(answer)}`);
+  return answer.data;
 }
 
 /** Signs in through the console's login page (in Vietnamese, its default) and waits for the application list. */

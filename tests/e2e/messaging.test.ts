@@ -8,7 +8,7 @@ import { formatUtcOffset } from '../../shared/format';
 import { start as startFcm, type FcmFake } from '../fakes/fcm';
 import { start as startSms, type SmsFake } from '../fakes/sms';
 import { start as startWebPush, type WebPushFake } from '../fakes/webpush';
-import { PHONE, api, createAccount, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
+import { PHONE, api, createAccount, deviceApi, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
 
 /**
  * The reason the product exists, as a merchant meets it: set up web push and an SMS provider in /platform,
@@ -31,23 +31,14 @@ let fcm: FcmFake;
 let receiver: Server;
 const hooks: { headers: Record<string, unknown>; body: { type: string; data: Record<string, unknown> } }[] = [];
 
-/** A call of the public device API, as an app or the shop's server makes it with the client key; its data. */
-async function deviceApi<T = unknown>(method: string, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${stack.url}/api${path}`, {
-    method,
-    headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as { success: boolean; data: T };
-  expect(answer, `${method} ${path}`).toMatchObject({ success: true });
-  return answer.data;
-}
+/** A call of the public device API, as an app or the shop's server makes it with the client key, which must succeed; its data. */
+const call = <T = unknown>(method: string, path: string, body: unknown) => deviceApi<T>(stack, clientKey, method, path, body);
 
 /** A device of the shop's site, registered through the public device API, subscribed at the fake push service. */
 async function subscriber(deviceId: string, country: string, phone?: string) {
-  await deviceApi('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'mobile', os: 'Android', language: 'vi', country });
-  await deviceApi('POST', `/v1/devices/${deviceId}/sessions`, {});
-  if (phone) await deviceApi('PUT', `/v1/devices/${deviceId}/identity`, { mobile_number: phone });
+  await call('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'mobile', os: 'Android', language: 'vi', country });
+  await call('POST', `/v1/devices/${deviceId}/sessions`, {});
+  if (phone) await call('PUT', `/v1/devices/${deviceId}/identity`, { mobile_number: phone });
   const subscription = push.createSubscription();
   const response = await fetch(`${stack.url}/api/sdk/push/subscribe`, {
     method: 'POST',
@@ -73,7 +64,7 @@ async function writeMessage(page: Page, type: keyof typeof MESSAGE_ROUTES, headi
 
 /** An Android install of the shop's app, registered by the app through the public device API. */
 const appInstall = (deviceId: string, fields: Record<string, unknown>) =>
-  deviceApi<{ player_id: number; subscribed: boolean }>('POST', '/v1/devices', { device_id: deviceId, platform: 'android', os: 'Android', app_version: '2.1.0', ...fields });
+  call<{ player_id: number; subscribed: boolean }>('POST', '/v1/devices', { device_id: deviceId, platform: 'android', os: 'Android', app_version: '2.1.0', ...fields });
 
 beforeAll(async () => {
   push = await startWebPush();
@@ -145,7 +136,7 @@ describe('sending a message', () => {
     const saigon = await subscriber(`saigon-${stamp}`, 'VN');
     const boston = await subscriber(`boston-${stamp}`, 'US');
     // The Hanoi shopper's app told the shop her first name.
-    await deviceApi('PUT', `/v1/devices/hanoi-${stamp}/attributes`, { attributes: { first_name: 'Hoa' } });
+    await call('PUT', `/v1/devices/hanoi-${stamp}/attributes`, { attributes: { first_name: 'Hoa' } });
 
     // A segment built in the console.
     await page.goto(`${stack.url}/application/${APP}/segment`);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, api, createAccount, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
+import { DESKTOP, PHONE, api, createAccount, deviceApi, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
 
 /**
  * A new merchant's segments, in /segment, against the real server and Chromium: the empty list offers one way to
@@ -19,14 +19,7 @@ let token: string;
 let clientKey: string;
 
 /** A call of the public REST device API with the shop's client key, which must succeed. */
-async function device(path: string, body: unknown, method = 'POST') {
-  const response = await fetch(`${stack.url}/api${path}`, {
-    method,
-    headers: { authorization: `Key ${clientKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(((await response.json()) as { success: boolean }).success, `${method} ${path}`).toBe(true);
-}
+const device = (path: string, body: unknown, method = 'POST') => deviceApi(stack, clientKey, method, path, body);
 
 /** The trail under the top bar, item by item. */
 const trail = (page: Page) => page.getByRole('navigation', { name: /Breadcrumb|Đường dẫn/ }).getByRole('listitem').allTextContents();
