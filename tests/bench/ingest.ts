@@ -103,14 +103,18 @@ interface LoadResult {
  * Resident memory after a full GC, in MB: all of it, split into the process's own (anonymous) pages and pages of
  * mapped files, and of the anonymous pages the JavaScript objects still alive (V8's heapUsed). The judged figure is
  * RssAnon; the live objects beside it tell a leak (they grow) from a heap and allocator that keep the room a busier
- * run made for them (they do not).
+ * run made for them (they do not), and the event loop's whole V8 heap (heapTotal) whether that room is V8's own.
+ * On PostgreSQL (2026-12-07, two cores, the server's flags, this file run alone five times) RssAnon grew 52-97 MB;
+ * in the run that printed it the event loop's heap went from 177 to 178 MB (its young generation 128 MB before and
+ * after): the room is the writer thread's heap or native memory. MALLOC_ARENA_MAX=2 made no clear difference (52
+ * and 70 MB against 63, 67 and 97 without).
  */
 const memory = () => {
   collectGarbage();
   const status = readFileSync('/proc/self/status', 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   const usage = process.memoryUsage();
-  return { rss: usage.rss / 1024 / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, heap: usage.heapUsed / 1024 / 1024 };
+  return { rss: usage.rss / 1024 / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, heap: usage.heapUsed / 1024 / 1024, heapTotal: usage.heapTotal / 1024 / 1024 };
 };
 
 /**
@@ -421,7 +425,7 @@ async function benchOne(label: string, env: Record<string, string>): Promise<boo
     );
     const mb = (value: number) => `${value.toFixed(0)} MB`;
     console.log(
-      `memory: the process's own (RssAnon) ${mb(memoryBefore.anon)} before, ${mb(memoryAfter.anon)} after (growth ≤ ${TARGETS.rssGrowthMb} MB): ${mark(checks.memory)}; mapped database pages ${mb(memoryBefore.file)} → ${mb(memoryAfter.file)}; RSS ${mb(memoryBefore.rss)} → ${mb(memoryAfter.rss)}; JavaScript objects alive ${mb(memoryBefore.heap)} → ${mb(memoryAfter.heap)}`,
+      `memory: the process's own (RssAnon) ${mb(memoryBefore.anon)} before, ${mb(memoryAfter.anon)} after (growth ≤ ${TARGETS.rssGrowthMb} MB): ${mark(checks.memory)}; mapped database pages ${mb(memoryBefore.file)} → ${mb(memoryAfter.file)}; RSS ${mb(memoryBefore.rss)} → ${mb(memoryAfter.rss)}; JavaScript objects alive ${mb(memoryBefore.heap)} → ${mb(memoryAfter.heap)}, in an event loop's heap of ${mb(memoryBefore.heapTotal)} → ${mb(memoryAfter.heapTotal)}`,
     );
     return Object.values(checks).every(Boolean);
   } finally {
