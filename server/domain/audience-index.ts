@@ -721,8 +721,8 @@ export interface PlayerListSelection {
  * The first `k` positions (of the candidates, or of all n) in the list's order: by value, a missing one (NaN)
  * below every other, then by id; descending reverses both. A heap of the k best so far, whose worst is at the
  * top, with each entry's sort key and id beside its position: most positions are turned away by one comparison
- * with the top, made inline (with the comparisons as calls reading the columns, a million players took 8-9 ms for
- * a page of 50 and 12-16 ms for the 4,000 a broad search checks; this way 3-5 and 5-8 ms). Sorted at the end.
+ * with the top, made inline (with the comparisons as calls reading the columns, a million players took 8-10 ms for
+ * a page of 50 and 12-17 ms for the 4,000 a broad search checks; this way 4-8 and 6-11 ms). Sorted at the end.
  */
 function firstInOrder(candidates: Int32Array | null, n: number, values: Float64Array, ids: Float64Array, desc: boolean, k: number): Int32Array {
   const count = candidates ? candidates.length : n;
