@@ -33,13 +33,16 @@ function run(command, commandArgs, options = {}) {
   return result.status ?? 1;
 }
 
-/** Debian's faketime (its libfaketime): the browser suite starts a server on a later day with it (tests/e2e/harness.ts). */
-const hasFaketime = () => existsSync('/usr/bin/faketime');
+/**
+ * Debian's faketime command: the browser suite asks it which library it preloads and starts a server on a later day
+ * with that library (tests/e2e/harness.ts FAKETIME_LIB).
+ */
+const hasFaketime = () => spawnSync('faketime', ['-f', '+0', 'true']).status === 0;
 
 function ensureBrowserTools() {
   if (existsSync(CHROMIUM) && hasFaketime()) return true;
   if (process.getuid?.() !== 0) {
-    console.error(`${CHROMIUM} or libfaketime is missing: install Debian's chromium and faketime (apt-get install -y chromium faketime) and run again.`);
+    console.error(`${CHROMIUM} or the faketime command is missing: install Debian's chromium and faketime (apt-get install -y chromium faketime) and run again.`);
     return false;
   }
   console.log('Installing Debian chromium and faketime for the browser suite…');

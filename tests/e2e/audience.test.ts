@@ -273,9 +273,7 @@ describe('the audience of a shop', () => {
     await page.waitForURL(/\/event$/);
     const cartRow = page.getByRole('row').filter({ hasText: 'add_to_cart' });
     await cartRow.waitFor();
-    const events = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
-    const carts = (events.prepare("select count(*) as n from events where application_id = ? and name = 'add_to_cart'").get(APP) as { n: number }).n;
-    events.close();
+    const carts = stack.readDatabase((db) => (db.prepare("select count(*) as n from events where application_id = ? and name = 'add_to_cart'").get(APP) as { n: number }).n);
     expect(carts).toBeGreaterThan(0);
     expect(await cartRow.getByRole('cell').nth(1).innerText()).toBe(String(carts));
     const cartText = await cartRow.innerText();
@@ -298,10 +296,10 @@ describe('the audience of a shop', () => {
     // as the database counts those players.
     await cartRow.getByRole('link', { name: 'Players who performed it' }).click();
     await page.waitForURL(/\/segment\/new\?performed=add_to_cart$/);
-    const started = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
-    const carters = (started.prepare("select count(distinct player_id) as n from events where application_id = ? and name = 'add_to_cart'").get(APP) as { n: number }).n;
-    const everyone = (started.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n;
-    started.close();
+    const [carters, everyone] = stack.readDatabase((db) => [
+      (db.prepare("select count(distinct player_id) as n from events where application_id = ? and name = 'add_to_cart'").get(APP) as { n: number }).n,
+      (db.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n,
+    ]);
     expect(carters).toBeGreaterThan(2);
     // The event names seen so far load with the editor (a free text field until they are there).
     await expect.poll(() => page.getByLabel('Condition 1.1: event').first().evaluate((element) => element.tagName)).toBe('SELECT');
@@ -331,19 +329,21 @@ describe('the audience of a shop', () => {
     await expect.poll(() => page.getByRole('combobox', { name: 'Condition 1.4: value' }).inputValue()).toBe('Vietnamese (vi)');
 
     // The live count, against a count made directly in the database by hand-written SQL.
-    const db = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
-    const direct = db
-      .prepare(
-        `select count(*) as n from players p where p.application_id = ? and p.subscribed = 1 and p.push_endpoint is not null
-           and exists (select 1 from events e where e.player_id = p.id and e.name = 'add_to_cart')
-           and exists (select 1 from player_attributes a where a.player_id = p.id and a.name = 'plan' and a.value = 'gold')
-           and p.language = 'vi'`,
-      )
-      .get(APP) as { n: number };
-    const total = (db.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n;
-    db.close();
-    expect(direct.n).toBe(2);
-    await page.getByText(`${direct.n} of ${total} players`).first().waitFor({ timeout: 15_000 });
+    const [direct, total] = stack.readDatabase((db) => [
+      (
+        db
+          .prepare(
+            `select count(*) as n from players p where p.application_id = ? and p.subscribed = 1 and p.push_endpoint is not null
+               and exists (select 1 from events e where e.player_id = p.id and e.name = 'add_to_cart')
+               and exists (select 1 from player_attributes a where a.player_id = p.id and a.name = 'plan' and a.value = 'gold')
+               and p.language = 'vi'`,
+          )
+          .get(APP) as { n: number }
+      ).n,
+      (db.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n,
+    ]);
+    expect(direct).toBe(2);
+    await page.getByText(`${direct} of ${total} players`).first().waitFor({ timeout: 15_000 });
     await shot(page, 'audience-segment-editor-en');
     await page.getByRole('button', { name: 'Save' }).first().click();
     await expect
@@ -359,7 +359,7 @@ describe('the audience of a shop', () => {
     await page.waitForURL(/\/notification\/web_push\?segment_id=\d+$/);
     const audience = page.getByLabel('Segment', { exact: true });
     await expect.poll(async () => audience.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe('Gold carts');
-    await page.getByText(`${direct.n} of ${total} players`).first().waitFor({ timeout: 15_000 });
+    await page.getByText(`${direct} of ${total} players`).first().waitFor({ timeout: 15_000 });
     await shot(page, 'audience-segment-message-en');
     await merchant.context.close();
   });
@@ -425,11 +425,11 @@ describe('the audience of a shop', () => {
     // A top event leads to the players who performed it in the period: a new segment, counted as the database counts them.
     await page.getByRole('link', { name: 'Người đã thực hiện add_to_cart trong 30 ngày qua' }).click();
     await page.waitForURL(/\/segment\/new\?performed=add_to_cart&within=30$/);
-    const recent = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
     const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
-    const performers = (recent.prepare("select count(distinct player_id) as n from events where application_id = ? and name = 'add_to_cart' and occurred_at >= ?").get(APP, since) as { n: number }).n;
-    const players = (recent.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n;
-    recent.close();
+    const [performers, players] = stack.readDatabase((db) => [
+      (db.prepare("select count(distinct player_id) as n from events where application_id = ? and name = 'add_to_cart' and occurred_at >= ?").get(APP, since) as { n: number }).n,
+      (db.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n,
+    ]);
     expect(performers).toBeGreaterThan(0);
     await page.getByText(`${performers} trên ${players} người dùng`).first().waitFor({ timeout: 15_000 });
     await shot(page, 'audience-segment-from-dashboard-vi-375');
@@ -612,10 +612,10 @@ describe('the audience of a shop', () => {
     // Its count of players leads to a new segment of those who have it, counted live as the database counts them.
     await page.getByRole('link', { name: 'Người dùng có birthday.date' }).click();
     await page.waitForURL(/\/segment\/new\?has=birthday\.date&type=date$/);
-    const having = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
-    const birthdays = (having.prepare("select count(distinct player_id) as n from player_attributes a join players p on p.id = a.player_id where p.application_id = ? and a.name = 'birthday.date'").get(APP) as { n: number }).n;
-    const all = (having.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n;
-    having.close();
+    const [birthdays, all] = stack.readDatabase((db) => [
+      (db.prepare("select count(distinct player_id) as n from player_attributes a join players p on p.id = a.player_id where p.application_id = ? and a.name = 'birthday.date'").get(APP) as { n: number }).n,
+      (db.prepare('select count(*) as n from players where application_id = ?').get(APP) as { n: number }).n,
+    ]);
     expect(birthdays).toBeGreaterThan(0);
     expect(await page.getByLabel('Điều kiện 1.1: phép so sánh').inputValue()).toBe('exists');
     await page.getByText(`${birthdays} trên ${all} người dùng`).first().waitFor({ timeout: 15_000 });
@@ -692,14 +692,10 @@ describe('the audience of a shop', () => {
     await shopper.grantPermissions(['notifications'], { origin: shopUrl });
     await allow.click();
     const visitor = (await visit.evaluate(() => localStorage.getItem('nudge_v'))) as string;
-    const stored = () => {
-      const db = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true });
-      try {
-        return db.prepare('select subscribed, push_endpoint from players where application_id = ? and device_id = ?').get(APP, visitor) as { subscribed: number; push_endpoint: string | null } | undefined;
-      } finally {
-        db.close();
-      }
-    };
+    const stored = () =>
+      stack.readDatabase(
+        (db) => db.prepare('select subscribed, push_endpoint from players where application_id = ? and device_id = ?').get(APP, visitor) as { subscribed: number; push_endpoint: string | null } | undefined,
+      );
     await expect.poll(() => stored()?.push_endpoint, { timeout: 15_000 }).toBe(endpoint);
 
     // The shop's "notification settings" link calls nudge('playerinfo'): the record opens in a new tab.

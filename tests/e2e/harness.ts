@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,8 @@ export interface Stack {
   url: string;
   /** DATA_DIR of the server: its SQLite file is `nudge.db` there. */
   dataDir: string;
+  /** Reads the server's SQLite file as the server has it now (opened read-only for `read` alone, then closed). */
+  readDatabase<T>(read: (db: Database.Database) => T): T;
   smtp: Smtp;
   browser: Browser;
   /**
@@ -48,10 +51,16 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** Debian's libfaketime (package faketime), which `npm test` installs beside Chromium when missing. */
-export const FAKETIME_LIB = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib']
-  .map((dir) => join(dir, 'faketime', 'libfaketime.so.1'))
-  .find((path) => existsSync(path));
+/**
+ * The library Debian's `faketime` command (package faketime, which `npm test` installs beside Chromium when missing)
+ * preloads, as that command names it (`/usr/$LIB/faketime/libfaketime.so.1`, the loader expanding $LIB): the server is
+ * started with it directly rather than under the command, which runs its program as a child that a signal to it would
+ * leave running. Undefined when the command is missing.
+ */
+export const FAKETIME_LIB = (() => {
+  const probe = spawnSync('faketime', ['-f', '+0', 'printenv', 'LD_PRELOAD'], { encoding: 'utf8' });
+  return probe.status === 0 ? probe.stdout.trim() || undefined : undefined;
+})();
 
 async function waitUntilUp(url: string, server: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -90,7 +99,7 @@ export async function startStack(extraEnv: Record<string, string> = {}, port?: n
   const launch = async (clockAheadMs = 0) => {
     let launchEnv = env;
     if (clockAheadMs) {
-      if (!FAKETIME_LIB) throw new Error("libfaketime is missing: install Debian's faketime (apt-get install -y faketime); npm test does when root");
+      if (!FAKETIME_LIB) throw new Error("the faketime command is missing: install Debian's faketime (apt-get install -y faketime); npm test does when root");
       // Only the wall clock: timers and the event loop keep the machine's steady clock.
       launchEnv = { ...env, LD_PRELOAD: FAKETIME_LIB, FAKETIME: `+${Math.round(clockAheadMs / 1000)}`, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
     }
@@ -110,6 +119,14 @@ export async function startStack(extraEnv: Record<string, string> = {}, port?: n
   return {
     url,
     dataDir,
+    readDatabase(read) {
+      const db = new Database(join(dataDir, 'nudge.db'), { readonly: true, fileMustExist: true });
+      try {
+        return read(db);
+      } finally {
+        db.close();
+      }
+    },
     smtp,
     browser,
     async restart({ clockAheadMs = 0 } = {}) {

@@ -1,5 +1,3 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, api, createAccount, deviceApi, newPage, resize, shot, signIn, startStack, type Stack } from './harness';
@@ -22,7 +20,6 @@ const HOUR = 3_600_000;
 let stack: Stack;
 let token: string;
 let clientKey: string;
-let segmentId: number;
 
 /** A call of the public REST device API with the shop's client key, which must succeed. */
 const device = (path: string, body: unknown) => deviceApi(stack, clientKey, 'POST', path, body);
@@ -38,13 +35,8 @@ function pastNextMidnight(now = Date.now()): number {
 }
 
 /** The sizes the server stored for the segment, day by day, read from its SQLite file. */
-function storedSizes(): { day: string; size: number }[] {
-  const db = new Database(join(stack.dataDir, 'nudge.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT day, size FROM segment_sizes WHERE segment_id = ? ORDER BY day').all(segmentId) as { day: string; size: number }[];
-  } finally {
-    db.close();
-  }
+function storedSizes(segment: number): { day: string; size: number }[] {
+  return stack.readDatabase((db) => db.prepare('SELECT day, size FROM segment_sizes WHERE segment_id = ? ORDER BY day').all(segment) as { day: string; size: number }[]);
 }
 
 /** The chart's visually hidden table: each row's day (as the page writes it) and its size. */
@@ -83,8 +75,8 @@ describe("a saved segment's size over time", () => {
       rule: { any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: 'VN' }] }] },
     });
     expect(saved.success, JSON.stringify(saved)).toBe(true);
-    segmentId = saved.data.id;
-    expect(storedSizes()).toEqual([{ day: firstDay, size: 2 }]);
+    const segmentId: number = saved.data.id;
+    expect(storedSizes(segmentId)).toEqual([{ day: firstDay, size: 2 }]);
 
     await device('/v1/devices', { device_id: 'vn-shopper-03', platform: 'web', device_type: 'desktop', os: 'Windows', language: 'vi', country: 'VN' });
 
@@ -94,7 +86,7 @@ describe("a saved segment's size over time", () => {
     await stack.restart({ clockAheadMs: ahead });
     const nextDay = localDay(Date.now() + ahead);
     expect(nextDay).not.toBe(firstDay);
-    await expect.poll(storedSizes, { timeout: 90_000, interval: 1_000 }).toEqual([
+    await expect.poll(() => storedSizes(segmentId), { timeout: 90_000, interval: 1_000 }).toEqual([
       { day: firstDay, size: 2 },
       { day: nextDay, size: 3 },
     ]);
