@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import {
@@ -769,9 +770,14 @@ export class WriterThread {
     // The thread's module is TypeScript, like the server's: tsx's loader is registered in the thread first.
     const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
     const entry = new URL('./ingest-thread.ts', import.meta.url).href;
+    // Its young generation is Node's default, not the event loop's (see WRITER_YOUNG_GENERATION_MB). V8's flags are
+    // the process's and the flag wins over a thread's own limit, so it is cleared first; the event loop's heap was
+    // sized by it when the process started and keeps that size.
+    setFlagsFromString('--max-semi-space-size=0');
     const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, {
       eval: true,
       workerData: { database: this.database },
+      resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
     });
     worker.unref();
     // This thread's own writes: a thread that dies fails only those, never the ones of the thread started after it.
@@ -802,6 +808,20 @@ interface Call {
   resolve(results: IngestResult[]): void;
   reject(error: Error): void;
 }
+
+/**
+ * The writer thread's young generation, in MB: Node's default (two 16 MB semi-spaces and room for large objects),
+ * not the 64 MB semi-spaces the server's flag gives its event loop (package.json config.server_node_flags; see
+ * tests/bench/ingest.ts). The flag is for the event loop's pauses, which hold every request; the thread's pauses hold
+ * only its group's write. With the flag the thread's young generation grew from 64 to 128 MB under load and its heap
+ * from ~100 to ~200 MB: that was the process's memory growth in the ingestion benchmark on PostgreSQL (RssAnon
+ * +72 to +122 MB over the runs, target ≤ 64). Measured 2026-12-07 (two cores, tests/bench/ingest.ts postgres with
+ * the server's flags, the thread's heap printed every 4 s, one run each way): RssAnon 334 → 320 MB with this
+ * against 331 → 425 MB without, the thread's heap 66–107 MB against 162–204, single-event requests 5,409 against
+ * 4,930 per second and batches 17,060 against 15,606 events/s (a noisy machine: the same code did 3,784 to 5,459
+ * requests/s in two runs of that hour).
+ */
+const WRITER_YOUNG_GENERATION_MB = 48;
 
 /** How long a closing writer thread may take to end its connections before it is stopped. */
 const CLOSE_THREAD_MS = 5_000;

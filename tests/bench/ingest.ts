@@ -54,8 +54,9 @@ import { collectGarbage, cpuTimeMs, quantile, serverFlagsNote, type MachineShare
  * without the flag to 20–27 pauses and 38–79 ms in nine with it (PostgreSQL in a process of its own, see
  * benchEachDatabase), and (c)'s p99 from 37–50 ms (batches, median 41) and 35–41 ms (single events, median 38) to
  * 15–52 ms (median 26) and 21–41 ms (median 27): better, and over 25 ms in more than half the runs. 128 MB did no better
- * (36 and 23 ms, one run). It costs 40–90 MB more resident memory. The writer thread (PostgreSQL) has the same flags:
- * V8's flags are the process's. Tried and not adopted (2026-12-06, SQLite, two cores): --single-threaded-gc, to keep
+ * (36 and 23 ms, one run). It costs 40–90 MB more resident memory. The writer thread (PostgreSQL) keeps Node's default young
+ * generation (server/domain/ingest.ts WRITER_YOUNG_GENERATION_MB): with the flag it had the event loop's too, and
+ * that was the process's memory growth here on PostgreSQL until 2026-12-07. Tried and not adopted (2026-12-06, SQLite, two cores): --single-threaded-gc, to keep
  * V8's background GC threads off the core the database and the generator share. (c)'s p99 went from 17–21 ms
  * (batches) and 24–27 ms (single events) in three runs without it to 35–38 ms and 42–46 ms in two with it: the
  * marking the helper threads did concurrently is then done inside the event loop's pauses (GC 190–214 ms per run
@@ -104,10 +105,10 @@ interface LoadResult {
  * mapped files, and of the anonymous pages the JavaScript objects still alive (V8's heapUsed). The judged figure is
  * RssAnon; the live objects beside it tell a leak (they grow) from a heap and allocator that keep the room a busier
  * run made for them (they do not), and the event loop's whole V8 heap (heapTotal) whether that room is V8's own.
- * On PostgreSQL (2026-12-07, two cores, the server's flags, this file run alone five times) RssAnon grew 52-97 MB;
- * in the run that printed it the event loop's heap went from 177 to 178 MB (its young generation 128 MB before and
- * after): the room is the writer thread's heap or native memory. MALLOC_ARENA_MAX=2 made no clear difference (52
- * and 70 MB against 63, 67 and 97 without).
+ * On PostgreSQL (2026-12-07, two cores, the server's flags) RssAnon grew 52-122 MB in eight runs while the event
+ * loop's heap stayed at 175-180 MB: the room was the writer thread's heap, whose young generation the server's flag
+ * took from 64 to 128 MB under load (printed from the thread every 4 s in two runs: 100 → 204 MB). Since the thread
+ * keeps Node's default young generation (server/domain/ingest.ts WRITER_YOUNG_GENERATION_MB): 334 → 320 MB.
  */
 const memory = () => {
   collectGarbage();
