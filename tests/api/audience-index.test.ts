@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { SelectQueryNode, TableNode, sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_TYPES, PLAYER_PLATFORMS, PLAYER_SORTS, PlayerListQuery, type AttributeType, type SegmentCondition, type SegmentRule } from '../../shared/contract';
 import { AudienceIndex, audienceIndexes, type HeldAttribute } from '../../server/domain/audience-index';
@@ -157,6 +157,23 @@ async function compareLists(index: AudienceIndex, seed: number, queries: number)
     const fromMemory = index.list(selection);
     expect(fromMemory, JSON.stringify(query)).toEqual({ total: bySql.total, ids: bySql.rows.map((row) => Number(row.id)) });
   }
+}
+
+const countryIs = (country: string): SegmentRule => ({ any: [{ all: [{ kind: 'field', field: 'country', op: 'eq', value: country }] }] });
+
+/** A plugin that tells `onRows` how many rows each query reading `table` returned. */
+function countingRowsOf(table: string, onRows: (rows: number) => void): KyselyPlugin {
+  const reading = new Set<string>();
+  return {
+    transformQuery({ node, queryId }) {
+      if (SelectQueryNode.is(node) && node.from?.froms.some((from) => TableNode.is(from) && from.table.identifier.name === table)) reading.add(queryId.queryId);
+      return node;
+    },
+    async transformResult({ result, queryId }) {
+      if (reading.delete(queryId.queryId)) onRows(result.rows.length);
+      return result;
+    },
+  };
 }
 
 /** Every attribute name the application's players hold. */
@@ -331,6 +348,53 @@ describe('the in-memory audience copy', () => {
     expect(index.count(did('early_commit'), new Date())).toBe(1);
     // The ids given here are past the sequence's: move it on, or later inserts would take them again.
     await sql`select setval(pg_get_serial_sequence('events', 'id'), (select max(id) from events))`.execute(db(server));
+  });
+
+  it('reads a change stamped while it was being built and committed after the build had read that player', async () => {
+    const ids = (await db(server).selectFrom('players').select('id').where('application_id', '=', APP).orderBy('id').execute()).map((row) => Number(row.id));
+    const started = Date.now();
+    const stamp = (ms: number) => new Date(started + ms).toISOString();
+    // A player the build reads late (the highest id), written while it ran, read with its later time.
+    await db(server).updateTable('players').set({ updated_at: stamp(20) }).where('id', '=', ids[ids.length - 1]).execute();
+    const index = new AudienceIndex(db(server), server.dialect, APP);
+    await index.build();
+    // A player the build read first, its write stamped before that one's and committed after the build read it.
+    await db(server).updateTable('players').set({ country: 'AQ', updated_at: stamp(10) }).where('id', '=', ids[0]).execute();
+    await index.refresh();
+    expect(index.count(countryIs('AQ'), new Date())).toBe(1);
+  });
+
+  // PostgreSQL: a write may commit after a later one; the copy reads such moments again, and only those.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('reads again only the moments a late commit can still land in', async () => {
+    let now = Date.now();
+    let playersRead = 0;
+    const counted = db(server).withPlugin(countingRowsOf('players', (rows) => (playersRead += rows)));
+    const index = new AudienceIndex(counted, server.dialect, APP, 1024, () => new Date(now));
+    await index.build();
+    const ids = (await db(server).selectFrom('players').select('id').where('application_id', '=', APP).orderBy('id').limit(2).execute()).map((row) => Number(row.id));
+    const at = now + 100;
+    const write = (id: number, ms: number, country = 'AI') => db(server).updateTable('players').set({ country, updated_at: new Date(ms).toISOString() }).where('id', '=', id).execute();
+    await write(ids[0], at);
+    now = at + 500;
+    await index.refresh();
+    expect(index.count(countryIs('AI'), new Date())).toBe(1);
+    // Stamped before the write just read, committed after it: still within the moments read again.
+    await write(ids[1], at - 500);
+    now = at + 1_000;
+    await index.refresh();
+    expect(index.count(countryIs('AI'), new Date())).toBe(2);
+    // Quiet, past those moments: one more read of them, then no player is read again.
+    now = at + 10_000;
+    await index.refresh();
+    playersRead = 0;
+    await index.refresh();
+    await index.refresh();
+    expect(playersRead).toBe(0);
+    // A new write is read as ever.
+    await write(ids[0], now - 100, 'AX');
+    await index.refresh();
+    expect(index.count(countryIs('AX'), new Date())).toBe(1);
+    expect(playersRead).toBe(1);
   });
 
   it('answers the player list route, current with a tag just added, the dashboard and the attribute list', async () => {
