@@ -176,6 +176,19 @@ function countingRowsOf(table: string, onRows: (rows: number) => void): KyselyPl
   };
 }
 
+/**
+ * A copy built with a clock the test moves (`clock.now`, ms) and a count of the rows its reads of `table` returned
+ * (`read.rows`).
+ */
+async function builtWithClock(table: string) {
+  const clock = { now: Date.now() };
+  const read = { rows: 0 };
+  const counted = db(server).withPlugin(countingRowsOf(table, (rows) => (read.rows += rows)));
+  const index = new AudienceIndex(counted, server.dialect, APP, 1024, () => new Date(clock.now));
+  await index.build();
+  return { index, clock, read };
+}
+
 /** Every attribute name the application's players hold. */
 /** The attributes players hold, each with its defined type (text when it has no definition). */
 async function heldAttributes(): Promise<HeldAttribute[]> {
@@ -366,35 +379,62 @@ describe('the in-memory audience copy', () => {
 
   // PostgreSQL: a write may commit after a later one; the copy reads such moments again, and only those.
   it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('reads again only the moments a late commit can still land in', async () => {
-    let now = Date.now();
-    let playersRead = 0;
-    const counted = db(server).withPlugin(countingRowsOf('players', (rows) => (playersRead += rows)));
-    const index = new AudienceIndex(counted, server.dialect, APP, 1024, () => new Date(now));
-    await index.build();
+    const { index, clock, read } = await builtWithClock('players');
     const ids = (await db(server).selectFrom('players').select('id').where('application_id', '=', APP).orderBy('id').limit(2).execute()).map((row) => Number(row.id));
-    const at = now + 100;
+    const at = clock.now + 100;
     const write = (id: number, ms: number, country = 'AI') => db(server).updateTable('players').set({ country, updated_at: new Date(ms).toISOString() }).where('id', '=', id).execute();
     await write(ids[0], at);
-    now = at + 500;
+    clock.now = at + 500;
     await index.refresh();
     expect(index.count(countryIs('AI'), new Date())).toBe(1);
     // Stamped before the write just read, committed after it: still within the moments read again.
     await write(ids[1], at - 500);
-    now = at + 1_000;
+    clock.now = at + 1_000;
     await index.refresh();
     expect(index.count(countryIs('AI'), new Date())).toBe(2);
     // Quiet, past those moments: one more read of them, then no player is read again.
-    now = at + 10_000;
+    clock.now = at + 10_000;
     await index.refresh();
-    playersRead = 0;
+    read.rows = 0;
     await index.refresh();
     await index.refresh();
-    expect(playersRead).toBe(0);
+    expect(read.rows).toBe(0);
     // A new write is read as ever.
-    await write(ids[0], now - 100, 'AX');
+    await write(ids[0], clock.now - 100, 'AX');
     await index.refresh();
     expect(index.count(countryIs('AX'), new Date())).toBe(1);
-    expect(playersRead).toBe(1);
+    expect(read.rows).toBe(1);
+  });
+
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('looks below the newest event for late commits only until none can still land there', async () => {
+    const { index, clock, read } = await builtWithClock('events');
+    const player = await db(server).selectFrom('players').select('id').where('application_id', '=', APP).orderBy('id').limit(1).executeTakeFirstOrThrow();
+    const at = new Date().toISOString();
+    const event = (name: string) => ({ application_id: APP, player_id: player.id, name, properties: null, client_event_id: `window-${name}`, session_id: null, occurred_at: at, received_at: at });
+    const did = (name: string): SegmentRule => ({ any: [{ all: [{ kind: 'event', name, performed: true }] }] });
+    await db(server).insertInto('events').values(event('window_newest')).execute();
+    clock.now += 100;
+    await index.refresh();
+    expect(index.count(did('window_newest'), new Date())).toBe(1);
+    // Within LATE_COMMIT_MS of holding that id, every read looks at the window (a count: one row).
+    clock.now += 500;
+    read.rows = 0;
+    await index.refresh();
+    expect(read.rows).toBe(1);
+    // Past it: one more look, then none while no newer event comes.
+    clock.now += 5_000;
+    await index.refresh();
+    read.rows = 0;
+    await index.refresh();
+    await index.refresh();
+    expect(read.rows).toBe(0);
+    // A newer event is read, and its window looked at again.
+    await db(server).insertInto('events').values(event('window_next')).execute();
+    await index.refresh();
+    expect(index.count(did('window_next'), new Date())).toBe(1);
+    read.rows = 0;
+    await index.refresh();
+    expect(read.rows).toBe(1);
   });
 
   it('answers the player list route, current with a tag just added, the dashboard and the attribute list', async () => {
