@@ -35,7 +35,7 @@ function run(command, commandArgs, options = {}) {
 
 /**
  * Debian's faketime command: the browser suite asks it which library it preloads and starts a server on a later day
- * with that library (tests/e2e/harness.ts FAKETIME_LIB).
+ * with that library (tests/e2e/harness.ts faketimeLibrary).
  */
 const hasFaketime = () => spawnSync('faketime', ['-f', '+0', 'true']).status === 0;
 

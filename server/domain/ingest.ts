@@ -816,10 +816,10 @@ interface Call {
  * only its group's write. With the flag the thread's young generation grew from 64 to 128 MB under load and its heap
  * from ~100 to ~200 MB: that was the process's memory growth in the ingestion benchmark on PostgreSQL (RssAnon
  * +72 to +122 MB over the runs, target ≤ 64). Measured 2026-12-07 (two cores, tests/bench/ingest.ts postgres with
- * the server's flags, the thread's heap printed every 4 s, one run each way): RssAnon 334 → 320 MB with this
- * against 331 → 425 MB without, the thread's heap 66–107 MB against 162–204, single-event requests 5,409 against
- * 4,930 per second and batches 17,060 against 15,606 events/s (a noisy machine: the same code did 3,784 to 5,459
- * requests/s in two runs of that hour).
+ * the server's flags): RssAnon 328 → 317 and 331 → 357 MB in two runs with this, 319 → 302 MB in the full bench,
+ * against 331 → 425 and 319 → 441 MB without. In a trial run that printed the thread's heap every 4 s (the thread
+ * given the same young generation through the flag) its heap stayed at 66–107 MB, against 162–204 MB without. The
+ * throughput could not be compared: the same code did 3,784 and 5,459 single-event requests/s in two runs that hour.
  */
 const WRITER_YOUNG_GENERATION_MB = 48;
 

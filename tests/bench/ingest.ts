@@ -53,10 +53,12 @@ import { collectGarbage, cpuTimeMs, quantile, serverFlagsNote, type MachineShare
  * 2026-12-05, one machine) the event loop's GC went from 93–113 pauses and 234–270 ms per (c) run in four runs
  * without the flag to 20–27 pauses and 38–79 ms in nine with it (PostgreSQL in a process of its own, see
  * benchEachDatabase), and (c)'s p99 from 37–50 ms (batches, median 41) and 35–41 ms (single events, median 38) to
- * 15–52 ms (median 26) and 21–41 ms (median 27): better, and over 25 ms in more than half the runs. 128 MB did no better
- * (36 and 23 ms, one run). It costs 40–90 MB more resident memory. The writer thread (PostgreSQL) keeps Node's default young
- * generation (server/domain/ingest.ts WRITER_YOUNG_GENERATION_MB): with the flag it had the event loop's too, and
- * that was the process's memory growth here on PostgreSQL until 2026-12-07. Tried and not adopted (2026-12-06, SQLite, two cores): --single-threaded-gc, to keep
+ * 15–52 ms (median 26) and 21–41 ms (median 27): better, and over 25 ms in more than half the runs. 128 MB did no
+ * better (36 and 23 ms, one run). It costs 40–90 MB more resident memory. The writer thread (PostgreSQL) keeps Node's
+ * default young generation (server/domain/ingest.ts WRITER_YOUNG_GENERATION_MB): with the flag it had the event
+ * loop's too, and that was the process's memory growth here on PostgreSQL until 2026-12-07.
+ *
+ * Tried and not adopted (2026-12-06, SQLite, two cores): --single-threaded-gc, to keep
  * V8's background GC threads off the core the database and the generator share. (c)'s p99 went from 17–21 ms
  * (batches) and 24–27 ms (single events) in three runs without it to 35–38 ms and 42–46 ms in two with it: the
  * marking the helper threads did concurrently is then done inside the event loop's pauses (GC 190–214 ms per run

@@ -57,10 +57,10 @@ export interface Stack {
  * started with it directly rather than under the command, which runs its program as a child that a signal to it would
  * leave running. Undefined when the command is missing.
  */
-export const FAKETIME_LIB = (() => {
+function faketimeLibrary(): string | undefined {
   const probe = spawnSync('faketime', ['-f', '+0', 'printenv', 'LD_PRELOAD'], { encoding: 'utf8' });
   return probe.status === 0 ? probe.stdout.trim() || undefined : undefined;
-})();
+}
 
 async function waitUntilUp(url: string, server: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -99,9 +99,10 @@ export async function startStack(extraEnv: Record<string, string> = {}, port?: n
   const launch = async (clockAheadMs = 0) => {
     let launchEnv = env;
     if (clockAheadMs) {
-      if (!FAKETIME_LIB) throw new Error("the faketime command is missing: install Debian's faketime (apt-get install -y faketime); npm test does when root");
+      const library = faketimeLibrary();
+      if (!library) throw new Error("the faketime command is missing: install Debian's faketime (apt-get install -y faketime); npm test does when root");
       // Only the wall clock: timers and the event loop keep the machine's steady clock.
-      launchEnv = { ...env, LD_PRELOAD: FAKETIME_LIB, FAKETIME: `+${Math.round(clockAheadMs / 1000)}`, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
+      launchEnv = { ...env, LD_PRELOAD: library, FAKETIME: `+${Math.round(clockAheadMs / 1000)}`, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
     }
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: launchEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk) => (output += chunk));
