@@ -21,6 +21,23 @@ function queue(options: Partial<GroupCommitOptions<number, string>> = {}) {
   return { commit, groups };
 }
 
+/** A queue with no flush delay whose writes wait until `open` is called (a lock wait, a slow disk), each group recorded. */
+function stalledQueue(options: Partial<GroupCommitOptions<number, string>> = {}) {
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const groups: number[][] = [];
+  const { commit } = queue({
+    flushDelayMs: 0,
+    write: async (entries) => {
+      groups.push(entries);
+      await gate;
+      return entries.map(String);
+    },
+    ...options,
+  });
+  return { commit, groups, open };
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -71,6 +88,41 @@ describe('the group-commit queue', () => {
     expect(groups).toEqual([[10], [1, 2, 3]]);
   });
 
+  it('hands over a second group while a write is under way when maxWrites allows two, and the next when one ends', async () => {
+    const releases: (() => void)[] = [];
+    const groups: number[][] = [];
+    const { commit } = queue({
+      flushDelayMs: 0,
+      maxWrites: 2,
+      write: (entries) => {
+        groups.push(entries);
+        return new Promise((resolve) => releases.push(() => resolve(entries.map((entry) => `stored ${entry}`))));
+      },
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const first = commit.submit(1);
+    await turn();
+    const second = [commit.submit(2), commit.submit(3)];
+    await turn();
+    expect(groups).toEqual([[1], [2, 3]]);
+    // Two under way: the next waits for one of them.
+    const third = commit.submit(4);
+    await turn();
+    expect(groups).toEqual([[1], [2, 3]]);
+    releases[0]();
+    expect(await first).toBe('stored 1');
+    await vi.waitFor(() => expect(groups).toEqual([[1], [2, 3], [4]]));
+    // Closing waits for every write under way.
+    let closed = false;
+    const closing = commit.close().then(() => (closed = true));
+    releases[2]();
+    await turn();
+    expect(closed).toBe(false);
+    releases[1]();
+    await closing;
+    expect(await Promise.all([...second, third])).toEqual(['stored 2', 'stored 3', 'stored 4']);
+  });
+
   it('never takes more than maxFlushItems in one write', async () => {
     const { commit, groups } = queue({ flushItems: 1_000, maxFlushItems: 5, flushDelayMs: 1 });
     await Promise.all([1, 2, 3, 4, 5].map((entry) => commit.submit(entry)));
@@ -99,17 +151,7 @@ describe('the group-commit queue', () => {
 
   it('refuses new entries while the oldest queued one has waited past maxWaitMs, and takes them again once writes catch up', async () => {
     vi.useFakeTimers();
-    let open: () => void = () => {};
-    let gate = new Promise<void>((resolve) => (open = resolve));
-    const groups: number[][] = [];
-    const { commit } = queue({
-      flushDelayMs: 0,
-      write: async (entries) => {
-        groups.push(entries);
-        await gate;
-        return entries.map(String);
-      },
-    });
+    const { commit, groups, open } = stalledQueue();
     // A write that does not end (a lock wait, a slow disk): what arrives meanwhile queues behind it.
     const writing = commit.submit(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -119,7 +161,6 @@ describe('the group-commit queue', () => {
     await vi.advanceTimersByTimeAsync(1);
     // The oldest queued entry has now waited 1,001 ms: far below maxPendingItems, yet refused at once.
     await expect(commit.submit(4)).rejects.toBeInstanceOf(QueueFullError);
-    gate = Promise.resolve();
     open();
     await vi.advanceTimersByTimeAsync(1);
     expect(await Promise.all([writing, waiting, stillTaken])).toEqual(['1', '2', '3']);
@@ -127,6 +168,22 @@ describe('the group-commit queue', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await later).toBe('5');
     expect(groups.flat()).toEqual([1, 2, 3, 5]);
+  });
+
+  it('counts a group handed over behind a write under way as waiting, and refuses new entries once it has waited past maxWaitMs', async () => {
+    vi.useFakeTimers();
+    const { commit, open } = stalledQueue({ maxWrites: 2 });
+    const writing = commit.submit(1);
+    await vi.advanceTimersByTimeAsync(1);
+    // Handed over at once (a second write may be under way), but behind the first.
+    const behind = commit.submit(2);
+    await vi.advanceTimersByTimeAsync(1_001);
+    await expect(commit.submit(3)).rejects.toBeInstanceOf(QueueFullError);
+    open();
+    expect(await Promise.all([writing, behind])).toEqual(['1', '2']);
+    const later = commit.submit(4);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await later).toBe('4');
   });
 
   it('when a group fails, writes each entry alone so only the bad one fails', async () => {

@@ -1,8 +1,9 @@
 /**
- * Group commit: callers hand entries to an in-process queue and wait; one flusher at a time writes everything
- * queued in a single call (one transaction), then settles each caller with its own result. A caller's promise
- * resolves only once its entry is written, so an answer sent after it means "stored". Throughput comes from
- * few, large transactions; latency stays within one flush delay plus one write.
+ * Group commit: callers hand entries to an in-process queue and wait; a flusher writes everything queued in a single
+ * call (one transaction), then settles each caller with its own result. One write is under way at a time, or up to
+ * `maxWrites` where the writer runs them one after the other. A caller's promise resolves only once its entry is
+ * written, so an answer sent after it means "stored". Throughput comes from few, large transactions; latency stays
+ * within one flush delay plus one write.
  *
  * Memory and waiting are bounded: `submit` refuses at once with QueueFullError (the route answers 503 with
  * Retry-After) when the entries queued or being written would pass `maxPendingItems`, or when the oldest entry
@@ -29,9 +30,16 @@ export interface GroupCommitOptions<T, R> {
   flushDelayMs: number;
   /** The most items one write takes; the rest waits for the next. */
   maxFlushItems: number;
+  /**
+   * How many writes may be under way at once (1 when left out). A second write is handed over while the first is
+   * still running only where the writer runs the writes it is given one after the other, in the order given (the
+   * PostgreSQL writer thread): it then starts the next the moment the last ends, without waiting for the event loop
+   * to take the answer and hand the next group over.
+   */
+  maxWrites?: number;
   /** The most items queued and being written at once. */
   maxPendingItems: number;
-  /** New entries are refused while the oldest queued one has waited longer than this (ms). */
+  /** New entries are refused while the oldest one waiting for its write (see oldestWaiting) has waited longer than this (ms). */
   maxWaitMs: number;
 }
 
@@ -57,7 +65,8 @@ export class GroupCommit<T, R> {
   private queuedItems = 0;
   private pendingItems = 0;
   private timer: { cancel(): void } | null = null;
-  private flushing: Promise<void> | null = null;
+  /** The writes under way, in the order they were handed over, with when their oldest entry was queued. */
+  private readonly writing = new Map<Promise<void>, number>();
   private closed = false;
 
   constructor(private readonly options: GroupCommitOptions<T, R>) {}
@@ -76,7 +85,7 @@ export class GroupCommit<T, R> {
     const weight = Math.max(1, this.options.weigh(entry));
     if (this.pendingItems + weight > this.options.maxPendingItems) return Promise.reject(new QueueFullError());
     const now = Date.now();
-    if (this.queue.length > 0 && now - this.queue[0].since > this.options.maxWaitMs) return Promise.reject(new QueueFullError());
+    if (now - this.oldestWaiting() > this.options.maxWaitMs) return Promise.reject(new QueueFullError());
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ entry, weight, since: now, resolve, reject });
       this.queuedItems += weight;
@@ -88,18 +97,33 @@ export class GroupCommit<T, R> {
   /** Refuses new entries, writes what is queued and waits for it. */
   async close(): Promise<void> {
     this.closed = true;
-    while (this.flushing || this.queue.length > 0) {
+    while (this.writing.size > 0 || this.queue.length > 0) {
       if (this.timer) {
         this.timer.cancel();
         this.timer = null;
       }
-      if (!this.flushing) this.flush();
-      await this.flushing;
+      this.flush();
+      await Promise.race(this.writing.keys());
     }
   }
 
+  /**
+   * When the oldest entry still waiting for its write was queued (Infinity: none waits). The groups handed over behind
+   * the oldest write under way wait for it (their writer runs them in turn) as the queued entries do, and came first.
+   */
+  private oldestWaiting(): number {
+    let index = 0;
+    for (const since of this.writing.values()) if (index++ === 1) return since;
+    return this.queue.length > 0 ? this.queue[0].since : Infinity;
+  }
+
+  /** True when no further write may start now. */
+  private get busy(): boolean {
+    return this.writing.size >= (this.options.maxWrites ?? 1);
+  }
+
   private schedule(): void {
-    if (this.flushing || this.queue.length === 0) return;
+    if (this.busy || this.queue.length === 0) return;
     if (this.queuedItems >= this.options.flushItems) {
       if (this.timer) {
         this.timer.cancel();
@@ -123,7 +147,7 @@ export class GroupCommit<T, R> {
   }
 
   private flush(): void {
-    if (this.flushing || this.queue.length === 0) return;
+    if (this.busy || this.queue.length === 0) return;
     const group: Waiting<T, R>[] = [];
     let items = 0;
     while (this.queue.length > 0 && (group.length === 0 || items + this.queue[0].weight <= this.options.maxFlushItems)) {
@@ -132,15 +156,18 @@ export class GroupCommit<T, R> {
       items += next.weight;
     }
     this.queuedItems -= items;
-    this.flushing = this.writeGroup(group).finally(() => {
+    const writing: Promise<void> = this.writeGroup(group).finally(() => {
       this.pendingItems -= items;
-      this.flushing = null;
+      this.writing.delete(writing);
       // Whatever arrived during this write has already waited: it goes next, at once when enough did.
       if (this.queue.length > 0) {
         if (this.queuedItems >= this.options.flushItems || this.closed) this.flush();
         else this.schedule();
       }
     });
+    this.writing.set(writing, group[0].since);
+    // Room for another write: what arrives now is scheduled as the first entry of an idle queue would be.
+    this.schedule();
   }
 
   private async writeGroup(group: Waiting<T, R>[]): Promise<void> {

@@ -563,7 +563,8 @@ export const INGEST_QUEUE = { flushItems: 1_000, flushDelayMs: 0, maxFlushItems:
 
 /**
  * Ingestion's one group commit (per app instance) and, on PostgreSQL, the thread that writes its groups: one write
- * at a time, so a device's batches are written in the order they came.
+ * at a time, so a device's batches are written in the order they came (on PostgreSQL the thread writes the groups
+ * handed over in the order they came, see WRITER_THREAD_GROUPS).
  *
  * On PostgreSQL the groups were written in two lanes until 2026-12-03 (a device always in the same one, by a hash of
  * its key), which overlapped one group's round trips with another's while the writes ran on the event loop (+16–33%
@@ -606,7 +607,8 @@ export function ingestQueue(s: Services, options: Partial<Omit<GroupCommitOption
     const config = s.config.database;
     const thread = s.dialect === 'postgres' && config.kind === 'postgres' ? new WriterThread(config) : null;
     const write = thread ? (batches: IngestBatch[]) => thread.write(batches, s.clock()) : writeOnEventLoop(s);
-    queue = new Ingestion(new GroupCommit<IngestBatch, IngestResult>({ ...INGEST_QUEUE, ...options, weigh: weighBatch, write }), thread);
+    const maxWrites = thread ? WRITER_THREAD_GROUPS : 1;
+    queue = new Ingestion(new GroupCommit<IngestBatch, IngestResult>({ ...INGEST_QUEUE, maxWrites, ...options, weigh: weighBatch, write }), thread);
     queues.set(s, queue);
   }
   return queue;
@@ -802,6 +804,23 @@ export class WriterThread {
     return current;
   }
 }
+
+/**
+ * How many of the event loop's groups may be with the writer thread at once. The thread writes one group at a time
+ * and those handed over meanwhile together, as soon as it ends (./ingest-thread.ts THREAD_QUEUE). With one, the
+ * thread waited after each write for the event loop to take the answer and hand the next group over: it was busy
+ * 60% of the time at the rate of single-event requests the closed loop reached (its writes timed in the thread), and
+ * that wait, not the CPU, set the pace. Measured 2026-12-07 (two cores, tests/bench/ingest.ts postgres with the
+ * server's flags, 6 s runs, alternating, nine runs each way in three rounds): batches of 10 at 20,291–26,501 events/s
+ * against 17,648–22,141; single-event requests at 6,605–8,981/s against 5,979–7,686; at the target rates the median
+ * latency of batches 5.1–7.6 ms against 6.8–21.7 and of single events 5.8–13.3 against 6.5–11.9, the 99th
+ * percentiles no worse (batches 23.8–61.8 ms against 33.9–77.2, single events 24.7–123.9 against 21.9–129.5: the
+ * machine's noise). Two, without the thread writing the waiting groups together (each written alone, in turn), did
+ * better in the closed loop but not at the target rates (99th percentiles 42.5–74.0 ms against 28.0–155.8, five runs
+ * each). A device's batches in different groups with the thread at once were sent by its client before it had an
+ * answer to either; a group that fails is written again batch by batch after the groups handed over behind it.
+ */
+const WRITER_THREAD_GROUPS = 8;
 
 /** A write sent to the writer thread, waiting for its answer. */
 interface Call {

@@ -615,6 +615,69 @@ describe("PostgreSQL's writer thread", () => {
     }
   });
 
+  // The groups handed over while the thread's connection is held (here by a lock the test takes) are written
+  // together when it is free, each answered with its own players; written together they fail together, and are then
+  // written one by one, so a bad one fails only its own.
+  it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('writes the groups handed over during a write together once it ends, and a bad one fails alone', async () => {
+    const config = server.config.database;
+    if (config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const thread = new WriterThread(config);
+    const batch = (deviceId: string, name: string, applicationId = APP): IngestBatch => ({
+      applicationId,
+      utcOffset: 0,
+      deviceId,
+      items: [{ kind: 'event', counts: 'none', clientId: id('e'), name, properties: null, sessionId: null, at: new Date(now()).toISOString() }],
+    });
+    const write = (batches: IngestBatch[]) => thread.write(batches, new Date(now()));
+    /** The transactions events were written in, by event name. */
+    const transactions = async (names: string[]) =>
+      Object.fromEntries(
+        (await sql<{ name: string; xmin: string }>`select name, xmin::text as xmin from events where application_id = ${APP} and name in (${sql.join(names)})`.execute(db(server))).rows.map(
+          (row) => [row.name, row.xmin],
+        ),
+      );
+    /** Runs `during` while the thread's write of a `held` event waits for this test's lock on that event's definition. */
+    const whileHeld = async <T>(held: string, during: () => T): Promise<{ first: Promise<unknown>; during: T }> => {
+      await write([batch(id('holder'), held)]);
+      let first: Promise<unknown> = Promise.resolve();
+      let handed: T | undefined;
+      await db(server)
+        .transaction()
+        .execute(async (trx) => {
+          await sql`select 1 from event_definitions where application_id = ${APP} and name = ${held} for update`.execute(trx);
+          first = write([batch(id('first'), held)]);
+          await expect
+            .poll(async () => (await sql<{ n: string }>`select count(*) as n from pg_stat_activity where application_name = ${INGESTION_APPLICATION_NAME} and datname = current_database() and wait_event_type = 'Lock'`.execute(db(server))).rows[0].n)
+            .toBe('1');
+          handed = during();
+        });
+      return { first, during: handed as T };
+    };
+    try {
+      const devices = [id('together'), id('together'), id('together')];
+      const held = await whileHeld('held_a', () => [write([batch(devices[0], 'together_a'), batch(devices[1], 'together_b')]), write([batch(devices[2], 'together_c')])]);
+      await held.first;
+      const [pair, single] = await Promise.all(held.during);
+      const players = await Promise.all(devices.map(playerOf));
+      expect([...pair, ...single]).toEqual(players.map((player) => ({ playerId: Number(player?.id), created: true, stored: 1 })));
+      const together = await transactions(['held_a', 'together_a', 'together_b', 'together_c']);
+      expect(new Set([together.together_a, together.together_b, together.together_c]).size).toBe(1);
+      expect(together.together_a).not.toBe(together.held_a);
+
+      const alone = [id('alone'), id('alone')];
+      const mixed = await whileHeld('held_b', () => [write([batch(alone[0], 'alone_a')]), write([batch(id('lost'), 'alone_lost', 'no_such_application')]), write([batch(alone[1], 'alone_b')])]);
+      await mixed.first;
+      const answers = await Promise.allSettled(mixed.during);
+      expect(answers.map((answer) => answer.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((answers[1] as PromiseRejectedResult).reason).toMatchObject({ code: '23503' });
+      const apart = await transactions(['alone_a', 'alone_b', 'alone_lost']);
+      expect(Object.keys(apart).sort()).toEqual(['alone_a', 'alone_b']);
+      expect(apart.alone_a).not.toBe(apart.alone_b);
+    } finally {
+      await thread.close();
+    }
+  });
+
   // server/main.ts readies ingestion before it listens (warmIngest): a server restarted under load would otherwise
   // hold its first requests while the thread loads and connects.
   it.skipIf(process.env.NUDGE_TEST_DB !== 'postgres')('is started and connected by warm, before any write, and the first write then uses that connection', async () => {
