@@ -1,5 +1,5 @@
 import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
-import { SEGMENT_NAME_MAX, segmentNameKey, storedAttribute } from '../../shared/contract/audience';
+import { APP_PLATFORMS, SEGMENT_NAME_MAX, segmentNameKey, storedAttribute } from '../../shared/contract/audience';
 import { internationalNumber } from '../../shared/validation/phone';
 import { DEFAULT_PHONE_COUNTRY } from '../../shared/validation/phone-countries';
 import { withRows, type Column } from './rows';
@@ -1136,6 +1136,22 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
         if (dialect !== 'postgres') return;
         await db.schema.createIndex('events_player_name_occurred').ifNotExists().on('events').columns(['player_id', 'name', 'occurred_at']).execute();
         await db.schema.dropIndex('events_player_name_occurred_id').ifExists().execute();
+      },
+    },
+    '0029_players_device_token': {
+      async up(db: Kysely<any>) {
+        // A push token belongs to one app install: an install registering a token another player of the application
+        // holds takes it from that player (takeDeviceToken), else the phone gets every message once per player, as
+        // after a reinstall or a registration retried without its device id. The lookup by token is this index.
+        // Tokens already held twice: the newest player (highest id) keeps it, the others are unsubscribed.
+        await db.schema.createIndex('players_application_device_token').on('players').columns(['application_id', 'device_token']).where(sql.ref('device_token'), 'is not', null).execute();
+        const now = new Date().toISOString();
+        await sql`update players set device_token = null, subscribed = 0, unsubscribed_at = case when subscribed = 1 then ${now} else unsubscribed_at end, updated_at = ${now}
+          where device_token is not null and platform in (${sql.join([...APP_PLATFORMS])})
+          and exists (select 1 from players newer where newer.application_id = players.application_id and newer.device_token = players.device_token and newer.id > players.id)`.execute(db);
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('players_application_device_token').ifExists().execute();
       },
     },
   };

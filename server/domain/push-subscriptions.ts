@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { isAppPlatform, type PushReportBody, type PushSubscribeBody, type PushSubscribeResult, type PushUnsubscribeBody } from '../../shared/contract';
+import { APP_PLATFORMS, isAppPlatform, type PushReportBody, type PushSubscribeBody, type PushSubscribeResult, type PushUnsubscribeBody } from '../../shared/contract';
 import { nowIso, type Ctx, type Services } from '../context';
 import { deliveryIdOf } from '../delivery/payloads';
 import { recordDeliveryReport } from '../delivery/reports';
@@ -132,7 +132,10 @@ function appSubscriptionChange(
 
 /**
  * Applies what the registration `body` means for the subscription (appSubscriptionChange) to the player, stored
- * by now, that read `before`; returns whether it is subscribed after.
+ * by now, that read `before`; returns whether it is subscribed after. A push token belongs to one install: the
+ * application's other iOS and Android players holding the token registered lose it and are unsubscribed (a
+ * reinstall, or a registration retried without its device id, made a second player with it, and the phone got
+ * every message once per player). Index: migration 0029.
  */
 export async function settleAppSubscription(
   s: Services,
@@ -141,9 +144,26 @@ export async function settleAppSubscription(
   before: AppSubscriptionBefore | undefined,
   body: AppRegistration,
 ): Promise<boolean> {
+  const now = nowIso(s);
+  // The token as ingestion stored it (trimmed, see players-write.ts).
+  const token = body.device_token?.trim();
+  if (isAppPlatform(body.platform) && token) {
+    await s.db
+      .updateTable('players')
+      .set((eb) => ({
+        device_token: null,
+        subscribed: 0,
+        unsubscribed_at: eb.case().when('subscribed', '=', 1).then(now).else(eb.ref('unsubscribed_at')).end(),
+        updated_at: now,
+      }))
+      .where('application_id', '=', applicationId)
+      .where('device_token', '=', token)
+      .where('device_id', '!=', deviceId)
+      .where('platform', 'in', [...APP_PLATFORMS])
+      .execute();
+  }
   const change = appSubscriptionChange(before, body);
   if (change === null) return isSubscribed(before);
-  const now = nowIso(s);
   const subscribe = change === 'subscribe';
   await s.db
     .updateTable('players')

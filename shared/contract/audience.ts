@@ -442,7 +442,7 @@ export const DeviceRegister = DeviceInfo.extend({
   device_id: DeviceId.optional(),
   platform: PlayerPlatform,
   device_token: DeviceInfo.shape.device_token.describe(
-    "The install's push token: on iOS the token APNs gave the app, in hexadecimal (64 to 200 characters), anything else refused; on Android the FCM registration token.",
+    "The install's push token: on iOS the token APNs gave the app, in hexadecimal (64 to 200 characters), anything else refused; on Android the FCM registration token. A token belongs to one install: registered by another device id (the app reinstalled), it moves to that one, and the install that held it is unsubscribed.",
   ),
   /** A zone the server knows: without `timezone_offset` it gives the player its offset, so a misspelt one is refused, not kept. */
   timezone: z

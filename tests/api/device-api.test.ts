@@ -297,6 +297,34 @@ describe("an app install's mobile push subscription", () => {
     expect(await player(device)).toMatchObject({ subscribed: 1, device_token: apns('sub-2c'), opted_out_at: null });
   });
 
+  it('gives a push token to one install: another install registering it takes it, so the phone gets each message once; tokens held twice before are settled (0029)', async () => {
+    // The app reinstalled (a new device id), or a registration retried without its device id: the same phone's token.
+    const first = await register({ device_id: 'token-first-01', platform: 'android', device_token: 'fcm-token-shared' });
+    expect(first.body.data.subscribed).toBe(true);
+    const again = await register({ device_id: 'token-again-01', platform: 'android', device_token: ' fcm-token-shared ' });
+    expect(again.body.data.subscribed).toBe(true);
+    expect(await player('token-first-01')).toMatchObject({ device_token: null, subscribed: 0, unsubscribed_at: expect.any(String) });
+    expect(await channels(first.body.data.player_id)).toEqual([]);
+    expect(await player('token-again-01')).toMatchObject({ device_token: 'fcm-token-shared', subscribed: 1 });
+    // Registering again with its own token changes nothing for the install.
+    expect((await register({ device_id: 'token-again-01', platform: 'android', device_token: 'fcm-token-shared' })).body.data.subscribed).toBe(true);
+    expect(await channels(again.body.data.player_id)).toEqual(['mobile_push']);
+
+    // Stored twice before 0029: the newest player keeps the token, the others are unsubscribed, an unsubscribed
+    // one keeping the moment it was.
+    await register({ device_id: 'token-old-0001', platform: 'ios', device_token: apns('shared-old') });
+    await register({ device_id: 'token-old-0002', platform: 'ios', device_token: apns('other-old'), subscribed: false });
+    await register({ device_id: 'token-old-0003', platform: 'ios', device_token: apns('other-old-3') });
+    const { unsubscribed_at: unsubscribedAt } = await player('token-old-0002');
+    await db(server).updateTable('players').set({ device_token: apns('shared-old') }).where('application_id', '=', APP).where('device_id', 'in', ['token-old-0002', 'token-old-0003']).execute();
+    const migration = buildMigrations(server.app.services.dialect)['0029_players_device_token'];
+    await migration.down!(db(server));
+    await migration.up(db(server));
+    expect(await player('token-old-0001')).toMatchObject({ device_token: null, subscribed: 0, unsubscribed_at: expect.any(String) });
+    expect(await player('token-old-0002')).toMatchObject({ device_token: null, subscribed: 0, unsubscribed_at: unsubscribedAt });
+    expect(await player('token-old-0003')).toMatchObject({ device_token: apns('shared-old'), subscribed: 1 });
+  });
+
   it('refuses subscribed: true without a token, or for a browser, saying what it needs in the caller’s language, and stores nothing', async () => {
     const en = await register({ device_id: 'sub-refused-01', platform: 'android', subscribed: true });
     expect(en.status).toBe(400);
