@@ -173,33 +173,3 @@ export function createOutbox({ store, send, setTimer = (run, ms) => setTimeout(r
     unsent: () => notIn(beaconed(), read()),
   };
 }
-
-/**
- * localStorage read afresh on every call, since other tabs write the outbox too (safeStorage answers this
- * page's own writes from memory); a page-long map takes over for good once storage throws.
- */
-export function liveStorage(): KeyValueStore {
-  const memory: Record<string, string> = {};
-  let broken = false;
-  return {
-    getItem(key) {
-      if (!broken) {
-        try {
-          return localStorage.getItem(key);
-        } catch {
-          broken = true;
-        }
-      }
-      return memory[key] ?? null;
-    },
-    setItem(key, value) {
-      memory[key] = value;
-      if (broken) return;
-      try {
-        localStorage.setItem(key, value);
-      } catch {
-        broken = true;
-      }
-    },
-  };
-}

@@ -47,6 +47,24 @@ describe('the visitor session', () => {
   });
 });
 
+describe('the visitor session across tabs', () => {
+  it('goes on in an older tab while the shopper kept browsing in another, and ends 30 minutes after the last activity in any', () => {
+    vi.stubGlobal('localStorage', memoryStorage());
+    // Each tab is a page of its own with its own store, over the one localStorage of the shop.
+    const older = safeStorage();
+    const newer = safeStorage();
+    const t0 = 1_700_000_000_000;
+    const first = touchSession(older, t0);
+    for (const minutes of [1, 12, 24, 36, 40]) expect(touchSession(newer, t0 + minutes * 60_000)).toBe(first);
+    // Back in the first tab 41 minutes after its own last view, one minute after the other tab's.
+    expect(touchSession(older, t0 + 41 * 60_000)).toBe(first);
+    expect(currentSession(newer)).toBe(first);
+    const next = touchSession(newer, t0 + 71 * 60_000);
+    expect(next).not.toBe(first);
+    expect(currentSession(older)).toBe(next);
+  });
+});
+
 describe('when the browser refuses storage', () => {
   it('keeps what this page stored in memory instead of failing', () => {
     vi.stubGlobal('localStorage', {

@@ -5,9 +5,11 @@ export interface KeyValueStore {
 }
 
 /**
- * First-party localStorage, backed by a map that lives as long as the page: where storage throws
- * (Safari's private mode, blocked site data, a full quota) the rules still hold for this page view.
- * What this page wrote is read back from the map first, so a failed write never shows a stale value.
+ * First-party localStorage, read afresh on every call: other tabs of the shop write it too (the session's last
+ * activity, the outbox), and a copy kept by this page would miss their writes, so a shopper back in an older tab
+ * after browsing in another started a new session. A key whose write throws (Safari's private mode, blocked site
+ * data, a full quota) is kept in a map for as long as the page lives and read back from there, so the rules still
+ * hold for this page view and a failed write never shows a stale value.
  */
 export function safeStorage(): KeyValueStore {
   const memory: Record<string, string> = {};
@@ -21,11 +23,11 @@ export function safeStorage(): KeyValueStore {
       }
     },
     setItem(key, value) {
-      memory[key] = value;
       try {
         localStorage.setItem(key, value);
+        delete memory[key];
       } catch {
-        // kept in memory only
+        memory[key] = value;
       }
     },
   };

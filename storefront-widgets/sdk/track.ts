@@ -4,10 +4,10 @@ import type { NudgeQueue } from '../loader/boot';
 import { scrollFraction } from '../loader/rules';
 import type { WidgetContext } from '../types';
 import { deviceFacts, itemId, itemOfCall, newQuarters, utmOf } from './collect';
-import { createOutbox, liveStorage, type SendResult } from './outbox';
+import { createOutbox, type SendResult } from './outbox';
 import type { PushModule } from './push';
 import { currentSession, touchSession } from './session';
-import { safeStorage } from './storage';
+import { store as pageStore } from './storage';
 import { parseUserAgent } from './ua';
 import { visitorId } from './visitor';
 
@@ -52,7 +52,8 @@ export interface TrackModule {
 
 /** Starts collection on this page; returns what stops it (the page's end does that in a browser; tests call it). */
 export function collect({ ctx, config, queue, show, load }: CollectOptions): () => void {
-  const store = safeStorage();
+  // The page's one store, as the widgets' calls use (send.ts): one visitor id on the page even where storage throws.
+  const store = pageStore();
   const visitor = visitorId(store);
   const device = deviceFacts(ctx.mobile, parseUserAgent(navigator.userAgent));
   const endpoint = `${ctx.api}/api/sdk/track`;
@@ -83,7 +84,7 @@ export function collect({ ctx, config, queue, show, load }: CollectOptions): () 
       return 'retry';
     }
   };
-  const outbox = createOutbox({ store: liveStorage(), send });
+  const outbox = createOutbox({ store, send });
 
   let session = '';
   /** Activity: keeps the session alive, and reports a new one with its landing page's UTM and referrer. */
