@@ -227,7 +227,16 @@ export type OwnPlayer = z.infer<typeof OwnPlayer>;
 export const PLAYER_SORTS = ['last_seen_at', 'created_at', 'session_count', 'page_views'] as const;
 
 /** A country as players keep it: its ISO 3166 alpha-2 code, in capitals whatever case it comes in ("vn" → "VN"). */
-const CountryCode = z.string().trim().transform(PLAYER_CODE_FIELDS.country.normalise).refine(PLAYER_CODE_FIELDS.country.valid, { message: PLAYER_CODE_FIELDS.country.message });
+const countryCode = (accept: (code: string) => boolean) =>
+  z.string().trim().transform(PLAYER_CODE_FIELDS.country.normalise).refine(accept, { message: PLAYER_CODE_FIELDS.country.message });
+const CountryCode = countryCode(PLAYER_CODE_FIELDS.country.valid);
+
+/**
+ * A device's report of a field checked by `valid`, taking blank as well: blank says nothing of the field, as for
+ * every other device fact (players-write keeps the stored value), and a phone with no region set sends "". Refused,
+ * it lost the whole registration, push token included.
+ */
+const blankOr = (valid: (value: string) => boolean) => (value: string) => value === '' || valid(value);
 
 /** GET /application/{id}/player: filters of the player list. */
 export const PlayerListQuery = PageQuery.extend({
@@ -336,12 +345,12 @@ export const DeviceInfo = z.object({
     .string()
     .trim()
     .max(16)
-    .refine(isLanguageTag, { message: V.language })
+    .refine(blankOr(isLanguageTag), { message: V.language })
     .transform(languageCode)
     .optional()
-    .describe('A language tag as the device reports it ("vi", "vi-VN", "en_US"); kept as the language alone ("vi").'),
+    .describe('A language tag as the device reports it ("vi", "vi-VN", "en_US"); kept as the language alone ("vi"). Blank says nothing (the stored one is kept).'),
   /** ISO 3166 alpha-2, kept in capitals whatever the device sends: the player list and segments ask for VN. */
-  country: CountryCode.optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals.'),
+  country: countryCode(blankOr(PLAYER_CODE_FIELDS.country.valid)).optional().describe('ISO 3166 alpha-2 country code ("VN"); kept in capitals. Blank says nothing (the stored one is kept).'),
   city: z.string().max(128).optional(),
   /**
    * As the browser names it, unchecked: the storefront SDK sends its offset beside it, and a batch of events is not
@@ -449,9 +458,9 @@ export const DeviceRegister = DeviceInfo.extend({
     .string()
     .trim()
     .max(64)
-    .refine(isTimezoneName, { message: V.timezone })
+    .refine(blankOr(isTimezoneName), { message: V.timezone })
     .optional()
-    .describe('IANA timezone ("Asia/Ho_Chi_Minh"); a name the server\'s zone database does not have is refused. Sent without `timezone_offset`, it gives the player that zone\'s offset at the time of the call.'),
+    .describe('IANA timezone ("Asia/Ho_Chi_Minh"); a name the server\'s zone database does not have is refused, a blank one says nothing. Sent without `timezone_offset`, it gives the player that zone\'s offset at the time of the call.'),
   /** The app's push permission: see appSubscriptionChange (server/domain/push-subscriptions.ts). */
   subscribed: z
     .boolean()

@@ -215,6 +215,18 @@ describe('registering a device', () => {
     expect(await db(server).selectFrom('players').select('id').where('device_id', '=', 'kiribati-visitor-02').execute()).toEqual([]);
   });
 
+  it('takes a blank country, language or timezone as saying nothing, as any other fact: the registration and its token are stored, the values stored before kept', async () => {
+    await call('POST', '/api/v1/devices', { device_id: 'blank-region-01', platform: 'android', country: 'VN', language: 'vi', timezone: 'Asia/Ho_Chi_Minh' });
+    // A phone with no region set.
+    const answer = await call('POST', '/api/v1/devices', { device_id: 'blank-region-01', platform: 'android', device_token: 'fcm-blank-region', country: '', language: ' ', timezone: '' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.subscribed).toBe(true);
+    expect(await player('blank-region-01')).toMatchObject({ device_token: 'fcm-blank-region', country: 'VN', language: 'vi', timezone: 'Asia/Ho_Chi_Minh', timezone_offset: 420 });
+    const fresh = await call('POST', '/api/v1/devices', { device_id: 'blank-region-02', platform: 'ios', country: '', language: '', timezone: '' });
+    expect(fresh.status).toBe(200);
+    expect(await player('blank-region-02')).toMatchObject({ country: null, language: null, timezone: null });
+  });
+
   it('refuses an unknown platform with INVALID_PARAM', async () => {
     const answer = await call('POST', '/api/v1/devices', { platform: 'symbian' });
     expect(answer.status).toBe(400);
