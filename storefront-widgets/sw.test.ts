@@ -15,6 +15,7 @@ function fakeScope(search = '?k=ck_live_12345678&a=https%3A%2F%2Fapi.nudge.examp
   const scope = {
     location: { search },
     registration: {
+      scope: 'https://shop.vn/',
       showNotification: vi.fn(async () => undefined),
       pushManager: {
         getSubscription: vi.fn(async () => subscription(ENDPOINT)),
@@ -81,12 +82,26 @@ describe('the service worker', () => {
     ]);
   });
 
-  it('shows no link or picture that is not HTTPS', async () => {
+  it('shows no picture that is not HTTPS and no link that is not the web’s, and opens an HTTP link as the composer takes it', async () => {
     const { scope, dispatch } = fakeScope();
-    await dispatch('push', payload({ title: 'Hi', url: 'javascript:alert(1)', icon: 'http://shop.vn/i.png' }));
-    const [, options] = scope.registration.showNotification.mock.calls[0] as unknown as [string, { icon?: string; data: { url?: string } }];
+    await dispatch('push', payload({ title: 'Hi', url: 'javascript:alert(1)', icon: 'http://shop.vn/i.png', buttons: [{ action: 'x', title: 'X', url: 'data:text/html,hi' }] }));
+    const [, options] = scope.registration.showNotification.mock.calls[0] as unknown as [string, { icon?: string; data: { url?: string; actions: object } }];
     expect(options.icon).toBeUndefined();
     expect(options.data.url).toBeUndefined();
+    expect(options.data.actions).toEqual({});
+
+    await dispatch('push', payload({ title: 'Sale', url: 'http://shop.vn/sale', buttons: [{ action: 'buy', title: 'Buy', url: 'http://shop.vn/cart' }] }));
+    const [, sale] = scope.registration.showNotification.mock.calls[1] as unknown as [string, { data: object }];
+    await dispatch('notificationclick', { action: '', notification: { close: vi.fn(), data: sale.data } });
+    await dispatch('notificationclick', { action: 'buy', notification: { close: vi.fn(), data: sale.data } });
+    expect(scope.clients.openWindow.mock.calls).toEqual([['http://shop.vn/sale'], ['http://shop.vn/cart']]);
+  });
+
+  it('opens the shop on a click on a notification without a link, and reports the click', async () => {
+    const { scope, posts, dispatch } = fakeScope();
+    await dispatch('notificationclick', { action: '', notification: { close: vi.fn(), data: { message_id: 'm_9', actions: {} } } });
+    expect(scope.clients.openWindow.mock.calls).toEqual([['https://shop.vn/']]);
+    expect(posts.map((post) => post.body.kind)).toEqual(['clicked']);
   });
 
   it("opens the button's URL on a button click, the notification's otherwise, and reports the click", async () => {

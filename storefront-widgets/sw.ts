@@ -62,6 +62,8 @@ type ChangeEventLike = Waitable & {
 export interface WorkerScope {
   location: { search: string };
   registration: {
+    /** The shop's URL the worker serves (its path's directory): where a click on a notification without a link goes. */
+    scope: string;
     showNotification(title: string, options: NotificationOptions & { image?: string; actions?: { action: string; title: string }[] }): Promise<void>;
     pushManager: {
       getSubscription(): Promise<PushSubscription | null>;
@@ -76,8 +78,12 @@ export interface WorkerScope {
   addEventListener(type: string, listener: (event: never) => void): void;
 }
 
+/** A picture (icon, image): HTTPS only, as the shop's pages are served. */
 const https = (value: unknown): string | undefined =>
   typeof value === 'string' && /^https:\/\//i.test(value) ? value : undefined;
+/** A link a click opens: the web's own, HTTP or HTTPS, as the composer takes them (never javascript: or data:). */
+const link = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^https?:\/\//i.test(value) ? value : undefined;
 
 /** Where and as whom to report: the payload's key and API, else those the SDK registered the worker with. */
 function target(scope: WorkerScope, from: { key?: string; api?: string }) {
@@ -107,9 +113,9 @@ export async function onPush(scope: WorkerScope, event: PushEventLike): Promise<
   }
   const buttons = Array.isArray(payload.buttons) ? payload.buttons.filter((b) => b && b.action && b.title).slice(0, 2) : [];
   const data: NotificationData = {
-    url: https(payload.url),
+    url: link(payload.url),
     message_id: payload.message_id,
-    actions: Object.fromEntries(buttons.flatMap((b) => (https(b.url) ? [[b.action, https(b.url)!]] : []))),
+    actions: Object.fromEntries(buttons.flatMap((b) => (link(b.url) ? [[b.action, link(b.url)!]] : []))),
     key: payload.key,
     api: payload.api,
   };
@@ -134,11 +140,14 @@ async function openOrFocus(scope: WorkerScope, url: string): Promise<unknown> {
   return open?.focus ? open.focus() : scope.clients.openWindow(url);
 }
 
-/** A click on the notification or one of its buttons: opens its URL (or the tab already there) and reports the click. */
+/**
+ * A click on the notification or one of its buttons: opens its URL (or the tab already there), the shop itself for a
+ * notification without one, and reports the click.
+ */
 export async function onClick(scope: WorkerScope, event: ClickEventLike): Promise<void> {
   event.notification.close();
   const data = event.notification.data || { actions: {} };
-  const url = (event.action && data.actions?.[event.action]) || data.url;
+  const url = (event.action && data.actions?.[event.action]) || data.url || link(scope.registration.scope);
   const { key, api } = target(scope, data);
   await Promise.all([
     url ? openOrFocus(scope, url).catch(() => null) : null,
