@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DENY_MS, OPT_OUT_MS, REPORT_MS, keyBytes, mayOffer, mustReport } from './push';
+import { DENY_MS, OPT_OUT_MS, REPORT_MS, activated, keyBytes, mayOffer, mustReport } from './push';
 
 describe('the subscription box offer', () => {
   const now = 1_700_000_000_000;
@@ -52,5 +52,40 @@ describe("telling the server of the browser's subscription", () => {
 
   it("always tells the visitor's yes in the box", () => {
     expect(mustReport(endpoint, endpoint, String(now), now, true)).toBe(true);
+  });
+});
+
+describe('the service worker registered for subscribing', () => {
+  /** A worker going through its states as the browser moves it on. */
+  function worker(state: ServiceWorkerState) {
+    const listeners: (() => void)[] = [];
+    const self = {
+      state,
+      addEventListener: (_type: string, listener: () => void) => listeners.push(listener),
+      moveTo(next: ServiceWorkerState) {
+        self.state = next;
+        for (const listener of listeners) listener();
+      },
+    };
+    return self;
+  }
+  const settled = async (promise: Promise<unknown>) => Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))]);
+
+  it('is ready once its own worker is active, whatever pages its scope covers', async () => {
+    expect(await settled(activated({ active: {} as ServiceWorker, installing: null, waiting: null }))).toBe(true);
+    const installing = worker('installing');
+    const wait = activated({ active: null, installing: installing as unknown as ServiceWorker, waiting: null });
+    installing.moveTo('installed');
+    installing.moveTo('activating');
+    expect(await settled(wait)).toBe(false);
+    installing.moveTo('activated');
+    expect(await settled(wait)).toBe(true);
+  });
+
+  it('ends the wait when the worker fails to install, so subscribing fails instead of hanging', async () => {
+    const failing = worker('installing');
+    const wait = activated({ active: null, installing: null, waiting: failing as unknown as ServiceWorker });
+    failing.moveTo('redundant');
+    expect(await settled(wait)).toBe(true);
   });
 });

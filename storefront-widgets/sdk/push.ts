@@ -76,6 +76,18 @@ export function keyBytes(base64url: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
+/**
+ * Once the registration's worker is active, which subscribing needs. Not navigator.serviceWorker.ready: that waits
+ * for a worker whose scope covers this page, and a worker served from a path in a folder (/apps/nudge/sw.js) covers
+ * only that folder's pages, so elsewhere the visitor's yes waited forever and no subscription was stored. A worker
+ * that failed to install ends the wait too (subscribing then fails, as it should).
+ */
+export function activated(registration: Pick<ServiceWorkerRegistration, 'active' | 'installing' | 'waiting'>): Promise<unknown> {
+  const worker = registration.installing || registration.waiting;
+  if (registration.active || !worker) return Promise.resolve();
+  return new Promise((resolve) => worker.addEventListener('statechange', () => (worker.state === 'activated' || worker.state === 'redundant') && resolve(0)));
+}
+
 export function startPush({ ctx, push, store, visitor, device, load }: PushOptions): void {
   /** Answers the server's answer, or false when the call failed. */
   const post = <T>(path: string, body: object): Promise<{ data: T } | false> =>
@@ -100,7 +112,7 @@ export function startPush({ ctx, push, store, visitor, device, load }: PushOptio
     // The query tells the worker (sw.ts) whom to report to when the browser renews the subscription itself.
     const query = `?k=${encodeURIComponent(ctx.key)}&a=${encodeURIComponent(ctx.api)}&v=${visitor}`;
     const registration = await navigator.serviceWorker.register(push.sw_path + query);
-    await navigator.serviceWorker.ready;
+    await activated(registration);
     const fresh = () =>
       registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(push.vapid_public_key) as BufferSource });
     let subscription = (await registration.pushManager.getSubscription()) || (await fresh());

@@ -140,6 +140,12 @@ async function subscribeAtFakePushService(context: BrowserContext): Promise<stri
   return dropped;
 }
 
+/**
+ * Where the shop serves the worker: in a folder, so its scope (/apps/nudge/) covers none of the pages the shopper
+ * visits, as a shop platform's app proxy serves it. Subscribing waited forever for navigator.serviceWorker.ready then.
+ */
+const SW_PATH = '/apps/nudge/sw.js';
+
 beforeAll(async () => {
   webPush = await startWebPush();
   // The fake push service's TLS certificate authority, trusted by the server for push-service connections.
@@ -153,7 +159,7 @@ beforeAll(async () => {
   shopUrl = `http://localhost:${port}`;
   shop = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
-    if (path === '/nudge-sw.js') {
+    if (path === SW_PATH) {
       // The one-line file the merchant hosts, as /platform tells them to.
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(`importScripts('${stack.url}/sdk/sw.js');`);
       return;
@@ -181,6 +187,7 @@ describe('the audience of a shop', () => {
     await page.getByLabel('Site URL').fill('http://mai.example');
     await page.getByLabel('Web push is on').check();
     await page.getByLabel('Show after').fill('0');
+    await page.getByLabel('Service worker path').fill(SW_PATH);
     await page.getByRole('button', { name: 'Save' }).first().click();
     // Spec §5: the site must be HTTPS, said in the user's language; nothing is saved.
     await page.getByText('Site Url must be HTTPS').first().waitFor();
