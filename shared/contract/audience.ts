@@ -608,6 +608,15 @@ export const SEGMENT_FIELDS = {
 export type SegmentField = keyof typeof SEGMENT_FIELDS;
 export const SegmentFieldName = z.enum(Object.keys(SEGMENT_FIELDS) as [SegmentField, ...SegmentField[]]);
 
+/**
+ * Player fields holding one of a few values, kept as these words (ios, mobile): a segment's "is" and "is not" choose
+ * among them (the editor's select, named in the console's language), where text typed as the console shows them
+ * ("iOS", "Di động") matched no one.
+ */
+export const PLAYER_CHOICE_FIELDS = { platform: PLAYER_PLATFORMS, device_type: DEVICE_TYPES } as const satisfies Partial<Record<SegmentField, readonly string[]>>;
+export type PlayerChoiceField = keyof typeof PLAYER_CHOICE_FIELDS;
+export const isPlayerChoiceField = (field: string): field is PlayerChoiceField => Object.hasOwn(PLAYER_CHOICE_FIELDS, field);
+
 /** Operators by value type. Dates compare to a day (`before`, `after`) or to now (`within_days`, `older_than_days`). */
 export const OPERATORS = {
   text: ['eq', 'neq', 'contains', 'not_contains', 'exists', 'not_exists'],
@@ -700,6 +709,11 @@ export const SegmentCondition = StoredSegmentCondition.superRefine((condition, c
     ctx.addIssue({ code: 'custom', path: ['value'], message: V.date });
   }
   if (condition.kind !== 'field' || (condition.op !== 'eq' && condition.op !== 'neq') || typeof condition.value !== 'string') return;
+  if (isPlayerChoiceField(condition.field)) {
+    const values: readonly string[] = PLAYER_CHOICE_FIELDS[condition.field];
+    if (!values.includes(condition.value)) ctx.addIssue({ code: 'invalid_value', values: [...values], path: ['value'], message: V.invalid });
+    return;
+  }
   if (!isPlayerCodeField(condition.field)) return;
   const rule = PLAYER_CODE_FIELDS[condition.field];
   if (!rule.valid(condition.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: rule.message });

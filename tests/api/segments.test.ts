@@ -393,6 +393,24 @@ describe('rules that are refused', () => {
     expect(contains.status).toBe(200);
   });
 
+  it('refuses a platform or device type that is not one players hold, naming those', async () => {
+    const why = async (condition: Record<string, unknown>, lang = 'en') => {
+      const answer = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, lang, body: { rule: one(condition) } });
+      expect(answer.status).toBe(400);
+      return (answer.body.fields as { path: string; message: string }[]).map((field) => `${field.path}: ${field.message}`);
+    };
+    // As the console shows them, which matched no one.
+    expect(await why({ kind: 'field', field: 'platform', op: 'eq', value: 'iOS' })).toEqual(['rule.any.0.all.0.value: Must be one of: web, ios, android']);
+    expect(await why({ kind: 'field', field: 'device_type', op: 'neq', value: 'Di động' }, 'vi')).toEqual(['rule.any.0.all.0.value: Phải là một trong: desktop, mobile']);
+    for (const condition of [
+      { kind: 'field', field: 'platform', op: 'eq', value: 'ios' },
+      { kind: 'field', field: 'device_type', op: 'contains', value: 'mob' },
+    ]) {
+      const answer = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, body: { rule: one(condition) } });
+      expect(answer.status, JSON.stringify(condition)).toBe(200);
+    }
+  });
+
   it('refuses a number of days or of times out of its bounds, saying the bounds, and an empty one as required', async () => {
     const why = async (condition: Record<string, unknown>, lang = 'en') => {
       const answer = await server.call('POST', `/api/application/${APP}/segment/count`, { token: owner.token, lang, body: { rule: one(condition) } });

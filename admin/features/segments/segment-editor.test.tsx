@@ -227,6 +227,25 @@ describe('the segment editor', () => {
     expect(counts()).toHaveLength(2);
   });
 
+  it('chooses a platform or a device type among the values players hold, named as the player list names them', async () => {
+    open();
+    await screen.findByText('Complete the conditions to see how many players match.');
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'platform' } });
+    const platform = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLSelectElement;
+    expect([...platform.options].filter((option) => !option.disabled).map((option) => [option.value, option.textContent])).toEqual([
+      ['web', 'Web'],
+      ['ios', 'iOS'],
+      ['android', 'Android'],
+    ]);
+    fireEvent.change(platform, { target: { value: 'ios' } });
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'platform', op: 'eq', value: 'ios' }] }] }));
+    fireEvent.change(within(row('1.1')).getByLabelText('Condition 1.1: field'), { target: { value: 'device_type' } });
+    const type = within(row('1.1')).getByLabelText('Condition 1.1: value') as HTMLSelectElement;
+    expect([...type.options].filter((option) => !option.disabled).map((option) => option.textContent)).toEqual(['Desktop', 'Mobile']);
+    fireEvent.change(type, { target: { value: 'mobile' } });
+    await waitFor(() => expect(counts().at(-1)?.rule).toEqual({ any: [{ all: [{ kind: 'field', field: 'device_type', op: 'eq', value: 'mobile' }] }] }));
+  });
+
   it('offers the operators of the chosen field and a day for dates', async () => {
     open();
     await screen.findByText('Complete the conditions to see how many players match.');

@@ -9,10 +9,12 @@ import {
   type AttributeType,
   type AudienceChannel,
   type Operator,
+  PLAYER_CHOICE_FIELDS,
   SEGMENT_CONDITIONS_MAX,
   SEGMENT_GROUPS_MAX,
   type SegmentField,
   type TagCount,
+  isPlayerChoiceField,
 } from '../../../shared/contract';
 import {
   CONDITION_KINDS,
@@ -524,6 +526,23 @@ function ValueInput({ condition, label, error, onChange }: { condition: DraftCon
     return (
       <Part min={190}>
         <CodePicker field={condition.field} label={label} labelHidden value={condition.value} onChange={onChange} error={error} />
+      </Part>
+    );
+  }
+  // "Platform / device type is (not)": one of the few values players hold, named as the player list names them.
+  if (condition.kind === 'field' && isPlayerChoiceField(condition.field) && (condition.op === 'eq' || condition.op === 'neq')) {
+    const names = condition.field === 'platform' ? 'players.platforms' : 'players.deviceTypes';
+    return (
+      <Part min={150}>
+        <Select
+          label={label}
+          labelHidden
+          placeholder={t('segments.editor.choicePlaceholder')}
+          options={PLAYER_CHOICE_FIELDS[condition.field].map((value) => ({ value, label: t(`${names}.${value}`) }))}
+          value={condition.value}
+          onChange={onChange}
+          error={error}
+        />
       </Part>
     );
   }
