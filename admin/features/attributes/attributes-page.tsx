@@ -46,7 +46,7 @@ export function AttributesPage() {
 
   function actions(attribute: AttributeDefinition) {
     return (
-      <ButtonGroup>
+      <ButtonGroup noWrap>
         <Button
           variant="tertiary"
           icon={EditIcon}
@@ -99,9 +99,11 @@ export function AttributesPage() {
               <span className="nudge-mono">{attribute.name}</span>
             </Text>
             {attribute.description ? (
-              <Text as="span" tone="subdued" variant="bodySm">
-                {attribute.description}
-              </Text>
+              <span className="nudge-cell-note">
+                <Text as="span" tone="subdued" variant="bodySm">
+                  {attribute.description}
+                </Text>
+              </span>
             ) : null}
           </BlockStack>
         </IndexTable.Cell>
