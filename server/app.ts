@@ -1,3 +1,4 @@
+import { jsonParser } from './routes/common';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -152,8 +153,9 @@ export function buildApp(config: Config, deps: AppDeps = {}) {
   app.setSerializerCompiler(serializerCompiler);
 
   // Clients often send `content-type: application/json` with no body on calls that take none (logout);
-  // that is no body, not malformed JSON. Anything else goes through Fastify's own, poisoning-safe parser.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // that is no body, not malformed JSON. Anything else goes through Fastify's own, poisoning-safe parser, without
+  // NUL characters (jsonParser).
+  const parseJson = jsonParser(app);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();

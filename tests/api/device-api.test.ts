@@ -452,6 +452,20 @@ describe('a registered device', () => {
     ]);
   });
 
+  it('stores text carrying a NUL character without it, on PostgreSQL too, which refuses it in text (a 500 before)', async () => {
+    const nul = '\u0000';
+    const device = 'nul-text-00001';
+    expect((await call('POST', '/api/v1/devices', { device_id: device, platform: 'android', os: `And${nul}roid` })).status).toBe(200);
+    expect((await player(device)).os).toBe('Android');
+    const answer = await call('POST', `/api/v1/devices/${device}/events`, { events: [{ id: `evt-nul-${nul}0001`, name: 'viewed', properties: { [`ti${nul}tle`]: `Sale${nul} 50%` } }] });
+    expect(answer.status).toBe(200);
+    const row = await db(server).selectFrom('events').select(['client_event_id', 'properties']).where('client_event_id', '=', 'evt-nul-0001').executeTakeFirstOrThrow();
+    expect(JSON.parse(String(row.properties))).toEqual({ title: 'Sale 50%' });
+    expect((await call('PUT', `/api/v1/devices/${device}/attributes`, { attributes: { plan: `gold${nul}` } })).status).toBe(200);
+    const stored = await db(server).selectFrom('player_attributes').selectAll().where('player_id', '=', (await player(device)).id).where('name', '=', 'plan').executeTakeFirstOrThrow();
+    expect(Object.values(stored)).toContain('gold');
+  });
+
   it('sets attributes', async () => {
     const answer = await call('PUT', `/api/v1/devices/${device}/attributes`, { attributes: { tier: 'gold', 'signup.date': '2024-12-01' } });
     expect(answer.body).toEqual({ success: true, data: { accepted: 2 } });
