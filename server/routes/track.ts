@@ -54,7 +54,9 @@ export function checkLimits(request: FastifyRequest, who: string): void {
   const nowMs = s.clock().getTime();
   if (!limiter.take(checks, nowMs)) {
     // Retry-After: when the emptiest of its buckets has a token again (whole seconds, at least one).
-    throw new AppError('RATE_LIMITED', undefined, { retryAfterSeconds: Math.max(1, Math.ceil(limiter.waitMs(checks, nowMs) / 1000)) });
+    const seconds = Math.max(1, Math.ceil(limiter.waitMs(checks, nowMs) / 1000));
+    // Its own words: the generic RATE_LIMITED asks to wait "a few minutes", where this wait is seconds.
+    throw new AppError('RATE_LIMITED', 'ingest.rateLimited', { params: { seconds }, retryAfterSeconds: seconds });
   }
 }
 

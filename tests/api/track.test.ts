@@ -1160,8 +1160,10 @@ describe('refusals', () => {
       statuses.push(answer.status);
       if (answer.status === 429) {
         expect(answer.body.error).toBe('RATE_LIMITED');
-        // 5 a minute: the next token in 12 s, said so the client waits that long rather than retrying at once.
+        // 5 a minute: the next token in 12 s, said so the client waits that long rather than retrying at once, in
+        // the header and in the words (not the sign-in's "a few minutes").
         expect(answer.headers['retry-after']).toBe('12');
+        expect(answer.body.message).toBe('Quá nhiều lệnh gọi từ thiết bị hoặc địa chỉ này. Hãy thử lại sau 12 giây (header Retry-After cho biết khi nào).');
         // The SDK reads it from the shop's page, another origin: it must be exposed to it.
         expect(answer.headers['access-control-allow-origin']).toBe('*');
         expect(answer.headers['access-control-expose-headers']).toBe('retry-after');
