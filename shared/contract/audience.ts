@@ -502,7 +502,18 @@ export const DeviceSessionBody = z.object({
   .nullable();
 export type DeviceSessionBody = z.infer<typeof DeviceSessionBody>;
 
-export const DeviceEvent = z.object({ id: ClientId, name: EventName, at: z.number().optional(), session_id: z.string().max(64).optional(), properties: Properties.optional() });
+export const DeviceEvent = z.object({
+  id: ClientId.describe(
+    'Your own id for the event, made once when it happens (a UUID): a retry with the same id is stored once. Unique within the application, across all its devices: an event whose id another event of the application already has is taken as that one and not stored again.',
+  ),
+  name: EventName,
+  at: z
+    .number()
+    .optional()
+    .describe('When it happened: epoch milliseconds, or seconds when 10 digits or fewer; now when absent. Kept within the last 7 days up to 5 minutes ahead: an older time is stored as 7 days old.'),
+  session_id: z.string().max(64).optional(),
+  properties: Properties.optional(),
+});
 /** POST /api/v1/devices/{device_id}/events: events with the client's ids (retries store nothing twice). */
 export const DeviceEventsBody = z.object({ events: z.array(DeviceEvent).min(1, { message: V.batchEvents }).max(TRACK_BATCH_MAX, { message: V.batchEvents }) });
 export type DeviceEventsBody = z.infer<typeof DeviceEventsBody>;
