@@ -26,12 +26,14 @@ export interface TextFilterProps {
   /** Applies the text typed, once typing pauses. */
   onCommit(value: string): void;
   maxLength?: number;
+  /** What the empty field shows: an example of what to type. */
+  placeholder?: string;
   /** What shows under the field, from the text as it is typed (the tag filter's list of tags). */
   below?(text: string): ReactNode;
 }
 
 /** A text filter typed into a popover: kept locally while typed, applied once typing pauses. */
-export function TextFilter({ label, value, onCommit, maxLength, below }: TextFilterProps) {
+export function TextFilter({ label, value, onCommit, maxLength, placeholder, below }: TextFilterProps) {
   const [text, setText] = useState(value);
   const settled = useDebouncedValue(text, 400);
   const field = useRef<HTMLDivElement>(null);
@@ -48,6 +50,7 @@ export function TextFilter({ label, value, onCommit, maxLength, below }: TextFil
         label={label}
         labelHidden
         value={text}
+        placeholder={placeholder}
         maxLength={maxLength}
         onChange={setText}
         autoComplete="off"

@@ -133,6 +133,17 @@ describe('the player list', () => {
     expect(await screen.findByText('Tag: vip')).toBeTruthy();
   });
 
+  it('shows in the empty OS filter what to type, as devices name their systems, and filters by what is typed', async () => {
+    const view = open();
+    await screen.findByRole('link', { name: 'v_8f2c1a9e77' });
+    fireEvent.click(screen.getByRole('button', { name: /Add filter/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'OS' }));
+    const field = (await screen.findByRole('textbox', { name: 'OS' })) as HTMLInputElement;
+    expect(field.placeholder).toBe('OS name, e.g. iOS, Android, Windows');
+    fireEvent.change(field, { target: { value: 'iOS' } });
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/player?os=iOS'));
+  });
+
   it('gives its search field the magnifier and the height of the sort menu beside it, on a phone too', async () => {
     (window as unknown as { happyDOM: { setViewport(viewport: { width: number; height: number }): void } }).happyDOM.setViewport({ width: 375, height: 812 });
     try {

@@ -168,7 +168,7 @@ export function PlayersPage() {
     {
       key: 'os',
       label: t('players.filters.os'),
-      filter: <TextFilter label={t('players.filters.os')} value={filters.os ?? ''} maxLength={64} onCommit={(value) => set('os')(value || undefined)} />,
+      filter: <TextFilter label={t('players.filters.os')} placeholder={t('players.filters.osPlaceholder')} value={filters.os ?? ''} maxLength={64} onCommit={(value) => set('os')(value || undefined)} />,
     },
     {
       key: 'tag',
