@@ -64,7 +64,7 @@ export function SegmentsPage() {
         <div style={{ padding: '12px 16px' }}>
           <BlockStack gap="100">
             <InlineStack align="space-between" gap="200" wrap={false}>
-              {name(segment)}
+              <span className="nudge-name">{name(segment)}</span>
               {size(segment)}
             </InlineStack>
             <Text as="span" tone="subdued" variant="bodySm">
