@@ -359,9 +359,11 @@ describe('mobile number', () => {
     ).toEqual([]);
   });
 
-  it('refuses too few or too many digits, letters and misplaced +', () => {
+  it('refuses too few or too many digits, letters, misplaced + and a country code beginning with 0', () => {
     expect(
       misjudged(isMobileNumber, {
+        '+0000000000': false,
+        '+0901234567': false,
         '1234567': false,
         '1234567890123456': false,
         '': false,

@@ -177,11 +177,12 @@ export function isNotBlank(value: string | null | undefined): boolean {
 }
 
 /**
- * A mobile number: optional leading +, then 8 to 15 digits; spaces, dots, dashes and parentheses are allowed between
+ * A mobile number: 8 to 15 digits, or + and 8 to 15 digits not beginning with 0 (a country code); spaces, dots, dashes and parentheses are allowed between
  * ("(090) 123 4567", "+1 (415) 555-2671").
  */
 export function isMobileNumber(value: string): boolean {
-  return /^\+?\d{8,15}$/.test(normalizeMobileNumber(value));
+  // International, E.164: no country code begins with 0 ("+0000000000" was taken, and no gateway could text it).
+  return /^(?:\+[1-9]\d{7,14}|\d{8,15})$/.test(normalizeMobileNumber(value));
 }
 
 /**
