@@ -54,7 +54,7 @@ export function Shares({ title, rows, empty }: { title: string; rows: { key: str
                     ) : null}
                   </Text>
                 </InlineStack>
-                <ProgressBar progress={(row.value / largest) * 100} size="small" tone="primary" />
+                <ProgressBar progress={Math.round((row.value / largest) * 100)} size="small" tone="primary" />
               </BlockStack>
             </li>
           ))}
