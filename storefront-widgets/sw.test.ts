@@ -97,8 +97,9 @@ describe('the service worker', () => {
     expect(scope.clients.openWindow.mock.calls).toEqual([['http://shop.vn/sale'], ['http://shop.vn/cart']]);
   });
 
-  it('opens the shop on a click on a notification without a link, and reports the click', async () => {
+  it("opens the shop's home page on a click on a notification without a link, whatever folder the worker is served from, and reports the click", async () => {
     const { scope, posts, dispatch } = fakeScope();
+    scope.registration.scope = 'https://shop.vn/apps/nudge/';
     await dispatch('notificationclick', { action: '', notification: { close: vi.fn(), data: { message_id: 'm_9', actions: {} } } });
     expect(scope.clients.openWindow.mock.calls).toEqual([['https://shop.vn/']]);
     expect(posts.map((post) => post.body.kind)).toEqual(['clicked']);

@@ -62,7 +62,7 @@ type ChangeEventLike = Waitable & {
 export interface WorkerScope {
   location: { search: string };
   registration: {
-    /** The shop's URL the worker serves (its path's directory): where a click on a notification without a link goes. */
+    /** The shop's URL the worker serves (its path's folder); a click on a notification without a link opens its origin's home. */
     scope: string;
     showNotification(title: string, options: NotificationOptions & { image?: string; actions?: { action: string; title: string }[] }): Promise<void>;
     pushManager: {
@@ -140,6 +140,9 @@ async function openOrFocus(scope: WorkerScope, url: string): Promise<unknown> {
   return open?.focus ? open.focus() : scope.clients.openWindow(url);
 }
 
+/** The shop's home page: the root of the worker's origin, whatever folder the worker is served from (its scope). */
+const shopHome = (scope: WorkerScope) => link(scope.registration.scope) && new URL('/', scope.registration.scope).href;
+
 /**
  * A click on the notification or one of its buttons: opens its URL (or the tab already there), the shop itself for a
  * notification without one, and reports the click.
@@ -147,7 +150,7 @@ async function openOrFocus(scope: WorkerScope, url: string): Promise<unknown> {
 export async function onClick(scope: WorkerScope, event: ClickEventLike): Promise<void> {
   event.notification.close();
   const data = event.notification.data || { actions: {} };
-  const url = (event.action && data.actions?.[event.action]) || data.url || link(scope.registration.scope);
+  const url = (event.action && data.actions?.[event.action]) || data.url || shopHome(scope);
   const { key, api } = target(scope, data);
   await Promise.all([
     url ? openOrFocus(scope, url).catch(() => null) : null,
