@@ -1141,9 +1141,10 @@ export function buildMigrations(dialect: Dialect): Record<string, Migration> {
     '0029_players_device_token': {
       async up(db: Kysely<any>) {
         // A push token belongs to one app install: an install registering a token another player of the application
-        // holds takes it from that player (takeDeviceToken), else the phone gets every message once per player, as
-        // after a reinstall or a registration retried without its device id. The lookup by token is this index.
-        // Tokens already held twice: the newest player (highest id) keeps it, the others are unsubscribed.
+        // holds takes it from that player (settleAppSubscription, server/domain/push-subscriptions.ts), else the
+        // phone gets every message once per player, as after a reinstall or a registration retried without its
+        // device id. The lookup by token is this index. Tokens already held twice: the newest player (highest id)
+        // keeps it, the others are unsubscribed.
         await db.schema.createIndex('players_application_device_token').on('players').columns(['application_id', 'device_token']).where(sql.ref('device_token'), 'is not', null).execute();
         const now = new Date().toISOString();
         await sql`update players set device_token = null, subscribed = 0, unsubscribed_at = case when subscribed = 1 then ${now} else unsubscribed_at end, updated_at = ${now}
