@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { installServiceWorker, type WorkerScope } from './sw';
+import { REPORT_RETRY_MS, installServiceWorker, type WorkerScope } from './sw';
 
 const ENDPOINT = 'https://push.example.net/send/abc';
 
@@ -117,6 +117,38 @@ describe('the service worker', () => {
       { url: 'https://api.nudge.example/api/sdk/push/report', body: { key: 'ck_live_12345678', kind: 'clicked', message_id: 'm_2', endpoint: ENDPOINT, action: 'buy' } },
       { url: 'https://api.nudge.example/api/sdk/push/report', body: { key: 'ck_live_12345678', kind: 'clicked', message_id: 'm_2', endpoint: ENDPOINT } },
     ]);
+  });
+
+  it('reports a click again after a lost network or a busy server, a few times, and a refused one once', async () => {
+    vi.useFakeTimers();
+    try {
+      const { scope, dispatch } = fakeScope();
+      const answers: (() => Promise<Response>)[] = [
+        () => Promise.reject(new TypeError('Failed to fetch')),
+        async () => ({ ok: false, status: 503 }) as Response,
+        async () => ({ ok: true, status: 200 }) as Response,
+      ];
+      scope.fetch.mockImplementation(() => answers.shift()!());
+      const notification = { close: vi.fn(), data: { url: 'https://shop.vn/sale', message_id: 'm_4', actions: {} } };
+      const clicked = dispatch('notificationclick', { action: '', notification });
+      await vi.advanceTimersByTimeAsync(REPORT_RETRY_MS[0] + REPORT_RETRY_MS[1]);
+      await clicked;
+      expect(scope.fetch).toHaveBeenCalledTimes(3);
+
+      // Refused: not asked again. Lost every time: given up after the last wait.
+      scope.fetch.mockClear();
+      scope.fetch.mockImplementation(async () => ({ ok: false, status: 400 }) as Response);
+      await dispatch('notificationclick', { action: '', notification });
+      expect(scope.fetch).toHaveBeenCalledTimes(1);
+      scope.fetch.mockClear();
+      scope.fetch.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
+      const lost = dispatch('notificationclick', { action: '', notification });
+      await vi.advanceTimersByTimeAsync(60_000);
+      await lost;
+      expect(scope.fetch).toHaveBeenCalledTimes(REPORT_RETRY_MS.length + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('brings a tab already at the URL to the front instead of opening another, and still reports the click', async () => {

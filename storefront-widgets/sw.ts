@@ -91,13 +91,28 @@ function target(scope: WorkerScope, from: { key?: string; api?: string }) {
   return { key: from.key || params.get('k') || '', api: from.api || params.get('a') || '', visitor: params.get('v') || '' };
 }
 
+/** The waits before a report is sent again, after a lost network or a busy server (429, 5xx). */
+export const REPORT_RETRY_MS = [1_000, 4_000];
+
+/**
+ * Posts a report, sent again after REPORT_RETRY_MS while the network is lost or the server busy: a shown or clicked
+ * notification reported once was lost from the message's statistics by one network blip. The server counts each
+ * step of a delivery once (server/delivery/reports.ts), so a report it took whose answer was lost counts once. One
+ * it refused (4xx) is not sent again.
+ */
 async function post(scope: WorkerScope, api: string, path: string, body: object): Promise<boolean> {
   if (!api) return false;
-  try {
-    const res = await scope.fetch(`${api}/api/sdk/push/${path}`, { method: 'POST', body: JSON.stringify(body), credentials: 'omit' });
-    return res.ok;
-  } catch {
-    return false;
+  for (let attempt = 0; ; attempt += 1) {
+    let status = 0;
+    try {
+      const res = await scope.fetch(`${api}/api/sdk/push/${path}`, { method: 'POST', body: JSON.stringify(body), credentials: 'omit' });
+      if (res.ok) return true;
+      status = res.status;
+    } catch {
+      // the network: asked again below
+    }
+    if ((status >= 400 && status < 500 && status !== 429) || attempt >= REPORT_RETRY_MS.length) return false;
+    await new Promise((resolve) => setTimeout(resolve, REPORT_RETRY_MS[attempt]));
   }
 }
 
