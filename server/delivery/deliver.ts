@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { isAppPlatform, NotificationContent, personalNames, personalize, type FailureReason } from '../../shared/contract';
 import type { JobContext } from '../jobs/types';
 import type { Database } from '../db/schema';
-import { webSubscriptionEnded } from '../domain/players-write';
+import { mobileTokenEnded, webSubscriptionEnded } from '../domain/players-write';
 import type { Channel } from './channels';
 import { SEND_QUEUE, RetryLater, batchKey, type BatchPayload, type Engine } from './engine';
 import { emitDeliveryEvent } from './events';
@@ -256,7 +256,7 @@ async function unsubscribe(trx: Transaction<Database>, r: Recipient, now: string
   } else if (isAppPlatform(r.platform) && r.deviceToken) {
     await trx
       .updateTable('players')
-      .set({ subscribed: 0, device_token: null, unsubscribed_at: now, updated_at: now })
+      .set(mobileTokenEnded(now))
       .where('id', '=', r.playerId)
       .where('device_token', '=', r.deviceToken)
       .execute();

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 import { inferValueType, storedAttribute, type AttributeType, type DeviceInfo, type Identity, type PlayerPlatform, type ScalarValue, type Utm } from '../../shared/contract/audience';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
@@ -46,6 +46,15 @@ export interface PlayerRef {
  */
 export function webSubscriptionEnded(now: string, unsubscribedAt = now) {
   return { subscribed: 0 as const, push_endpoint: null, push_p256dh: null, push_auth: null, unsubscribed_at: unsubscribedAt, updated_at: now };
+}
+
+/**
+ * The columns that end an app install's mobile push subscription at `now`: not subscribed, its token forgotten. Every
+ * way a token ends (FCM or APNs refusing it, another install registering it) sets these; `unsubscribedAt` keeps an
+ * earlier moment where the caller has one, as webSubscriptionEnded's does.
+ */
+export function mobileTokenEnded(now: string, unsubscribedAt: string | Expression<string | null> = now) {
+  return { subscribed: 0 as const, device_token: null, unsubscribed_at: unsubscribedAt, updated_at: now };
 }
 
 /** The key of a device in the maps these functions return. */

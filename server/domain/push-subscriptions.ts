@@ -5,7 +5,7 @@ import { deliveryIdOf } from '../delivery/payloads';
 import { recordDeliveryReport } from '../delivery/reports';
 import { AppError } from '../errors';
 import { ingest } from './ingest';
-import { upsertPlayer, webSubscriptionEnded } from './players-write';
+import { mobileTokenEnded, upsertPlayer, webSubscriptionEnded } from './players-write';
 import { applicationByKey, checkSdkLimits } from './storefront';
 import { publicWebPush } from './web-push';
 
@@ -150,12 +150,8 @@ export async function settleAppSubscription(
   if (isAppPlatform(body.platform) && token) {
     await s.db
       .updateTable('players')
-      .set((eb) => ({
-        device_token: null,
-        subscribed: 0,
-        unsubscribed_at: eb.case().when('subscribed', '=', 1).then(now).else(eb.ref('unsubscribed_at')).end(),
-        updated_at: now,
-      }))
+      // An install unsubscribed before keeps the moment it was.
+      .set((eb) => mobileTokenEnded(now, eb.case().when('subscribed', '=', 1).then(now).else(eb.ref('unsubscribed_at')).end()))
       .where('application_id', '=', applicationId)
       .where('device_token', '=', token)
       .where('device_id', '!=', deviceId)
