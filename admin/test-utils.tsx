@@ -8,6 +8,7 @@ import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { ApplicationScope } from './app/application-scope';
 import { i18n } from './app/i18n';
+import { LeaveGuard, guardNavigation } from './app/leave-guard';
 import { ToastHost } from './app/toast-host';
 import { RouterLink } from './components/router-link';
 import { PREVIEW_SOURCE } from './components/widget-preview';
@@ -26,10 +27,11 @@ export function renderInConsole(ui: ReactElement, { path = '/' }: { path?: strin
   const result = render(
     <I18nextProvider i18n={i18n}>
       <AppProvider i18n={polarisEn} linkComponent={RouterLink}>
-        <Router hook={memory.hook} searchHook={memory.searchHook}>
+        <Router hook={memory.hook} searchHook={memory.searchHook} aroundNav={guardNavigation}>
           <Frame>
             {ui}
             <ToastHost />
+            <LeaveGuard />
           </Frame>
         </Router>
       </AppProvider>

@@ -7,6 +7,7 @@ import { RouterLink } from '../components/router-link';
 import { selectLanguage } from '../stores/settings-slice';
 import { useAppStore } from '../stores/store';
 import { i18n } from './i18n';
+import { guardNavigation } from './leave-guard';
 import { Root } from './root';
 import { ToastHost } from './toast-host';
 
@@ -16,7 +17,7 @@ export function App() {
   return (
     <I18nextProvider i18n={i18n}>
       <AppProvider i18n={language === 'vi' ? polarisVi : polarisEn} linkComponent={RouterLink}>
-        <Router>
+        <Router aroundNav={guardNavigation}>
           <Frame>
             <Root />
             <ToastHost />

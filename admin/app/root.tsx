@@ -2,6 +2,7 @@ import { useLocation } from 'wouter';
 import { PageLoading } from '../components/page-loading';
 import { useAppStore } from '../stores/store';
 import { isPublicPath } from './guard';
+import { LeaveGuard } from './leave-guard';
 import { Shell } from './layout/shell';
 import { PrivateRoutes, PublicRoutes } from './routes';
 import { useNavigationGuard } from './use-navigation-guard';
@@ -16,10 +17,18 @@ export function Root() {
   if (inShell) {
     // The shell stays while roles for another application load, so the page does not blink.
     return (
-      <Shell route={decision.kind === 'allow' ? decision.route : undefined}>
-        {decision.kind === 'allow' ? <PrivateRoutes /> : <PageLoading />}
-      </Shell>
+      <>
+        <Shell route={decision.kind === 'allow' ? decision.route : undefined}>
+          {decision.kind === 'allow' ? <PrivateRoutes /> : <PageLoading />}
+        </Shell>
+        <LeaveGuard />
+      </>
     );
   }
-  return decision.kind === 'allow' ? <PublicRoutes /> : <PageLoading fill />;
+  return (
+    <>
+      {decision.kind === 'allow' ? <PublicRoutes /> : <PageLoading fill />}
+      <LeaveGuard />
+    </>
+  );
 }

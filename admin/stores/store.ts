@@ -1,13 +1,14 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
+import { type LeaveSlice, createLeaveSlice } from './leave-slice';
 import { type SessionSlice, createSessionSlice } from './session-slice';
 import { type SettingsSlice, createSettingsSlice } from './settings-slice';
 import { type PersistedState, createSessionStorage } from './session-storage';
 import { type ToastSlice, createToastSlice } from './toast-slice';
 import { type VisitedViewsSlice, createVisitedViewsSlice } from './visited-views-slice';
 
-/** The console's client state: session, settings, visited views and toasts, in one store. */
-export type AppState = SessionSlice & SettingsSlice & VisitedViewsSlice & ToastSlice;
+/** The console's client state: session, settings, visited views, toasts and unsaved changes, in one store. */
+export type AppState = SessionSlice & SettingsSlice & VisitedViewsSlice & ToastSlice & LeaveSlice;
 
 /** localStorage key of the persisted settings. */
 export const STORE_KEY = 'nudge-console';
@@ -24,6 +25,7 @@ export function createAppStore() {
         ...createSettingsSlice(...args),
         ...createVisitedViewsSlice(...args),
         ...createToastSlice(...args),
+        ...createLeaveSlice(...args),
       }),
       {
         name: STORE_KEY,

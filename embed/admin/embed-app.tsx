@@ -6,6 +6,7 @@ import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Router } from 'wouter';
 import { i18n } from '../../admin/app/i18n';
 import { ToastHost } from '../../admin/app/toast-host';
+import { guardNavigation } from '../../admin/app/leave-guard';
 import { selectLanguage } from '../../admin/stores/settings-slice';
 import { useAppStore } from '../../admin/stores/store';
 import { BridgeToasts } from './bridge-feedback';
@@ -40,7 +41,7 @@ export function EmbedApp({ context }: { context: EmbedContext }) {
           ) : context.kind === 'no-bridge' ? (
             <NoBridge />
           ) : (
-            <Router base={context.app.base}>
+            <Router base={context.app.base} aroundNav={guardNavigation}>
               <EmbeddedAdmin app={context.app} bridge={context.bridge} />
             </Router>
           )}

@@ -13,6 +13,7 @@ import { APPLICATION_SCREENS } from '../../admin/app/routes';
 import { useAppStore } from '../../admin/stores/store';
 import { BridgeLoading } from './bridge-feedback';
 import { type AppBridge, type EmbedApp, type EmbedNavItem, homeOf, navFor } from './entry';
+import { LeaveGuard } from '../../admin/app/leave-guard';
 
 interface SessionState {
   session?: EmbedSession;
@@ -220,6 +221,7 @@ export function EmbeddedAdmin({ app, bridge }: EmbeddedAdminProps) {
           </a>
         ))}
       </NavMenu>
+      <LeaveGuard />
       <div className="nudge-embed-bar">
         <Text as="p" variant="bodySm" tone="subdued" truncate>
           {session.name}

@@ -211,6 +211,65 @@ describe('segments of a new merchant', () => {
     await context.close();
   });
 
+  it('asks before leaving a segment with changes not saved: a link, the back button, a reload; Stay keeps the changes', async () => {
+    const { context, page } = await newPage(stack.browser);
+    context.setDefaultTimeout(20_000);
+    await signIn(page, stack, owner.email, PASSWORD);
+    const before = (await api(stack, token, 'GET', `/application/${APP}/segment`)).data.total;
+    await page.goto(`${stack.url}/application/${APP}/segment`);
+    await page.getByRole('button', { name: 'Tạo phân khúc' }).first().click();
+    await page.waitForURL(/\/segment\/new$/);
+    const name = page.getByLabel('Tên phân khúc');
+    await name.fill('Khách chưa lưu');
+
+    // A link of the menu: asked first; "Ở lại" keeps the page and what was typed.
+    await page.getByRole('link', { name: 'Người dùng', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: 'Rời trang khi chưa lưu thay đổi?' });
+    await ask.waitFor();
+    expect(page.url()).toMatch(/\/segment\/new$/);
+    await shot(page, 'segments-leave-unsaved-vi');
+    await resize(page, PHONE);
+    await shot(page, 'segments-leave-unsaved-vi-375');
+    await resize(page, DESKTOP);
+    await ask.getByRole('button', { name: 'Ở lại' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect(page.url()).toMatch(/\/segment\/new$/);
+    expect(await name.inputValue()).toBe('Khách chưa lưu');
+
+    // Reloading: the browser asks; dismissed, the page and the changes stay.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await page.reload({ timeout: 3_000 }).catch(() => undefined);
+    expect(asked).toEqual(['beforeunload']);
+    expect(await name.inputValue()).toBe('Khách chưa lưu');
+
+    // The back button: the page stays until the answer; "Rời trang" goes back to the list, and nothing was saved.
+    await page.goBack();
+    await ask.waitFor();
+    expect(page.url()).toMatch(/\/segment\/new$/);
+    await ask.getByRole('button', { name: 'Rời trang' }).click();
+    await page.waitForURL(/\/segment$/);
+    expect((await api(stack, token, 'GET', `/application/${APP}/segment`)).data.total).toBe(before);
+
+    // In English on a phone, from the page's back arrow.
+    await page.getByRole('button', { name: 'English' }).click();
+    await resize(page, PHONE);
+    await page.getByRole('button', { name: 'Create segment' }).first().click();
+    await page.waitForURL(/\/segment\/new$/);
+    await page.getByLabel('Segment name').fill('Not saved');
+    await page.getByRole('button', { name: 'Segmentation', exact: true }).click();
+    // On a phone Polaris' dialog box has no height of its own (a sheet at the bottom holds it): its title is looked for.
+    await page.getByRole('heading', { name: 'Leave page with unsaved changes?' }).waitFor();
+    expect(page.url()).toMatch(/\/segment\/new$/);
+    await shot(page, 'segments-leave-unsaved-en-375');
+    await page.getByRole('button', { name: 'Leave page' }).click();
+    await page.waitForURL(/\/segment$/);
+    await context.close();
+  });
+
   it("offers the shop's tags as a tag is typed on a phone, in any case, with their players, and counts the one picked", async () => {
     // Two visitors tagged vip, the third VIP-FR: tags compare as written, so "VI" typed finds both.
     const players = (await api(stack, token, 'GET', `/application/${APP}/player?limit=100`)).data.items as { id: number; device_id: string }[];

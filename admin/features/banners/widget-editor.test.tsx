@@ -8,6 +8,8 @@ import { SpinSettingsSection, sliceChances } from './spin-settings';
 import { WidgetEditor } from './widget-editor';
 
 let calls: Call[] = [];
+/** The editor's back arrow, as it is named. */
+const BACK = 'Back';
 
 function quietFrames() {
   // happy-dom runs no module scripts; it need not report that for the preview frame's /sdk/preview.js.
@@ -149,6 +151,35 @@ describe('the banner editor', () => {
       for (const button of screen.getAllByRole('button', { name: 'Save' })) expect(isDisabled(button)).toBe(true);
       expect((screen.getByLabelText('Widget name') as HTMLInputElement).disabled).toBe(true);
     });
+  });
+});
+
+describe('leaving the banner editor', () => {
+  it('asks while changes are unsaved, and leaves without asking once they are saved', async () => {
+    calls = fakeApi({ 'POST /api/application/shop_one/widget': (call) => savedWidget(call.body as Record<string, unknown>) });
+    const view = renderInConsole(
+      <WidgetEditor
+        applicationId="shop_one"
+        type="banner"
+        title="New banner"
+        backUrl="/banner"
+        renderSettings={(props) => <BannerSettingsSection {...props} />}
+        onSaved={vi.fn()}
+      />,
+      { path: '/banner/create' },
+    );
+    fill('Widget name', 'Spring banner');
+    fireEvent.click(screen.getByRole('link', { name: BACK }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave page with unsaved changes?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(view.location()).toBe('/banner/create');
+
+    await save();
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    fireEvent.click(screen.getByRole('link', { name: BACK }));
+    await waitFor(() => expect(view.location()).toBe('/banner'));
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
 

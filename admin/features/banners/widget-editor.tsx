@@ -21,6 +21,7 @@ import {
   validateDraft,
 } from './widget-drafts';
 import { FailureBanner } from '../../components/failure-banner';
+import { useUnsavedChanges } from '../../app/leave-guard';
 
 /** What a type's settings section receives from the editor. */
 export interface SettingsSectionProps<T extends WidgetType> {
@@ -100,6 +101,9 @@ export function WidgetEditor<T extends WidgetType>({
   const [draft, setDraft] = useState<WidgetDraft<T>>(() =>
     widget ? draftFromWidget(widget as Widget & { type: T }, t) : { ...newDraft(type, t), name: defaultName ?? '' },
   );
+  // The widget as it was opened or last saved: leaving with anything else asks first.
+  const [savedDraft, setSavedDraft] = useState(() => JSON.stringify(draft));
+  const leaveFreely = useUnsavedChanges(!readOnly && JSON.stringify(draft) !== savedDraft);
   const [errors, setErrors] = useState<PathErrors>({});
   const [tried, setTried] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -144,6 +148,8 @@ export function WidgetEditor<T extends WidgetType>({
         ? await api.put(widgetPath(applicationId, widget.id), result.body, Widget, { quiet: true })
         : await api.post(widgetPath(applicationId), result.body, Widget, { quiet: true });
       showToast(t('widgets.editor.saved'));
+      setSavedDraft(JSON.stringify(draft));
+      leaveFreely();
       onSaved(data, !widget);
     } catch (cause) {
       if (isApiError(cause) && cause.code === 'INVALID_PARAM' && cause.fields.length > 0) {

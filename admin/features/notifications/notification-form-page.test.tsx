@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { NotificationInput, Template } from '../../../shared/contract';
@@ -274,6 +274,24 @@ describe('the create form', () => {
     expect(screen.queryByRole('button', { name: 'iOS' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Android' }));
     expect(within(screen.getByRole('img', { name: 'The message as it appears on Android' })).getByText('This week')).toBeTruthy();
+  });
+
+  it('asks before leaving a message with changes not saved, and not one only filled from its template', async () => {
+    start();
+    let view = open('/application/shop_one/notification/web_push?template_id=5');
+    await waitFor(() => expect(field('Heading').value).toBe('This week'));
+    fireEvent.click(screen.getByRole('link', { name: 'Notifications' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/notification/basic'));
+    cleanup();
+
+    view = open('/application/shop_one/notification/web_push');
+    type('Heading', 'Flash sale');
+    fireEvent.click(screen.getByRole('link', { name: 'Notifications' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave page with unsaved changes?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(view.location()).toBe('/application/shop_one/notification/web_push');
+    expect(field('Heading').value).toBe('Flash sale');
   });
 
   it('says when the type has no platform set up and keeps Send disabled', async () => {

@@ -43,6 +43,7 @@ import { TagsField } from './tags-field';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { useLanguage } from '../../app/i18n';
+import { useUnsavedChanges } from '../../app/leave-guard';
 
 const CampaignPage = page(Campaign);
 const TemplatePage = page(Template);
@@ -144,6 +145,8 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   const showToast = useAppStore((state) => state.showToast);
   const plan = useApplicationPlan();
   const [draft, setDraft] = useState<NotificationDraft>(initial);
+  // The message as it was opened (a template's content filled in) or last saved: leaving with anything else asks.
+  const [savedDraft, setSavedDraft] = useState(() => JSON.stringify(initial));
   const [problems, setProblems] = useState<Problems>({});
   const [tried, setTried] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -157,6 +160,7 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   const locked = saved !== undefined && !isEditable(saved.status);
   const readOnly = isViewerOnly(roles);
   const disabled = readOnly || locked || saving !== null;
+  const leaveFreely = useUnsavedChanges(!readOnly && !locked && JSON.stringify(draft) !== savedDraft);
   const typeName = t(`notificationUi.types.${type}`);
   const available = typeAvailable(type, activePlatforms);
   const mayConfigure = canAccessRoute(roles, { roles: AREA_ROLES.platform });
@@ -169,15 +173,18 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   const patch = (next: Partial<NotificationDraft>) => setDraft((current) => ({ ...current, ...next }));
   const setContent = (content: ContentDraft) => patch({ content });
 
-  function applyTemplate(template: Template) {
-    patch({ content: contentDraftOf(template.content), templateId: template.id });
+  /** Fills the content from the template; returns what the message holds then. */
+  function applyTemplate(template: Template): NotificationDraft {
+    const filled = { ...draft, content: contentDraftOf(template.content), templateId: template.id };
+    patch({ content: filled.content, templateId: template.id });
     setFilledFrom(template.id);
+    return filled;
   }
 
-  // ?template_id=: the template's content fills the new message once.
+  // ?template_id=: the template's content fills the new message once; the message opened so is not a change.
   useEffect(() => {
     if (startTemplate.data && startTemplate.data.id === fillFromTemplate && filledFrom === null && startTemplate.data.type === type) {
-      applyTemplate(startTemplate.data);
+      setSavedDraft(JSON.stringify(applyTemplate(startTemplate.data)));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [startTemplate.data]);
@@ -212,9 +219,11 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
       else if (data.schedule.mode === 'now') showToast(t('notificationUi.form.sent'));
       else showToast(t('notificationUi.form.scheduled', { date: formatDate(data.send_at, '{y}-{m}-{d} {h}:{i}', { lang }) }));
       if (mode === 'draft' && saved) {
+        setSavedDraft(JSON.stringify(draft));
         onSaved();
         return;
       }
+      leaveFreely();
       // The form's tab gives way to the page that replaces it.
       useAppStore.getState().removeVisitedView(leavePath);
       if (mode === 'draft') navigate(`/notification/${type}?id=${data.id}`, { replace: true });

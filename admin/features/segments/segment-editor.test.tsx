@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route } from 'wouter';
+import { Link, Route } from 'wouter';
 import type { SegmentDetail, SegmentRule } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { type Call, answer, fakeApi, fill, press, renderInApplication, writesOf } from '../../test-utils';
@@ -79,6 +79,7 @@ beforeEach(() => {
       'GET /api/application/shop_one/tag': () => tagList,
       'GET /api/application/shop_one/segment/7': () => saved,
       'DELETE /api/application/shop_one/segment/7': () => ({}),
+      'PUT /api/application/shop_one/segment/7': () => ({}),
     },
     // Web push set up, so a message can be sent to a segment.
     { ...application, platforms: ['web'] },
@@ -553,6 +554,55 @@ describe('the segment editor', () => {
     await screen.findByDisplayValue('Tea lovers');
     expect(screen.queryByRole('button', { name: 'Send a message' })).toBeNull();
     expect(screen.getAllByRole('button', { name: 'Delete' }).length).toBeGreaterThan(0);
+  });
+
+  it('asks before leaving a segment with changes not saved: Stay keeps them on screen, Leave page goes', async () => {
+    const view = open('7');
+    fill(await screen.findByDisplayValue('Tea lovers'), 'Tea and coffee lovers');
+    fireEvent.click(screen.getByRole('button', { name: 'Segmentation' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave page with unsaved changes?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(view.location()).toBe('/application/shop_one/segment/7');
+    expect(screen.getByDisplayValue('Tea and coffee lovers')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Segmentation' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Leave page' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment'));
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('leaves without asking when nothing was changed, when a change was undone, and once the changes are saved', async () => {
+    let view = open('7');
+    const name = await screen.findByDisplayValue('Tea lovers');
+    fill(name, 'Tea');
+    fill(name, 'Tea lovers');
+    fireEvent.click(screen.getByRole('button', { name: 'Segmentation' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment'));
+    cleanup();
+
+    view = open('7');
+    fill(await screen.findByDisplayValue('Tea lovers'), 'Tea and coffee lovers');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]);
+    await screen.findByText('Changed');
+    fireEvent.click(screen.getByRole('button', { name: 'Segmentation' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('opens a new segment empty when it is chosen (its tab) from a saved one', async () => {
+    const view = renderInApplication(
+      <>
+        <Link href="/segment/new">New segment tab</Link>
+        <Route path="/segment/:segment_id" component={SegmentPage} />
+      </>,
+      '/application/shop_one/segment/7',
+    );
+    await screen.findByDisplayValue('Tea lovers');
+    fireEvent.click(screen.getByRole('link', { name: 'New segment tab' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/segment/new'));
+    expect((screen.getByLabelText('Segment name') as HTMLInputElement).value).toBe('');
+    expect(screen.queryByDisplayValue('tea')).toBeNull();
   });
 
   it('deletes a saved segment after the confirmation', async () => {

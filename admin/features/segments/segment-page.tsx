@@ -23,6 +23,7 @@ import { useFormatDay, useLanguage } from '../../app/i18n';
 import { TypePickerModal } from '../notifications/type-picker-modal';
 import { useRuleChoices } from './use-rule-choices';
 import { usePageLabel } from '../../app/layout/use-page-label';
+import { useUnsavedChanges } from '../../app/leave-guard';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -35,14 +36,25 @@ function DeleteSegmentModal({ path, name, onClose, onDone }: { path: string; nam
   return <ConfirmDeleteModal path={path} title={t('segments.delete.title')} body={t('segments.delete.body', { name })} onClose={onClose} onDone={onDone} />;
 }
 
+/** What the editor holds, to tell whether it was changed since it was loaded or saved. */
+function formState(name: string, rule: DraftRule): string {
+  return JSON.stringify({ name, rule });
+}
+
 /**
  * /segment/:segment_id (`new` for a new one): the segment's name and its rule in the visual editor, the live
- * count of the rule as it is edited, and, once saved, its size over time.
+ * count of the rule as it is edited, and, once saved, its size over time. Each segment (and each new one, by
+ * the event it starts from) gets an editor of its own: one open while another's tab is chosen keeps nothing.
  */
 export function SegmentPage() {
+  const { segment_id: segmentId = NEW_SEGMENT } = useParams<{ segment_id: string }>();
+  const search = useSearch();
+  return <SegmentEditorPage key={segmentId === NEW_SEGMENT ? `${segmentId}?${search}` : segmentId} segmentId={segmentId} />;
+}
+
+function SegmentEditorPage({ segmentId }: { segmentId: string }) {
   const { t } = useTranslation();
   const { applicationId } = useCurrentApplication();
-  const { segment_id: segmentId = NEW_SEGMENT } = useParams<{ segment_id: string }>();
   const [, navigate] = useLocation();
   const roles = useAppStore((state) => state.roles);
   const showToast = useAppStore((state) => state.showToast);
@@ -62,6 +74,9 @@ export function SegmentPage() {
   const search = useSearch();
   // A new segment may start from an event (the events page's "who did it"); a saved one is filled when loaded.
   const [rule, setRule] = useState<DraftRule>(() => startingRule(isNew ? search : ''));
+  // The form as loaded or last saved: leaving with anything else asks first.
+  const [savedForm, setSavedForm] = useState(() => formState(name, rule));
+  const leaveFreely = useUnsavedChanges(!readOnly && formState(name, rule) !== savedForm);
   const [loadedId, setLoadedId] = useState<number | null>(null);
   const [showAllErrors, setShowAllErrors] = useState(false);
   const touchedRows = useTouchedRows();
@@ -82,6 +97,7 @@ export function SegmentPage() {
       setName(saved.data.name);
       const loaded = fromRule(saved.data.rule);
       setRule(loaded);
+      setSavedForm(formState(saved.data.name, loaded));
       setLoadedId(saved.data.id);
       // A saved rule was complete when saved: a problem in it is a rule made stricter since, shown at once. A
       // rule without one stays quiet, so a condition added to it is not called required before it is touched.
@@ -109,12 +125,14 @@ export function SegmentPage() {
       if (isNew) {
         const result = await api.post(`${base}/segment`, parsed.data, z.object({ id: z.number().int() }), { quiet: true });
         showToast(t('segments.editor.created', { name: parsed.data.name }));
+        leaveFreely();
         navigate(`/segment/${result.data.id}`, { replace: true });
         // The saved segment takes the place of the "new" one, also among the visited-view tabs.
         useAppStore.getState().removeVisitedView(`${base}/segment/${NEW_SEGMENT}`);
       } else {
         await api.put(path, parsed.data, z.unknown(), { quiet: true });
         showToast(t('common.changed'));
+        setSavedForm(formState(name, rule));
         saved.reload();
       }
     } catch (cause) {
@@ -254,6 +272,7 @@ export function SegmentPage() {
           onClose={() => setConfirming(false)}
           onDone={() => {
             showToast(t('segments.delete.done', { name: saved.data?.name ?? '' }));
+            leaveFreely();
             navigate('/segment', { replace: true });
             useAppStore.getState().removeVisitedView(path);
           }}
