@@ -1,8 +1,27 @@
-import fastifySwagger from '@fastify/swagger';
+import fastifySwagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { API_DOCS_PATH } from '../routes/info';
+
+/** The parts of an OpenAPI document this file reads: the operations' request bodies. */
+interface DocumentBodies {
+  paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { nullable?: boolean } }> } } | undefined> | undefined>;
+}
+
+/**
+ * @fastify/swagger marks every request body required. A route whose body schema takes null (no body at all, as
+ * the device API's "a session started" takes) is documented as one that may be left out.
+ */
+export function optionalBodies<T extends object>(document: T): T {
+  for (const operations of Object.values((document as DocumentBodies).paths ?? {})) {
+    for (const operation of Object.values(operations ?? {})) {
+      const body = operation?.requestBody;
+      if (body?.content && Object.values(body.content).some((media) => media.schema?.nullable === true)) body.required = false;
+    }
+  }
+  return document;
+}
 
 /** The OpenAPI document, generated from the routes' zod schemas, at /api/docs/json, with Swagger UI at /api/docs. */
 export function registerDocs(app: FastifyInstance, version: string): void {
@@ -49,6 +68,8 @@ export function registerDocs(app: FastifyInstance, version: string): void {
       ],
     },
     transform: jsonSchemaTransform,
+    // Only an OpenAPI document is made here (the `openapi` option), never a Swagger 2 one.
+    transformObject: (document) => optionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject) as ReturnType<SwaggerTransformObject>,
   });
   app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PATH });
 }

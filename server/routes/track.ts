@@ -161,9 +161,11 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const devices = ['devices'];
+  // What parseTextAsJson takes, as the storefront's beacons send it.
+  const consumes = ['application/json', 'text/plain'];
   const security = [{ clientKey: [] }];
   const keyNote =
-    ' Authenticated by `Authorization: Key <client_key>`: the application’s public client key, the same one the storefront script carries. Apps ship it, so it can only write device data, never read it.';
+    ' Authenticated by `Authorization: Key <client_key>`: the application’s public client key, the same one the storefront script carries. Apps ship it, so it can only write device data, never read it. The body is JSON (`application/json`, or `text/plain` holding JSON). Rate limited per device and per address: RATE_LIMITED (429) with Retry-After in seconds; when the server is saturated, 503 with Retry-After. Retry after the time it gives: a retried call with the same ids stores nothing twice.';
 
   /** Runs device items through the SDK's normalisation and the one ingestion queue. */
   async function deviceWrite(request: FastifyRequest, { applicationId, utcOffset, phoneCountry }: KeyApplication, deviceId: string, items: TrackItem[]): Promise<number> {
@@ -179,6 +181,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         description: `Registers a device (an app install, a browser, a server-side user) or updates it: its push token, platform (ios, android, web), OS and version, app version, model, language, country, timezone. \`device_id\` is the app's own id for the install; when absent the server makes one and returns it (keep it: the other calls name the device by it). Fields left out keep their stored value.${keyNote}`,
         tags: devices,
+        consumes,
         security,
         body: DeviceRegister,
         response: { 200: ok(DeviceRegistered), ...failures },
@@ -205,6 +208,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         description: `Records that a session started on the device (\`at\` in epoch milliseconds, or seconds when 10 digits or fewer; now when absent; the landing UTM and referrer when known): the session count, first and last session and the day's activity move. Give \`id\` to make retries safe; with no body at all, a session starting now. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
+        consumes,
         security,
         params: DeviceParams,
         body: DeviceSessionBody,
@@ -229,8 +233,9 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...deviceRouteOptions,
       schema: {
-        description: `Records up to 50 events of the device, each with the client's own \`id\` (a retry with the same ids stores nothing twice), a name, \`at\` (epoch milliseconds, or seconds when 10 digits or fewer; now when absent) and scalar properties (names as event names; a name ending in \`.date\` takes an ISO 8601 date or time, a time without a zone being UTC, or an epoch time, and anything else is INVALID_PARAM naming it). An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Records up to 50 events of the device, each with the client's own \`id\` (a retry with the same ids stores nothing twice), a name, \`at\` (epoch milliseconds, or seconds when 10 digits or fewer; now when absent) and up to 50 scalar properties (names as event names; a name ending in \`.date\` takes an ISO 8601 date or time, a time without a zone being UTC, or an epoch time, and anything else is INVALID_PARAM naming it). An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
+        consumes,
         security,
         params: DeviceParams,
         body: DeviceEventsBody,
@@ -256,8 +261,9 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...deviceRouteOptions,
       schema: {
-        description: `Sets attributes of the device's player (text, number, boolean; names ending in \`.date\` take an ISO 8601 date or time, a time without a zone being UTC, or epoch milliseconds, or seconds when 10 digits or fewer, and anything else is INVALID_PARAM naming it); null removes one. A name seen for the first time is defined with the type of its value; a later value sent as text that reads as the attribute's type (\`"42"\` for a number, \`"true"\` for a boolean) counts as one in segments. An unregistered device is NOT_FOUND.${keyNote}`,
+        description: `Sets up to 50 attributes of the device's player (text, number, boolean; names ending in \`.date\` take an ISO 8601 date or time, a time without a zone being UTC, or epoch milliseconds, or seconds when 10 digits or fewer, and anything else is INVALID_PARAM naming it); null removes one. A name seen for the first time is defined with the type of its value; a later value sent as text that reads as the attribute's type (\`"42"\` for a number, \`"true"\` for a boolean) counts as one in segments. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
+        consumes,
         security,
         params: DeviceParams,
         body: DeviceAttributesBody,
@@ -280,6 +286,7 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         description: `Sets who the device belongs to: the app's own user id (\`external_user_id\`), email, mobile number, Facebook PSID. At least one; email and mobile number are checked (INVALID_PARAM naming the field). Fields left out keep their stored value. An unregistered device is NOT_FOUND.${keyNote}`,
         tags: devices,
+        consumes,
         security,
         params: DeviceParams,
         body: DeviceIdentityBody,

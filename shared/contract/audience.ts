@@ -86,7 +86,11 @@ const NamedValues = z.record(Name, ScalarValue).superRefine((values, ctx) => {
     if (isDateFieldName(name) && !isDateValue(value)) ctx.addIssue({ code: 'custom', path: [name], message: V.dateValue });
   }
 });
-export const Properties = NamedValues.refine((value) => Object.keys(value).length <= 50, { message: V.outOfRange });
+/** Up to this many properties an event, and attributes a call. */
+export const PROPERTIES_MAX = 50;
+export const Properties = NamedValues.refine((value) => Object.keys(value).length <= PROPERTIES_MAX, { message: V.outOfRange })
+  // The refinement is invisible to the API's JSON schema: the limit is written there too.
+  .meta({ maxProperties: PROPERTIES_MAX });
 /** Attributes a device sets; null removes one. */
 export const Attributes = NamedValues;
 
@@ -522,7 +526,8 @@ export type DeviceEventsBody = z.infer<typeof DeviceEventsBody>;
 export const DeviceAttributesBody = z.object({
   attributes: Attributes
     .refine((value) => Object.keys(value).length >= 1, { message: V.required })
-    .refine((value) => Object.keys(value).length <= 50, { message: V.outOfRange }),
+    .refine((value) => Object.keys(value).length <= PROPERTIES_MAX, { message: V.outOfRange })
+    .meta({ minProperties: 1, maxProperties: PROPERTIES_MAX }),
 });
 export type DeviceAttributesBody = z.infer<typeof DeviceAttributesBody>;
 

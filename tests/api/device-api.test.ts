@@ -599,4 +599,32 @@ describe('the OpenAPI document', () => {
     expect(paths['/api/v1/devices/{device_id}/identity'].put.security).toEqual([{ clientKey: [] }]);
     expect(answer.body.components.securitySchemes.clientKey).toMatchObject({ in: 'header', name: 'Authorization' });
   });
+
+  it('says what an app must know to call it: the body a session may leave out, the types taken, the limits, and 429 and 503', async () => {
+    const answer = await server.call('GET', '/api/docs/json');
+    type Operation = { description: string; requestBody: { required: boolean; content: Record<string, { schema: Record<string, any> }> } };
+    const paths = answer.body.paths as Record<string, Record<string, Operation>>;
+    const sessions = paths['/api/v1/devices/{device_id}/sessions'].post;
+    const events = paths['/api/v1/devices/{device_id}/events'].post;
+    const attributes = paths['/api/v1/devices/{device_id}/attributes'].put;
+    expect(sessions.requestBody.required).toBe(false);
+    // A body the call cannot do without stays required.
+    expect(events.requestBody.required).toBe(true);
+    expect(Object.keys(events.requestBody.content).sort()).toEqual(['application/json', 'text/plain']);
+    expect(events.requestBody.content['application/json'].schema.properties.events.items.properties.properties.maxProperties).toBe(50);
+    expect(attributes.requestBody.content['application/json'].schema.properties.attributes).toMatchObject({ minProperties: 1, maxProperties: 50 });
+    for (const operation of [sessions, events, attributes, paths['/api/v1/devices'].post]) {
+      expect(operation.description).toContain('RATE_LIMITED (429) with Retry-After');
+      expect(operation.description).toContain('503 with Retry-After');
+    }
+  });
+
+  it('takes a device call sent as text/plain holding JSON, as the docs say', async () => {
+    const registered = await server.call('POST', '/api/v1/devices', {
+      body: JSON.stringify({ device_id: 'plain-text-01', platform: 'android', country: 'VN' }),
+      headers: { authorization: `Key ${key}`, 'content-type': 'text/plain;charset=UTF-8' },
+    });
+    expect(registered.status).toBe(200);
+    expect((await player('plain-text-01')).country).toBe('VN');
+  });
 });
