@@ -40,6 +40,14 @@ export function samePage(a: string, b: string): boolean {
   return pageOf(a) === pageOf(b);
 }
 
+/**
+ * The page at `path` as the user left it: its open tab's path, with the query it had then (a search, filters, a
+ * page of the list), or `path` itself when no tab holds it. A record's page leads back to its list so.
+ */
+export function asLeft(views: readonly VisitedView[], path: string): string {
+  return views.find((view) => samePage(view.path, path))?.path ?? path;
+}
+
 /** The path without its query and trailing slashes (`/` stays `/`). */
 const pageOf = (path: string) => path.split('?')[0].replace(/(.)\/+$/, '$1');
 

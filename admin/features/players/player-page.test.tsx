@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route } from 'wouter';
 import type { Delivery, DeliveryPage, PlayerDetail, PlayerEvent, PlayerEventsPage, TagCount } from '../../../shared/contract';
@@ -283,6 +283,26 @@ describe("a player's page", () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete player' }));
     await waitFor(() => expect(view.location()).toBe('/application/shop_one/player'));
     expect(calls.some((call) => call.method === 'DELETE' && call.path === '/api/application/shop_one/player/42')).toBe(true);
+  });
+
+  it('returns to the list as it was left, search and page, after a delete and by the back arrow', async () => {
+    const list = '/application/shop_one/player?q=customer&page=2';
+    useAppStore.setState({ visitedViews: [{ path: list, title: 'menu.players', applicationId: 'shop_one' }] });
+    try {
+      let view = open();
+      await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+      fireEvent.click(screen.getByRole('button', { name: 'Players' }));
+      await waitFor(() => expect(view.location()).toBe(list));
+      cleanup();
+
+      view = open();
+      await screen.findByRole('heading', { name: 'v_8f2c1a9e77', level: 1 });
+      fireEvent.click(screen.getAllByRole('button', { name: 'Delete player' })[0]);
+      fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete player' }));
+      await waitFor(() => expect(view.location()).toBe(list));
+    } finally {
+      useAppStore.setState({ visitedViews: [] });
+    }
   });
 
   it('gives a viewer no way to change tags or delete', async () => {

@@ -25,6 +25,7 @@ import { api, isApiError } from '../../api';
 import { useApiQuery } from '../../api/use-api-query';
 import { useCurrentApplication } from '../../app/application-scope';
 import { useAppStore } from '../../stores/store';
+import { asLeft } from '../../stores/visited-views-slice';
 import { Missing, PlatformLabel, SubscribedBadge, playerLabel } from './player-bits';
 import { filtersFromSearch, searchOf, withFilter } from './player-filters';
 import { countryName, languageName } from '../../components/code-names';
@@ -444,7 +445,11 @@ export function PlayerPage() {
   const id = recordId(playerId);
   const base = `/application/${encodeURIComponent(applicationId)}/player/${id}`;
   const detail = useApiQuery(id !== null ? base : null, PlayerDetail, undefined, { showsFailure: true });
-  const backAction = { content: t('menu.players'), onAction: () => navigate('/player') };
+  // The list as it was left: the search, filters and page that found this player (its path inside the application).
+  const applicationPath = `/application/${encodeURIComponent(applicationId)}`;
+  const toList = (options?: { replace: boolean }) =>
+    navigate(asLeft(useAppStore.getState().visitedViews, `${applicationPath}/player`).slice(applicationPath.length), options);
+  const backAction = { content: t('menu.players'), onAction: () => toList() };
   // The tab and the window name this player (not "Player details", as every player's page would be): "Player #42"
   // until they load, then as the player list names them (playerLabel); a player that can't be found keeps the
   // route's title.
@@ -573,7 +578,7 @@ export function PlayerPage() {
           onClose={() => setConfirming(false)}
           onDone={() => {
             showToast(t('players.delete.done', { device: player.device_id }));
-            navigate('/player', { replace: true });
+            toList({ replace: true });
             // A tab for a player that no longer exists would only lead to "not found".
             useAppStore.getState().removeVisitedView(base);
           }}
