@@ -162,9 +162,10 @@ export function startPush({ ctx, push, store, visitor, device, load }: PushOptio
     return;
   }
   if (permission === 'denied') {
-    // The visitor withdrew the permission in the browser's settings: the server stops sending.
-    const endpoint = store.getItem(ENDPOINT_KEY);
-    if (endpoint) post<object>('unsubscribe', { endpoint }).then((done) => done && store.setItem(ENDPOINT_KEY, ''), () => 0);
+    // The visitor withdrew the permission in the browser's settings: the server stops sending to whatever this
+    // browser holds. Not only to the endpoint the page last told it: the service worker may have renewed the
+    // subscription since, telling the server of one the page never saw.
+    if (store.getItem(ENDPOINT_KEY)) post<object>('unsubscribe', {}).then((done) => done && store.setItem(ENDPOINT_KEY, ''), () => 0);
     return;
   }
   if (mayOfferNow()) offer();

@@ -83,6 +83,23 @@ function shopPage(path: string): string {
 /** A call of the public REST device API with the shop's client key, which must succeed. */
 const call = (method: string, path: string, body: unknown) => deviceApi(stack, clientKey, method, path, body);
 
+/**
+ * A shopper who gave the permission on an earlier visit (the SDK subscribes without asking), at the fake push service,
+ * on the shop's home page, once the server has them subscribed. `player` reads their row of the player list.
+ */
+async function subscribedShopper(viewport: { width: number; height: number }) {
+  const shopper = await stack.browser.newContext({ viewport, locale: 'vi-VN' });
+  const dropped = await subscribeAtFakePushService(shopper);
+  await shopper.grantPermissions(['notifications'], { origin: shopUrl });
+  const visit = await shopper.newPage();
+  await visit.goto(shopUrl);
+  await collecting(visit);
+  const visitor = (await visit.evaluate(() => localStorage.getItem('nudge_v'))) as string;
+  const player = async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0];
+  await expect.poll(async () => (await player())?.subscribed, { timeout: 15_000 }).toBe(true);
+  return { shopper, dropped, visit, visitor, player };
+}
+
 /** A device of the shop's app or site, registered through the public REST device API. */
 async function device(deviceId: string, opts: { addToCart: boolean; plan: string; subscribed: boolean }) {
   await call('POST', '/v1/devices', { device_id: deviceId, platform: 'web', device_type: 'mobile', os: 'Android', language: 'vi', country: 'VN' });
@@ -759,16 +776,7 @@ describe('the audience of a shop', () => {
   });
 
   it('gives a shopper whose subscription the push service dropped a new one on a later visit, and the next message reaches it', async () => {
-    const shopper = await stack.browser.newContext({ viewport: PHONE, locale: 'vi-VN' });
-    const dropped = await subscribeAtFakePushService(shopper);
-    // The permission was given on an earlier visit: the SDK subscribes without asking.
-    await shopper.grantPermissions(['notifications'], { origin: shopUrl });
-    const visit = await shopper.newPage();
-    await visit.goto(shopUrl);
-    await collecting(visit);
-    const visitor = (await visit.evaluate(() => localStorage.getItem('nudge_v'))) as string;
-    const player = async () => (await api(stack, token, 'GET', `/application/${APP}/player?q=${visitor}`)).data.items[0];
-    await expect.poll(async () => (await player())?.subscribed, { timeout: 15_000 }).toBe(true);
+    const { shopper, dropped, visit, player } = await subscribedShopper(PHONE);
     const first = (await visit.evaluate(() => JSON.parse(localStorage.getItem('test_push_subscription')!).endpoint)) as string;
     const { id: playerId } = await player();
 
@@ -804,6 +812,35 @@ describe('the audience of a shop', () => {
     const received = webPush.received.length;
     expect(await message('Áo dài mới về')).toEqual({ sent: 1, failed: 0 });
     expect(webPush.received.slice(received).map((push) => push.endpoint)).toEqual([renewed]);
+    await shopper.close();
+  });
+
+  it('stops sending to a shopper who withdrew the permission, though their browser renewed the subscription since', async () => {
+    const { shopper, visit, visitor, player } = await subscribedShopper(DESKTOP);
+
+    // The browser renews the subscription by itself; the service worker tells the server of the new one (sw.ts),
+    // which the page never saw.
+    const renewed = webPush.createSubscription();
+    const told = await fetch(`${stack.url}/api/sdk/push/subscribe`, {
+      method: 'POST',
+      body: JSON.stringify({ key: clientKey, visitor_id: visitor, subscription: { endpoint: renewed.endpoint, keys: renewed.keys } }),
+    });
+    expect(((await told.json()) as { success: boolean }).success).toBe(true);
+
+    // The shopper blocks notifications for the shop in the browser's settings, and comes back.
+    const session = await shopper.newCDPSession(visit);
+    const { targetInfo } = await session.send('Target.getTargetInfo');
+    const browserSession = await stack.browser.newBrowserCDPSession();
+    await browserSession.send('Browser.setPermission', {
+      permission: { name: 'notifications' },
+      setting: 'denied',
+      origin: shopUrl,
+      browserContextId: targetInfo.browserContextId,
+    });
+    expect(await visit.evaluate(() => Notification.permission)).toBe('denied');
+    await visit.goto(`${shopUrl}/products/ao-dai`);
+    await expect.poll(async () => (await player())?.subscribed, { timeout: 15_000 }).toBe(false);
+    await browserSession.detach();
     await shopper.close();
   });
 
