@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Link } from 'wouter';
 import type { PlatformEntry, WebPushPlatform } from '../../../shared/contract';
 import { useAppStore } from '../../stores/store';
 import { answer, type Call, fakeApi, renderInApplication } from '../../test-utils';
@@ -105,6 +106,31 @@ describe('the platform screen', () => {
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]).toMatchObject({ enabled: true, site_url: 'https://shop.example.vn', sw_path: '/nudge-sw.js', box: { allow_text: 'Đồng ý', position: 'top' } });
     expect(await web.findByText('Active')).toBeTruthy();
+  });
+});
+
+describe('leaving the platform screen', () => {
+  it('asks while a card holds changes not saved, and not once they are saved', async () => {
+    const view = renderInApplication(
+      <>
+        <Link href="/player">Players</Link>
+        <PlatformPage />
+      </>,
+      '/application/shop_one/platform',
+    );
+    const web = await card('Web push (browsers)');
+    fireEvent.click(web.getByLabelText('Web push is on'));
+    fireEvent.change(web.getByLabelText('Site URL'), { target: { value: 'https://shop.example.vn' } });
+    fireEvent.click(screen.getByRole('link', { name: 'Players' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave page with unsaved changes?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(view.location()).toBe('/application/shop_one/platform');
+
+    fireEvent.click(web.getByRole('button', { name: 'Save' }));
+    expect(await web.findByText('Active')).toBeTruthy();
+    fireEvent.click(screen.getByRole('link', { name: 'Players' }));
+    await waitFor(() => expect(view.location()).toBe('/application/shop_one/player'));
   });
 });
 
