@@ -1,5 +1,4 @@
-import { AppProvider, Frame } from '@shopify/polaris';
-import polarisEn from '@shopify/polaris/locales/en.json';
+import { Frame } from '@shopify/polaris';
 import { type RenderResult, act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -9,8 +8,8 @@ import { memoryLocation } from 'wouter/memory-location';
 import { ApplicationScope } from './app/application-scope';
 import { i18n } from './app/i18n';
 import { LeaveGuard, guardNavigation } from './app/leave-guard';
+import { PolarisProvider } from './app/polaris-provider';
 import { ToastHost } from './app/toast-host';
-import { RouterLink } from './components/router-link';
 import { PREVIEW_SOURCE } from './components/widget-preview';
 import { useAppStore } from './stores/store';
 
@@ -26,7 +25,7 @@ export function renderInConsole(ui: ReactElement, { path = '/' }: { path?: strin
   const memory = memoryLocation({ path, record: true });
   const result = render(
     <I18nextProvider i18n={i18n}>
-      <AppProvider i18n={polarisEn} linkComponent={RouterLink}>
+      <PolarisProvider>
         <Router hook={memory.hook} searchHook={memory.searchHook} aroundNav={guardNavigation}>
           <Frame>
             {ui}
@@ -34,7 +33,7 @@ export function renderInConsole(ui: ReactElement, { path = '/' }: { path?: strin
             <LeaveGuard />
           </Frame>
         </Router>
-      </AppProvider>
+      </PolarisProvider>
     </I18nextProvider>,
   );
   return Object.assign(result, { location: () => memory.history.at(-1) ?? path });

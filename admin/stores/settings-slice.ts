@@ -17,7 +17,13 @@ export interface SettingsSlice {
    * shows it (see `selectAppName`).
    */
   appName: AppName | null;
+  /**
+   * The language of a page that speaks its reader's rather than the console's (the public playerinfo page speaks
+   * the visitor's), while it is shown: Polaris' own words around it follow it. Not kept.
+   */
+  pageLanguage: Language | null;
   setLanguage(language: Language): void;
+  setPageLanguage(language: Language | null): void;
   setSize(size: Size): void;
   setSidebarOpen(open: boolean): void;
   toggleSidebar(): void;
@@ -34,7 +40,9 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   size: 'medium',
   sidebarOpen: true,
   appName: null,
+  pageLanguage: null,
   setLanguage: (language) => set({ language }),
+  setPageLanguage: (pageLanguage) => set({ pageLanguage }),
   setSize: (size) => set({ size }),
   setSidebarOpen: (sidebarOpen) => set({ sidebarOpen }),
   toggleSidebar: () => set((state) => ({ sidebarOpen: !state.sidebarOpen })),
@@ -65,4 +73,9 @@ export function isInFrame(): boolean {
 /** The language in effect: the user's choice, else English inside a frame, else Vietnamese (spec §1). */
 export function selectLanguage(state: Pick<SettingsSlice, 'language'>): Language {
   return state.language ?? (isInFrame() ? EMBEDDED_DEFAULT_LANGUAGE : DEFAULT_LANGUAGE);
+}
+
+/** The language Polaris' own words are in: the page's own (see pageLanguage), else the console's. */
+export function selectPolarisLanguage(state: Pick<SettingsSlice, 'language' | 'pageLanguage'>): Language {
+  return state.pageLanguage ?? selectLanguage(state);
 }

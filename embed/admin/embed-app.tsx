@@ -1,6 +1,4 @@
-import { AppProvider, Frame } from '@shopify/polaris';
-import polarisEn from '@shopify/polaris/locales/en.json';
-import polarisVi from '@shopify/polaris/locales/vi.json';
+import { Frame } from '@shopify/polaris';
 import { useEffect } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Router } from 'wouter';
@@ -10,7 +8,7 @@ import { guardNavigation } from '../../admin/app/leave-guard';
 import { selectLanguage } from '../../admin/stores/settings-slice';
 import { useAppStore } from '../../admin/stores/store';
 import { BridgeToasts } from './bridge-feedback';
-import { RouterLink } from '../../admin/components/router-link';
+import { PolarisProvider } from '../../admin/app/polaris-provider';
 import { EmbedMessage, EmbeddedAdmin } from './embedded-admin';
 import type { EmbedContext } from './entry';
 import { OutsideFramePage } from './outside-frame-page';
@@ -34,7 +32,7 @@ export function EmbedApp({ context }: { context: EmbedContext }) {
 
   return (
     <I18nextProvider i18n={i18n}>
-      <AppProvider i18n={language === 'vi' ? polarisVi : polarisEn} linkComponent={RouterLink}>
+      <PolarisProvider>
         <Frame>
           {context.kind === 'outside' ? (
             <OutsideFramePage app={context.app} shop={context.shop} apiKey={context.apiKey} />
@@ -47,7 +45,7 @@ export function EmbedApp({ context }: { context: EmbedContext }) {
           )}
           {context.kind === 'embedded' ? <BridgeToasts bridge={context.bridge} /> : <ToastHost />}
         </Frame>
-      </AppProvider>
+      </PolarisProvider>
     </I18nextProvider>
   );
 }

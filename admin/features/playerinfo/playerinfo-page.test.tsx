@@ -188,6 +188,9 @@ describe('the language of the page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Hủy đăng ký' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('button', { name: 'Đóng' })).toBeTruthy();
+    // And the frame's link to the content, which the console draws around the page.
+    expect(screen.getByRole('link', { name: 'Chuyển đến nội dung' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Skip to content' })).toBeNull();
     expect(document.documentElement.lang).toBe('vi');
     expect(headersSent()[0]).toMatchObject({ 'Accept-Language': 'vi' });
     // renderInConsole set the console to English; the page left it so.
@@ -224,6 +227,9 @@ describe('the language of the page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'English' }));
     expect(await screen.findByText('You do not receive notifications from Trà Mộc Shop.')).toBeTruthy();
     expect(useAppStore.getState().language).toBe('en');
+    // Once the page is left, Polaris speaks the console's language again.
+    cleanup();
+    expect(useAppStore.getState().pageLanguage).toBeNull();
   });
 
   it('keeps the language picked when the page is opened again on the device, over the browser and the console', async () => {

@@ -1,8 +1,6 @@
-import { AppProvider, Banner, BlockStack, Button, InlineStack, Modal, SkeletonBodyText, Text } from '@shopify/polaris';
-import polarisEn from '@shopify/polaris/locales/en.json';
-import polarisVi from '@shopify/polaris/locales/vi.json';
+import { Banner, BlockStack, Button, InlineStack, Modal, SkeletonBodyText, Text } from '@shopify/polaris';
 import type { i18n as I18n } from 'i18next';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { useParams, useSearch } from 'wouter';
 import { z } from 'zod';
@@ -14,7 +12,6 @@ import { createApiClient } from '../../api/client';
 import { createI18n } from '../../app/i18n';
 import { countryName } from '../../components/code-names';
 import { FailureBanner } from '../../components/failure-banner';
-import { RouterLink } from '../../components/router-link';
 import { selectLanguage } from '../../stores/settings-slice';
 import { useAppStore } from '../../stores/store';
 import { PlatformLabel, SubscribedBadge } from '../players/player-bits';
@@ -84,6 +81,11 @@ export function PlayerInfoPage() {
   // The document speaks the page's language while it is shown (screen readers, the browser's translate offer).
   // The console writes its own language there at every change of the store (app/i18n.ts), a toast's coming and
   // going included: the page writes its own again after it (listeners run in the order they subscribed).
+  // Polaris' own words around it (the frame's "skip to content" link, a banner's dismiss, the dialog's close) too.
+  useLayoutEffect(() => {
+    useAppStore.getState().setPageLanguage(language);
+    return () => useAppStore.getState().setPageLanguage(null);
+  }, [language]);
   useEffect(() => {
     const apply = () => {
       document.documentElement.lang = language;
@@ -104,10 +106,7 @@ export function PlayerInfoPage() {
 
   return (
     <I18nextProvider i18n={instances[language]}>
-      {/* Polaris' own words (a banner's dismiss button, the dialog's close) in the page's language too. */}
-      <AppProvider i18n={language === 'vi' ? polarisVi : polarisEn} linkComponent={RouterLink}>
-        <PlayerInfo client={client} language={language} onLanguage={choose} onRecordLanguage={setRecordLanguage} />
-      </AppProvider>
+      <PlayerInfo client={client} language={language} onLanguage={choose} onRecordLanguage={setRecordLanguage} />
     </I18nextProvider>
   );
 }
