@@ -14,6 +14,11 @@ export interface LeaveSlice {
   askToLeave(go: () => void): void;
   /** The answer: leave (the pending navigation goes ahead, the changes are lost) or stay. */
   answerLeave(leave: boolean): void;
+  /**
+   * Runs `then` once the page is left by the navigation just asked for: at once when it went ahead, after it when
+   * the user was asked and chooses to leave, never when they stay (a tab closed stays open with its page).
+   */
+  whenLeft(then: () => void): void;
 }
 
 export const createLeaveSlice: StateCreator<AppState, [], [], LeaveSlice> = (set, get) => ({
@@ -34,6 +39,19 @@ export const createLeaveSlice: StateCreator<AppState, [], [], LeaveSlice> = (set
     set({ unsavedEditors: next });
   },
   askToLeave: (go) => set({ pendingLeave: go }),
+  whenLeft: (then) => {
+    const pending = get().pendingLeave;
+    if (!pending) {
+      then();
+      return;
+    }
+    set({
+      pendingLeave: () => {
+        pending();
+        then();
+      },
+    });
+  },
   answerLeave: (leave) => {
     const go = get().pendingLeave;
     set({ pendingLeave: null });

@@ -19,7 +19,7 @@ export function VisitedViews({ current }: VisitedViewsProps) {
   const [, navigate] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const views = useAppStore((state) => state.visitedViews);
-  const { removeVisitedView, removeOtherVisitedViews, removeAllVisitedViews } = useAppStore.getState();
+  const { removeVisitedView, removeOtherVisitedViews, removeAllVisitedViews, whenLeft } = useAppStore.getState();
 
   const label = (view: VisitedView) => {
     const title = view.label ?? t(view.title);
@@ -29,9 +29,14 @@ export function VisitedViews({ current }: VisitedViewsProps) {
   };
 
   function close(view: VisitedView) {
+    if (!samePage(view.path, current)) {
+      removeVisitedView(view.path);
+      return;
+    }
     const remaining = views.filter((other) => other.path !== view.path);
-    removeVisitedView(view.path);
-    if (samePage(view.path, current)) navigate(`~${remaining.at(-1)?.path ?? HOME_PATH}`);
+    navigate(`~${remaining.at(-1)?.path ?? HOME_PATH}`);
+    // Closing the page on screen is leaving it: with unsaved changes the user is asked, and the tab stays if they stay.
+    whenLeft(() => removeVisitedView(view.path));
   }
 
   // Re-enters the page through /redirect so its screen mounts again and reloads its data.
@@ -47,8 +52,8 @@ export function VisitedViews({ current }: VisitedViewsProps) {
 
   function closeAll() {
     setMenuOpen(false);
-    removeAllVisitedViews();
     navigate(`~${HOME_PATH}`);
+    whenLeft(removeAllVisitedViews);
   }
 
   return (
