@@ -59,6 +59,18 @@ export function useUnsavedChanges(unsaved: boolean): () => void {
 }
 
 /**
+ * An editor's form (any JSON value), compared with the one loaded or last saved (`markSaved`): while they differ,
+ * leaving the page asks first (useUnsavedChanges), so a change undone is no change. `ignore` for a form the user
+ * cannot change (a viewer, a message already sent).
+ */
+export function useUnsavedForm<T>(form: T, { ignore = false }: { ignore?: boolean } = {}): { markSaved(form: T): void; leaveFreely(): void } {
+  const [saved, setSaved] = useState(() => JSON.stringify(form));
+  const leaveFreely = useUnsavedChanges(!ignore && JSON.stringify(form) !== saved);
+  const markSaved = useCallback((next: T) => setSaved(JSON.stringify(next)), []);
+  return { markSaved, leaveFreely };
+}
+
+/**
  * The question "leave with unsaved changes?" (Polaris' wording), and, while changes are unsaved, the browser's
  * own question before the tab is closed or reloaded. Rendered once, inside the router.
  */

@@ -21,7 +21,7 @@ import {
   validateDraft,
 } from './widget-drafts';
 import { FailureBanner } from '../../components/failure-banner';
-import { useUnsavedChanges } from '../../app/leave-guard';
+import { useUnsavedForm } from '../../app/leave-guard';
 
 /** What a type's settings section receives from the editor. */
 export interface SettingsSectionProps<T extends WidgetType> {
@@ -102,8 +102,7 @@ export function WidgetEditor<T extends WidgetType>({
     widget ? draftFromWidget(widget as Widget & { type: T }, t) : { ...newDraft(type, t), name: defaultName ?? '' },
   );
   // The widget as it was opened or last saved: leaving with anything else asks first.
-  const [savedDraft, setSavedDraft] = useState(() => JSON.stringify(draft));
-  const leaveFreely = useUnsavedChanges(!readOnly && JSON.stringify(draft) !== savedDraft);
+  const { markSaved, leaveFreely } = useUnsavedForm(draft, { ignore: readOnly });
   const [errors, setErrors] = useState<PathErrors>({});
   const [tried, setTried] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -148,7 +147,7 @@ export function WidgetEditor<T extends WidgetType>({
         ? await api.put(widgetPath(applicationId, widget.id), result.body, Widget, { quiet: true })
         : await api.post(widgetPath(applicationId), result.body, Widget, { quiet: true });
       showToast(t('widgets.editor.saved'));
-      setSavedDraft(JSON.stringify(draft));
+      markSaved(draft);
       leaveFreely();
       onSaved(data, !widget);
     } catch (cause) {

@@ -43,7 +43,7 @@ import { TagsField } from './tags-field';
 import { LoadFailedPage, PageSkeleton, recordLoadFailure, recordId } from '../../components/query-state';
 import { SectionCard } from '../../components/section-card';
 import { useLanguage } from '../../app/i18n';
-import { useUnsavedChanges } from '../../app/leave-guard';
+import { useUnsavedForm } from '../../app/leave-guard';
 
 const CampaignPage = page(Campaign);
 const TemplatePage = page(Template);
@@ -145,8 +145,6 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   const showToast = useAppStore((state) => state.showToast);
   const plan = useApplicationPlan();
   const [draft, setDraft] = useState<NotificationDraft>(initial);
-  // The message as it was opened (a template's content filled in) or last saved: leaving with anything else asks.
-  const [savedDraft, setSavedDraft] = useState(() => JSON.stringify(initial));
   const [problems, setProblems] = useState<Problems>({});
   const [tried, setTried] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -160,7 +158,8 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   const locked = saved !== undefined && !isEditable(saved.status);
   const readOnly = isViewerOnly(roles);
   const disabled = readOnly || locked || saving !== null;
-  const leaveFreely = useUnsavedChanges(!readOnly && !locked && JSON.stringify(draft) !== savedDraft);
+  // The message as it was opened (a template's content filled in) or last saved: leaving with anything else asks.
+  const { markSaved, leaveFreely } = useUnsavedForm(draft, { ignore: readOnly || locked });
   const typeName = t(`notificationUi.types.${type}`);
   const available = typeAvailable(type, activePlatforms);
   const mayConfigure = canAccessRoute(roles, { roles: AREA_ROLES.platform });
@@ -184,7 +183,7 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
   // ?template_id=: the template's content fills the new message once; the message opened so is not a change.
   useEffect(() => {
     if (startTemplate.data && startTemplate.data.id === fillFromTemplate && filledFrom === null && startTemplate.data.type === type) {
-      setSavedDraft(JSON.stringify(applyTemplate(startTemplate.data)));
+      markSaved(applyTemplate(startTemplate.data));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [startTemplate.data]);
@@ -219,7 +218,7 @@ function NotificationForm({ type, applicationId, appName, activePlatforms, initi
       else if (data.schedule.mode === 'now') showToast(t('notificationUi.form.sent'));
       else showToast(t('notificationUi.form.scheduled', { date: formatDate(data.send_at, '{y}-{m}-{d} {h}:{i}', { lang }) }));
       if (mode === 'draft' && saved) {
-        setSavedDraft(JSON.stringify(draft));
+        markSaved(draft);
         onSaved();
         return;
       }

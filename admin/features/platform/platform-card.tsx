@@ -9,7 +9,7 @@ import { useAppStore } from '../../stores/store';
 import { type FormSubmitState } from '../../components/form-modal';
 import { FailureBanner } from '../../components/failure-banner';
 import { useLanguage } from '../../app/i18n';
-import { useUnsavedChanges } from '../../app/leave-guard';
+import { useUnsavedForm } from '../../app/leave-guard';
 
 /** Problems by field, by full dotted path (`site_url`, `box.text`, `auth.p8`): i18n keys or translated texts. */
 export type Problems = Partial<Record<string, string>>;
@@ -56,8 +56,7 @@ export function usePlatformForm<D, E>({ path, initial, bodyOf, input, answer, dr
   const showToast = useAppStore((state) => state.showToast);
   const [draft, setDraft] = useState<D>(initial);
   // The values as the server holds them: leaving the page with others asks first.
-  const [savedDraft, setSavedDraft] = useState(() => JSON.stringify(initial));
-  useUnsavedChanges(JSON.stringify(draft) !== savedDraft);
+  const { markSaved } = useUnsavedForm(draft);
   const [problems, setProblems] = useState<Problems>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -81,7 +80,7 @@ export function usePlatformForm<D, E>({ path, initial, bodyOf, input, answer, dr
       const result = await api.put(path, parsed.data, answer, { quiet: true });
       const saved = draftOf(result.data);
       setDraft(saved);
-      setSavedDraft(JSON.stringify(saved));
+      markSaved(saved);
       onSaved(result.data);
       showToast(t('common.success'));
     } catch (cause) {

@@ -23,7 +23,7 @@ import { useFormatDay, useLanguage } from '../../app/i18n';
 import { TypePickerModal } from '../notifications/type-picker-modal';
 import { useRuleChoices } from './use-rule-choices';
 import { usePageLabel } from '../../app/layout/use-page-label';
-import { useUnsavedChanges } from '../../app/leave-guard';
+import { useUnsavedForm } from '../../app/leave-guard';
 
 /** The route parameter of a segment not saved yet. */
 export const NEW_SEGMENT = 'new';
@@ -34,11 +34,6 @@ const NAME_FIELD_ID = 'segment-name';
 function DeleteSegmentModal({ path, name, onClose, onDone }: { path: string; name: string; onClose(): void; onDone(): void }) {
   const { t } = useTranslation();
   return <ConfirmDeleteModal path={path} title={t('segments.delete.title')} body={t('segments.delete.body', { name })} onClose={onClose} onDone={onDone} />;
-}
-
-/** What the editor holds, to tell whether it was changed since it was loaded or saved. */
-function formState(name: string, rule: DraftRule): string {
-  return JSON.stringify({ name, rule });
 }
 
 /**
@@ -75,8 +70,7 @@ function SegmentEditorPage({ segmentId }: { segmentId: string }) {
   // A new segment may start from an event (the events page's "who did it"); a saved one is filled when loaded.
   const [rule, setRule] = useState<DraftRule>(() => startingRule(isNew ? search : ''));
   // The form as loaded or last saved: leaving with anything else asks first.
-  const [savedForm, setSavedForm] = useState(() => formState(name, rule));
-  const leaveFreely = useUnsavedChanges(!readOnly && formState(name, rule) !== savedForm);
+  const { markSaved, leaveFreely } = useUnsavedForm({ name, rule }, { ignore: readOnly });
   const [loadedId, setLoadedId] = useState<number | null>(null);
   const [showAllErrors, setShowAllErrors] = useState(false);
   const touchedRows = useTouchedRows();
@@ -97,7 +91,7 @@ function SegmentEditorPage({ segmentId }: { segmentId: string }) {
       setName(saved.data.name);
       const loaded = fromRule(saved.data.rule);
       setRule(loaded);
-      setSavedForm(formState(saved.data.name, loaded));
+      markSaved({ name: saved.data.name, rule: loaded });
       setLoadedId(saved.data.id);
       // A saved rule was complete when saved: a problem in it is a rule made stricter since, shown at once. A
       // rule without one stays quiet, so a condition added to it is not called required before it is touched.
@@ -132,7 +126,7 @@ function SegmentEditorPage({ segmentId }: { segmentId: string }) {
       } else {
         await api.put(path, parsed.data, z.unknown(), { quiet: true });
         showToast(t('common.changed'));
-        setSavedForm(formState(name, rule));
+        markSaved({ name, rule });
         saved.reload();
       }
     } catch (cause) {
