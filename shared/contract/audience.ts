@@ -524,10 +524,8 @@ export type DeviceEventsBody = z.infer<typeof DeviceEventsBody>;
 
 /** PUT /api/v1/devices/{device_id}/attributes: values to set; null removes one. */
 export const DeviceAttributesBody = z.object({
-  attributes: Attributes
-    .refine((value) => Object.keys(value).length >= 1, { message: V.required })
-    .refine((value) => Object.keys(value).length <= PROPERTIES_MAX, { message: V.outOfRange })
-    .meta({ minProperties: 1, maxProperties: PROPERTIES_MAX }),
+  // Attributes within the properties' limit (Properties), and at least one.
+  attributes: Properties.refine((value) => Object.keys(value).length >= 1, { message: V.required }).meta({ minProperties: 1, maxProperties: PROPERTIES_MAX }),
 });
 export type DeviceAttributesBody = z.infer<typeof DeviceAttributesBody>;
 
