@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { abbreviateNumber, formatDay, formatNumber } from '../../shared/format';
 import { type Language, resources } from '../../shared/i18n';
-import { selectLanguage } from '../stores/settings-slice';
+import { selectLanguage, selectPageLanguage } from '../stores/settings-slice';
 import { useAppStore } from '../stores/store';
 
 /**
@@ -30,7 +30,8 @@ export const i18n = createI18n(selectLanguage(useAppStore.getState()));
 useAppStore.subscribe((state) => {
   const language = selectLanguage(state);
   if (i18n.language !== language) void i18n.changeLanguage(language);
-  if (typeof document !== 'undefined') document.documentElement.lang = language;
+  // The document speaks the page's language: a public page's own while it is shown (the playerinfo page), else this.
+  if (typeof document !== 'undefined') document.documentElement.lang = selectPageLanguage(state);
 });
 
 /**

@@ -3,7 +3,7 @@ import polarisEn from '@shopify/polaris/locales/en.json';
 import polarisVi from '@shopify/polaris/locales/vi.json';
 import type { ReactNode } from 'react';
 import { RouterLink } from '../components/router-link';
-import { selectPolarisLanguage } from '../stores/settings-slice';
+import { selectPageLanguage } from '../stores/settings-slice';
 import { useAppStore } from '../stores/store';
 
 /**
@@ -11,7 +11,7 @@ import { useAppStore } from '../stores/store';
  * content" link, a banner's dismiss, a dialog's close) in the language the page speaks, and links through the router.
  */
 export function PolarisProvider({ children }: { children: ReactNode }) {
-  const language = useAppStore(selectPolarisLanguage);
+  const language = useAppStore(selectPageLanguage);
   return (
     <AppProvider i18n={language === 'vi' ? polarisVi : polarisEn} linkComponent={RouterLink}>
       {children}

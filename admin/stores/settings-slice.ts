@@ -75,7 +75,7 @@ export function selectLanguage(state: Pick<SettingsSlice, 'language'>): Language
   return state.language ?? (isInFrame() ? EMBEDDED_DEFAULT_LANGUAGE : DEFAULT_LANGUAGE);
 }
 
-/** The language Polaris' own words are in: the page's own (see pageLanguage), else the console's. */
-export function selectPolarisLanguage(state: Pick<SettingsSlice, 'language' | 'pageLanguage'>): Language {
+/** The language of the page on screen: its own (see pageLanguage), else the console's. Polaris and the document speak it. */
+export function selectPageLanguage(state: Pick<SettingsSlice, 'language' | 'pageLanguage'>): Language {
   return state.pageLanguage ?? selectLanguage(state);
 }

@@ -12,7 +12,6 @@ import { createApiClient } from '../../api/client';
 import { createI18n } from '../../app/i18n';
 import { countryName } from '../../components/code-names';
 import { FailureBanner } from '../../components/failure-banner';
-import { selectLanguage } from '../../stores/settings-slice';
 import { useAppStore } from '../../stores/store';
 import { PlatformLabel, SubscribedBadge } from '../players/player-bits';
 import { browserLanguages, rememberVisitorChoice, visitorChoice, visitorLanguage } from './visitor-language';
@@ -78,24 +77,11 @@ export function PlayerInfoPage() {
     ),
   );
 
-  // The document speaks the page's language while it is shown (screen readers, the browser's translate offer).
-  // The console writes its own language there at every change of the store (app/i18n.ts), a toast's coming and
-  // going included: the page writes its own again after it (listeners run in the order they subscribed).
-  // Polaris' own words around it (the frame's "skip to content" link, a banner's dismiss, the dialog's close) too.
+  // The document (screen readers, the browser's translate offer) and Polaris' own words around the page (the
+  // frame's "skip to content" link, a banner's dismiss, the dialog's close) speak it while it is shown (app/i18n.ts).
   useLayoutEffect(() => {
     useAppStore.getState().setPageLanguage(language);
     return () => useAppStore.getState().setPageLanguage(null);
-  }, [language]);
-  useEffect(() => {
-    const apply = () => {
-      document.documentElement.lang = language;
-    };
-    apply();
-    const unsubscribe = useAppStore.subscribe(apply);
-    return () => {
-      unsubscribe();
-      document.documentElement.lang = selectLanguage(useAppStore.getState());
-    };
   }, [language]);
 
   function choose(next: Language) {
